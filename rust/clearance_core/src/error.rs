@@ -1,0 +1,101 @@
+//! Typed errors for invalid input, one enum per layer.
+//!
+//! Errors describe input that the library refuses before it changes anything: a call that returns
+//! an error has left the map, the profile and every cache exactly as they were. A query that
+//! finds no path is *not* an error; it is a [`PathCode`](crate::PathCode) in the result.
+
+use crate::grid::{Cell, Region};
+use crate::terrain::TerrainId;
+use thiserror::Error;
+
+/// Invalid input to a grid: its shape, its data or an edit.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GridError {
+    /// The region has a width or height below 1 or above [`MAX_SIDE`](crate::MAX_SIDE).
+    #[error("region {region:?} must be between 1 and {max_side} cells on each side")]
+    InvalidRegionSize {
+        /// The rejected region.
+        region: Region,
+        /// The largest side allowed.
+        max_side: i32,
+    },
+    /// The region has more cells than [`MAX_CELLS`](crate::MAX_CELLS).
+    #[error("region {region:?} has {cells} cells, more than the limit of {max_cells}")]
+    TooManyCells {
+        /// The rejected region.
+        region: Region,
+        /// Its cell count.
+        cells: u64,
+        /// The largest cell count allowed.
+        max_cells: u64,
+    },
+    /// The region's far corner does not fit in 32-bit coordinates.
+    #[error("region {region:?} reaches beyond the 32-bit coordinate range")]
+    RegionOverflow {
+        /// The rejected region.
+        region: Region,
+    },
+    /// Whole-map terrain data does not have one byte per cell.
+    #[error("terrain data has {found} bytes but the region has {expected} cells")]
+    DataLengthMismatch {
+        /// Cells in the region.
+        expected: usize,
+        /// Bytes given.
+        found: usize,
+    },
+    /// A cell lies outside the map's region.
+    #[error("cell ({}, {}) lies outside the map region", cell.x, cell.y)]
+    CellOutOfBounds {
+        /// The rejected cell.
+        cell: Cell,
+    },
+    /// A rectangle is empty, negative or not entirely inside the map's region.
+    #[error("rectangle {rect:?} is not a non-empty rectangle inside the map region")]
+    RectOutOfBounds {
+        /// The rejected rectangle.
+        rect: Region,
+    },
+    /// One entry of a batch edit is invalid; no entry of the batch was applied.
+    #[error("batch entry {index} is invalid (nothing was applied): {source}")]
+    InvalidBatchEntry {
+        /// Position of the first invalid entry in the batch.
+        index: usize,
+        /// Why that entry is invalid.
+        #[source]
+        source: Box<GridError>,
+    },
+}
+
+/// Invalid input to an agent profile.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ProfileError {
+    /// The profile name is empty.
+    #[error("a profile needs a non-empty name")]
+    EmptyName,
+    /// A cost multiplier is NaN or infinite.
+    #[error("cost multiplier for terrain {terrain} must be finite, got {value}")]
+    NonFiniteMultiplier {
+        /// The terrain the multiplier was meant for.
+        terrain: TerrainId,
+        /// The rejected value.
+        value: f64,
+    },
+    /// A cost multiplier is below zero.
+    #[error("cost multiplier for terrain {terrain} must not be negative, got {value}")]
+    NegativeMultiplier {
+        /// The terrain the multiplier was meant for.
+        terrain: TerrainId,
+        /// The rejected value.
+        value: f64,
+    },
+    /// A cost multiplier is above [`MAX_MULTIPLIER`](crate::MAX_MULTIPLIER).
+    #[error("cost multiplier for terrain {terrain} must be at most {max}, got {value}")]
+    MultiplierTooLarge {
+        /// The terrain the multiplier was meant for.
+        terrain: TerrainId,
+        /// The rejected value.
+        value: f64,
+        /// The largest multiplier allowed.
+        max: f64,
+    },
+}

@@ -1,0 +1,315 @@
+//! Cells, regions and the terrain grid.
+//!
+//! A map covers a rectangular [`Region`] of cells. As with Godot's `Rect2i`, the region's origin
+//! may be negative: a map can cover cells (-8, -8) to (7, 7). `x` grows to the right (columns)
+//! and `y` grows downwards (rows). Internally cells are stored row by row, so the storage order
+//! of cells is "lowest y, then lowest x", the same order the search uses to break ties.
+
+use crate::error::GridError;
+use crate::terrain::TerrainId;
+
+/// Largest width or height of a map, in cells.
+pub const MAX_SIDE: i32 = 32_768;
+
+/// Largest number of cells in a map (2^28, about 268 million: 16384 x 16384).
+///
+/// The bound keeps every path cost within `u64` (see [`MAX_MULTIPLIER`](crate::MAX_MULTIPLIER))
+/// and every cell index within `u32`.
+pub const MAX_CELLS: u64 = 1 << 28;
+
+/// A cell of the grid, in map coordinates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    /// Column; grows to the right.
+    pub x: i32,
+    /// Row; grows downwards.
+    pub y: i32,
+}
+
+impl Cell {
+    /// The cell at column `x`, row `y`.
+    pub const fn new(x: i32, y: i32) -> Self {
+        Cell { x, y }
+    }
+}
+
+impl From<(i32, i32)> for Cell {
+    fn from((x, y): (i32, i32)) -> Self {
+        Cell { x, y }
+    }
+}
+
+/// A rectangle of cells: `width` columns from `x` and `height` rows from `y` (like `Rect2i`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Region {
+    /// Leftmost column.
+    pub x: i32,
+    /// Top row.
+    pub y: i32,
+    /// Number of columns.
+    pub width: i32,
+    /// Number of rows.
+    pub height: i32,
+}
+
+impl Region {
+    /// The rectangle with top-left cell (`x`, `y`) and the given size. Not validated here:
+    /// whatever takes the region checks it.
+    pub const fn new(x: i32, y: i32, width: i32, height: i32) -> Self {
+        Region {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    /// Whether `cell` lies inside the rectangle.
+    pub fn contains(&self, cell: Cell) -> bool {
+        let dx = i64::from(cell.x) - i64::from(self.x);
+        let dy = i64::from(cell.y) - i64::from(self.y);
+        (0..i64::from(self.width)).contains(&dx) && (0..i64::from(self.height)).contains(&dy)
+    }
+
+    /// Whether `other` is non-empty and lies entirely inside this rectangle.
+    pub fn encloses(&self, other: &Region) -> bool {
+        if other.width < 1 || other.height < 1 {
+            return false;
+        }
+        let right = i64::from(other.x) + i64::from(other.width);
+        let bottom = i64::from(other.y) + i64::from(other.height);
+        i64::from(other.x) >= i64::from(self.x)
+            && i64::from(other.y) >= i64::from(self.y)
+            && right <= i64::from(self.x) + i64::from(self.width)
+            && bottom <= i64::from(self.y) + i64::from(self.height)
+    }
+
+    /// Number of cells, or 0 for an empty or negative rectangle.
+    pub fn area(&self) -> u64 {
+        if self.width < 1 || self.height < 1 {
+            0
+        } else {
+            self.width as u64 * self.height as u64
+        }
+    }
+
+    /// Checks that this region can be a map: sides within [`MAX_SIDE`], at most [`MAX_CELLS`]
+    /// cells, far corner within `i32`.
+    pub fn validate_as_map(&self) -> Result<(), GridError> {
+        let region = *self;
+        if !(1..=MAX_SIDE).contains(&self.width) || !(1..=MAX_SIDE).contains(&self.height) {
+            return Err(GridError::InvalidRegionSize {
+                region,
+                max_side: MAX_SIDE,
+            });
+        }
+        if self.area() > MAX_CELLS {
+            return Err(GridError::TooManyCells {
+                region,
+                cells: self.area(),
+                max_cells: MAX_CELLS,
+            });
+        }
+        if self.x.checked_add(self.width).is_none() || self.y.checked_add(self.height).is_none() {
+            return Err(GridError::RegionOverflow { region });
+        }
+        Ok(())
+    }
+}
+
+/// One change to the terrain, as used by batch edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TerrainEdit {
+    /// Set one cell.
+    Cell {
+        /// The cell to change.
+        cell: Cell,
+        /// Its new terrain.
+        terrain: TerrainId,
+    },
+    /// Set every cell of a rectangle.
+    Rect {
+        /// The rectangle to fill; must be non-empty and inside the map.
+        rect: Region,
+        /// The new terrain of its cells.
+        terrain: TerrainId,
+    },
+}
+
+impl TerrainEdit {
+    /// The rectangle of cells this edit changes.
+    pub fn rect(&self) -> Region {
+        match *self {
+            TerrainEdit::Cell { cell, .. } => Region::new(cell.x, cell.y, 1, 1),
+            TerrainEdit::Rect { rect, .. } => rect,
+        }
+    }
+
+    /// The terrain this edit writes.
+    pub fn terrain(&self) -> TerrainId {
+        match *self {
+            TerrainEdit::Cell { terrain, .. } | TerrainEdit::Rect { terrain, .. } => terrain,
+        }
+    }
+}
+
+/// The terrain of every cell of a rectangular region.
+///
+/// ```
+/// use clearance_core::{Cell, Region, TerrainGrid};
+///
+/// let mut grid = TerrainGrid::new(Region::new(-2, -2, 4, 4), 0)?;
+/// grid.set_cell(Cell::new(-1, 0), 7)?;
+/// assert_eq!(grid.terrain(Cell::new(-1, 0)), Some(7));
+/// assert_eq!(grid.terrain(Cell::new(2, 0)), None); // outside the region
+/// # Ok::<(), clearance_core::GridError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TerrainGrid {
+    region: Region,
+    cells: Vec<TerrainId>,
+}
+
+impl TerrainGrid {
+    /// A grid over `region` with every cell set to `fill`.
+    pub fn new(region: Region, fill: TerrainId) -> Result<Self, GridError> {
+        region.validate_as_map()?;
+        Ok(TerrainGrid {
+            region,
+            cells: vec![fill; region.area() as usize],
+        })
+    }
+
+    /// A grid over `region` whose terrain is `data`, one byte per cell, row by row from the
+    /// top-left cell.
+    pub fn from_bytes(region: Region, data: &[TerrainId]) -> Result<Self, GridError> {
+        region.validate_as_map()?;
+        let expected = region.area() as usize;
+        if data.len() != expected {
+            return Err(GridError::DataLengthMismatch {
+                expected,
+                found: data.len(),
+            });
+        }
+        Ok(TerrainGrid {
+            region,
+            cells: data.to_vec(),
+        })
+    }
+
+    /// The region the grid covers.
+    pub fn region(&self) -> Region {
+        self.region
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.region.width as usize
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.region.height as usize
+    }
+
+    /// The terrain of every cell, row by row from the top-left cell.
+    pub fn as_bytes(&self) -> &[TerrainId] {
+        &self.cells
+    }
+
+    /// The storage index of `cell`, or `None` when it lies outside the region.
+    pub fn index_of(&self, cell: Cell) -> Option<usize> {
+        if !self.region.contains(cell) {
+            return None;
+        }
+        let column = (i64::from(cell.x) - i64::from(self.region.x)) as usize;
+        let row = (i64::from(cell.y) - i64::from(self.region.y)) as usize;
+        Some(row * self.width() + column)
+    }
+
+    /// The cell stored at `index` (which must be below the cell count).
+    pub fn cell_at(&self, index: usize) -> Cell {
+        let width = self.width();
+        Cell::new(
+            self.region.x + (index % width) as i32,
+            self.region.y + (index / width) as i32,
+        )
+    }
+
+    /// The terrain of `cell`, or `None` when it lies outside the region.
+    pub fn terrain(&self, cell: Cell) -> Option<TerrainId> {
+        self.index_of(cell).map(|index| self.cells[index])
+    }
+
+    /// Replaces the terrain of every cell; `data` has one byte per cell, row by row.
+    /// On error nothing changes.
+    pub fn load(&mut self, data: &[TerrainId]) -> Result<(), GridError> {
+        if data.len() != self.cells.len() {
+            return Err(GridError::DataLengthMismatch {
+                expected: self.cells.len(),
+                found: data.len(),
+            });
+        }
+        self.cells.copy_from_slice(data);
+        Ok(())
+    }
+
+    /// Sets the terrain of one cell. On error nothing changes.
+    pub fn set_cell(&mut self, cell: Cell, terrain: TerrainId) -> Result<(), GridError> {
+        let index = self
+            .index_of(cell)
+            .ok_or(GridError::CellOutOfBounds { cell })?;
+        self.cells[index] = terrain;
+        Ok(())
+    }
+
+    /// Sets the terrain of every cell of `rect`, which must be non-empty and inside the region.
+    /// On error nothing changes.
+    pub fn fill_rect(&mut self, rect: Region, terrain: TerrainId) -> Result<(), GridError> {
+        self.check_rect(rect)?;
+        let width = self.width();
+        let left = (rect.x - self.region.x) as usize;
+        let top = (rect.y - self.region.y) as usize;
+        for row in top..top + rect.height as usize {
+            let start = row * width + left;
+            self.cells[start..start + rect.width as usize].fill(terrain);
+        }
+        Ok(())
+    }
+
+    /// Checks one edit without applying it.
+    pub fn check_edit(&self, edit: &TerrainEdit) -> Result<(), GridError> {
+        match *edit {
+            TerrainEdit::Cell { cell, .. } => self
+                .index_of(cell)
+                .map(|_| ())
+                .ok_or(GridError::CellOutOfBounds { cell }),
+            TerrainEdit::Rect { rect, .. } => self.check_rect(rect),
+        }
+    }
+
+    /// Applies a batch of edits in order, all or nothing: every entry is checked before the
+    /// first write, and on error the grid is unchanged.
+    pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
+        for (index, edit) in edits.iter().enumerate() {
+            self.check_edit(edit)
+                .map_err(|source| GridError::InvalidBatchEntry {
+                    index,
+                    source: Box::new(source),
+                })?;
+        }
+        for edit in edits {
+            let written = self.fill_rect(edit.rect(), edit.terrain());
+            debug_assert!(written.is_ok(), "edits were checked before the first write");
+        }
+        Ok(())
+    }
+
+    fn check_rect(&self, rect: Region) -> Result<(), GridError> {
+        if self.region.encloses(&rect) {
+            Ok(())
+        } else {
+            Err(GridError::RectOutOfBounds { rect })
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! # clearance_core
+//!
+//! Grid pathfinding for agents of many sizes and many terrain rules on one shared map.
+//!
+//! A map ([`PathMap`]) holds a terrain id per cell. Each kind of unit has an [`AgentProfile`]:
+//! the terrains it may enter and a cost multiplier for each. A query names the start and goal
+//! *anchors* (the top-left cell of the unit's square footprint), the agent size and the
+//! profile, and gets back an optimal path or a [`PathCode`] that says why there is none.
+//!
+//! One [`ClearanceLayer`] per set of traversable terrains (the largest open square whose
+//! top-left cell is each anchor) serves every agent size: an anchor is legal for size `k` iff
+//! its clearance is at least `k` (Annotated A*, Harabor and Botea 2008).
+//!
+//! ```
+//! use clearance_core::{AgentProfile, Cell, PathMap, Region, TerrainGrid};
+//!
+//! const GROUND: u8 = 0;
+//! const SWAMP: u8 = 3;
+//! let mut grid = TerrainGrid::new(Region::new(0, 0, 6, 4), GROUND)?;
+//! grid.fill_rect(Region::new(2, 0, 2, 3), SWAMP)?;
+//!
+//! let mut map = PathMap::new(grid);
+//! map.set_profile(AgentProfile::new("tank").with_terrain(GROUND, 1.0)?)?;
+//! map.set_profile(
+//!     AgentProfile::new("infantry").with_terrain(GROUND, 1.0)?.with_terrain(SWAMP, 2.0)?,
+//! )?;
+//!
+//! // The tank keeps out of the swamp; its 1x1 path goes round through row 3.
+//! let tank = map.find_path(Cell::new(0, 0), Cell::new(5, 0), 1, "tank");
+//! assert!(tank.path.iter().all(|cell| !(2..4).contains(&cell.x) || cell.y == 3));
+//! // A 2x2 infantry squad wades straight through.
+//! let squad = map.find_path(Cell::new(0, 0), Cell::new(4, 0), 2, "infantry");
+//! assert!(squad.is_ok());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod clearance;
+mod cost;
+mod error;
+mod graph;
+mod grid;
+mod heap;
+mod map;
+mod movement;
+mod profile;
+mod result;
+mod search;
+mod terrain;
+
+pub use clearance::{ClearanceLayer, MAX_CLEARANCE};
+pub use cost::{
+    cost_to_f64, COST_SCALE, DIAGONAL_STEP, MAX_MULTIPLIER, MULTIPLIER_SCALE, STRAIGHT_STEP,
+};
+pub use error::{GridError, ProfileError};
+pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
+pub use map::{PathMap, MAX_AGENT_SIZE};
+pub use movement::Movement;
+pub use profile::AgentProfile;
+pub use result::{ClearanceShortfall, PathCode, PathResult};
+pub use search::SearchScratch;
+pub use terrain::{TerrainId, TerrainSet};

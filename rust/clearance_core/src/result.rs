@@ -1,0 +1,112 @@
+//! What a path query returns.
+
+use crate::cost::cost_to_f64;
+use crate::grid::Cell;
+use std::fmt;
+
+/// The outcome of a path query. Every failure has its own code; only [`PathCode::Ok`] comes
+/// with a path.
+///
+/// Codes are checked in the order they are listed here: a query with an invalid agent size and
+/// an unknown profile reports `InvalidAgentSize`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathCode {
+    /// A path was found; it is optimal.
+    Ok,
+    /// The agent size is below 1 or above 255.
+    InvalidAgentSize,
+    /// No profile of that name is registered on the map.
+    UnknownProfile,
+    /// The start anchor lies outside the map.
+    StartOutOfBounds,
+    /// The goal anchor lies outside the map.
+    GoalOutOfBounds,
+    /// The agent's footprint does not fit at the start anchor (clearance below the agent size).
+    StartClearanceInsufficient,
+    /// The agent's footprint does not fit at the goal anchor (clearance below the agent size).
+    GoalClearanceInsufficient,
+    /// Start and goal are valid, but no sequence of legal steps joins them.
+    NoPath,
+}
+
+impl PathCode {
+    /// Every code, in checking order.
+    pub const ALL: [PathCode; 8] = [
+        PathCode::Ok,
+        PathCode::InvalidAgentSize,
+        PathCode::UnknownProfile,
+        PathCode::StartOutOfBounds,
+        PathCode::GoalOutOfBounds,
+        PathCode::StartClearanceInsufficient,
+        PathCode::GoalClearanceInsufficient,
+        PathCode::NoPath,
+    ];
+
+    /// The code's stable name, as used by the Godot node and the CLI (`"OK"`, `"NO_PATH"`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PathCode::Ok => "OK",
+            PathCode::InvalidAgentSize => "INVALID_AGENT_SIZE",
+            PathCode::UnknownProfile => "UNKNOWN_PROFILE",
+            PathCode::StartOutOfBounds => "START_OUT_OF_BOUNDS",
+            PathCode::GoalOutOfBounds => "GOAL_OUT_OF_BOUNDS",
+            PathCode::StartClearanceInsufficient => "START_CLEARANCE_INSUFFICIENT",
+            PathCode::GoalClearanceInsufficient => "GOAL_CLEARANCE_INSUFFICIENT",
+            PathCode::NoPath => "NO_PATH",
+        }
+    }
+}
+
+impl fmt::Display for PathCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why an anchor was refused: the clearance found there and the agent size that needed more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClearanceShortfall {
+    /// Clearance at the anchor.
+    pub found: u8,
+    /// Agent size, the clearance needed.
+    pub needed: u8,
+}
+
+/// The result of [`PathMap::find_path`](crate::PathMap::find_path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathResult {
+    /// What happened.
+    pub code: PathCode,
+    /// With [`PathCode::Ok`]: the anchors (top-left cells of the footprint) from start to goal,
+    /// both included; one anchor when start equals goal. Empty otherwise.
+    pub path: Vec<Cell>,
+    /// With [`PathCode::Ok`]: the path's fixed-point cost (see [`COST_SCALE`](crate::COST_SCALE)).
+    /// The start anchor is never charged. 0 otherwise.
+    pub cost: u64,
+    /// How many anchors the search expanded (0 when it failed validation).
+    pub expanded: u64,
+    /// With the two clearance codes: the clearance found and the size needed.
+    pub shortfall: Option<ClearanceShortfall>,
+}
+
+impl PathResult {
+    /// Whether a path was found.
+    pub fn is_ok(&self) -> bool {
+        self.code == PathCode::Ok
+    }
+
+    /// The path's cost as a float: 1.0 per straight step at multiplier 1.0.
+    pub fn total_cost(&self) -> f64 {
+        cost_to_f64(self.cost)
+    }
+
+    pub(crate) fn failure(code: PathCode) -> Self {
+        PathResult {
+            code,
+            path: Vec::new(),
+            cost: 0,
+            expanded: 0,
+            shortfall: None,
+        }
+    }
+}

@@ -61,7 +61,8 @@ impl ClearanceLayer {
                     }
                 };
                 let smallest = at(1, 0).min(at(0, 1)).min(at(1, 1));
-                values[index] = smallest.saturating_add(1).min(MAX_CLEARANCE);
+                // MAX_CLEARANCE is u8::MAX, so saturation is the cap.
+                values[index] = smallest.saturating_add(1);
             }
         }
         ClearanceLayer {

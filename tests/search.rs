@@ -1,0 +1,199 @@
+//! The engine against the independent reference solver, on generated maps and queries.
+
+use clearance_core::{Cell, Movement, PathCode, PathMap, TerrainGrid};
+use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
+use clearance_tests::reference::Reference;
+
+/// Compares one query with the reference; returns the code the engine gave.
+fn check_query(
+    map: &PathMap,
+    grid: &TerrainGrid,
+    start: Cell,
+    goal: Cell,
+    size: i64,
+    profile: &str,
+) -> PathCode {
+    let eight_way = map.movement() == Movement::EightWay;
+    let rules = Reference::new(grid, map.profile(profile).unwrap(), size as i32, eight_way);
+    let result = map.find_path(start, goal, size, profile);
+    let context = format!("{start:?} -> {goal:?}, size {size}, profile {profile}, {eight_way}");
+    match result.code {
+        PathCode::Ok => {
+            assert_eq!(
+                Some(result.cost),
+                rules.optimal_cost(start, goal),
+                "{context}"
+            );
+            let walked = rules.path_cost(&result.path, start, goal).unwrap();
+            assert_eq!(
+                walked, result.cost,
+                "reported cost differs from the path's, {context}"
+            );
+        }
+        PathCode::NoPath => {
+            assert!(rules.legal(start) && rules.legal(goal), "{context}");
+            assert_eq!(rules.optimal_cost(start, goal), None, "{context}");
+            assert!(result.path.is_empty());
+        }
+        PathCode::StartClearanceInsufficient => {
+            assert!(!rules.legal(start), "{context}");
+            assert_eq!(result.expanded, 0);
+        }
+        PathCode::GoalClearanceInsufficient => {
+            assert!(rules.legal(start) && !rules.legal(goal), "{context}");
+            assert_eq!(result.expanded, 0);
+        }
+        other => panic!("unexpected {other} for {context}"),
+    }
+    result.code
+}
+
+/// A random anchor that is legal for the query, if one turns up in a few tries (so that most
+/// generated queries exercise the search rather than the clearance checks).
+fn likely_legal_anchor(rng: &mut Rng, grid: &TerrainGrid, rules: &Reference) -> Cell {
+    let mut cell = random_cell(rng, grid.region());
+    for _ in 0..12 {
+        if rules.legal(cell) {
+            break;
+        }
+        cell = random_cell(rng, grid.region());
+    }
+    cell
+}
+
+#[test]
+fn optimal_costs_match_reference_on_generated_maps() {
+    let mut rng = Rng::new(0x00C1_EA2A_17CE);
+    let mut by_code = std::collections::HashMap::new();
+    let mut ok_by_size_and_movement = std::collections::HashMap::new();
+    let mut queries = 0;
+    for case in 0..800 {
+        let width = rng.range(1, 19) as i32;
+        let height = rng.range(1, 19) as i32;
+        let walls = *rng.pick(&[0, 8, 20, 35]);
+        let grid = random_grid(&mut rng, width, height, walls);
+        let movement = if case % 2 == 0 {
+            Movement::EightWay
+        } else {
+            Movement::FourWay
+        };
+        let mut map = PathMap::new(grid.clone()).with_movement(movement);
+        let names = ["scout", "truck", "tank"];
+        for name in names {
+            map.set_profile(random_profile(&mut rng, name)).unwrap();
+        }
+        for _ in 0..4 {
+            let size = rng.range(1, 5);
+            let profile = *rng.pick(&names);
+            let rules = Reference::new(
+                &grid,
+                map.profile(profile).unwrap(),
+                size as i32,
+                movement == Movement::EightWay,
+            );
+            let start = likely_legal_anchor(&mut rng, &grid, &rules);
+            let goal = likely_legal_anchor(&mut rng, &grid, &rules);
+            let code = check_query(&map, &grid, start, goal, size, profile);
+            *by_code.entry(code).or_insert(0) += 1;
+            if code == PathCode::Ok {
+                *ok_by_size_and_movement.entry((size, movement)).or_insert(0) += 1;
+            }
+            queries += 1;
+        }
+    }
+    assert!(queries >= 2000);
+    // The generator must exercise every outcome and every size in both movement modes.
+    for code in [
+        PathCode::Ok,
+        PathCode::NoPath,
+        PathCode::StartClearanceInsufficient,
+        PathCode::GoalClearanceInsufficient,
+    ] {
+        assert!(
+            by_code.get(&code).copied().unwrap_or(0) >= 40,
+            "{code}: {by_code:?}"
+        );
+    }
+    for size in 1..=4 {
+        for movement in [Movement::FourWay, Movement::EightWay] {
+            let count = ok_by_size_and_movement
+                .get(&(size, movement))
+                .copied()
+                .unwrap_or(0);
+            assert!(count >= 40, "size {size} {movement:?}: {count} paths");
+        }
+    }
+}
+
+#[test]
+fn larger_open_maps_match_reference() {
+    let mut rng = Rng::new(0x0B16_3A95);
+    for case in 0..40 {
+        let (width, height) = (rng.range(30, 60) as i32, rng.range(30, 60) as i32);
+        let grid = random_grid(&mut rng, width, height, 12);
+        let movement = if case % 2 == 0 {
+            Movement::EightWay
+        } else {
+            Movement::FourWay
+        };
+        let mut map = PathMap::new(grid.clone()).with_movement(movement);
+        map.set_profile(random_profile(&mut rng, "unit")).unwrap();
+        for _ in 0..5 {
+            let size = rng.range(1, 4);
+            let start = random_cell(&mut rng, grid.region());
+            let goal = random_cell(&mut rng, grid.region());
+            check_query(&map, &grid, start, goal, size, "unit");
+        }
+    }
+}
+
+#[test]
+fn start_equal_to_goal_is_a_one_anchor_path_of_cost_zero() {
+    let mut rng = Rng::new(7);
+    let grid = random_grid(&mut rng, 10, 10, 0);
+    let mut map = PathMap::new(grid.clone());
+    map.set_profile(random_profile(&mut rng, "unit")).unwrap();
+    let cell = grid.cell_at(0);
+    let result = map.find_path(cell, cell, 1, "unit");
+    assert_eq!(result.code, PathCode::Ok);
+    assert_eq!(result.path, vec![cell]);
+    assert_eq!(result.cost, 0);
+}
+
+#[test]
+fn queries_are_deterministic_across_histories_and_scratches() {
+    let mut rng = Rng::new(0xD373_2A11);
+    let grid = random_grid(&mut rng, 40, 40, 15);
+    let mut map = PathMap::new(grid.clone());
+    map.set_profile(random_profile(&mut rng, "a")).unwrap();
+    map.set_profile(random_profile(&mut rng, "b")).unwrap();
+    let queries: Vec<(Cell, Cell, i64, &str)> = (0..60)
+        .map(|_| {
+            (
+                random_cell(&mut rng, grid.region()),
+                random_cell(&mut rng, grid.region()),
+                rng.range(1, 4),
+                *rng.pick(&["a", "b"]),
+            )
+        })
+        .collect();
+    let first: Vec<_> = queries
+        .iter()
+        .map(|&(s, g, size, p)| map.find_path(s, g, size, p))
+        .collect();
+    // Same queries in reverse order, then with a fresh scratch and a cloned map.
+    let mut reversed: Vec<_> = queries
+        .iter()
+        .rev()
+        .map(|&(s, g, size, p)| map.find_path(s, g, size, p))
+        .collect();
+    reversed.reverse();
+    assert_eq!(first, reversed);
+    let clone = map.clone();
+    let mut scratch = clearance_core::SearchScratch::new();
+    let fresh: Vec<_> = queries
+        .iter()
+        .map(|&(s, g, size, p)| clone.find_path_with(&mut scratch, s, g, size, p))
+        .collect();
+    assert_eq!(first, fresh);
+}

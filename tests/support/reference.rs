@@ -1,0 +1,156 @@
+//! The independent reference solver: plain Dijkstra over anchors, with every footprint checked
+//! cell by cell on the raw terrain grid.
+
+use clearance_core::{AgentProfile, Cell, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The rules of one query, evaluated directly on the terrain.
+pub struct Reference<'a> {
+    grid: &'a TerrainGrid,
+    profile: &'a AgentProfile,
+    size: i32,
+    eight_way: bool,
+}
+
+impl<'a> Reference<'a> {
+    /// Rules for an agent of `size` with `profile` on `grid`.
+    pub fn new(
+        grid: &'a TerrainGrid,
+        profile: &'a AgentProfile,
+        size: i32,
+        eight_way: bool,
+    ) -> Self {
+        Reference {
+            grid,
+            profile,
+            size,
+            eight_way,
+        }
+    }
+
+    /// Whether every cell of the footprint at `anchor` is inside the map and traversable.
+    pub fn legal(&self, anchor: Cell) -> bool {
+        self.footprint_multiplier(anchor).is_some()
+    }
+
+    /// The largest fixed-point multiplier under the footprint at `anchor`, or `None` if the
+    /// footprint leaves the map or covers an impassable cell.
+    pub fn footprint_multiplier(&self, anchor: Cell) -> Option<u64> {
+        let mut largest = 0u64;
+        for dy in 0..self.size {
+            for dx in 0..self.size {
+                let terrain = self.grid.terrain(Cell::new(anchor.x + dx, anchor.y + dy))?;
+                largest = largest.max(u64::from(self.profile.fixed_multiplier(terrain)?));
+            }
+        }
+        Some(largest)
+    }
+
+    /// The largest clearance at `anchor` by direct expansion: grow the square until it fails.
+    pub fn direct_clearance(grid: &TerrainGrid, profile: &AgentProfile, anchor: Cell) -> u8 {
+        let mut size = 0;
+        while size < 255 {
+            let next = size + 1;
+            let fits = (0..next).all(|d| {
+                // Only the new bottom row and right column need checking.
+                [
+                    Cell::new(anchor.x + d, anchor.y + size),
+                    Cell::new(anchor.x + size, anchor.y + d),
+                ]
+                .iter()
+                .all(|&cell| {
+                    grid.terrain(cell)
+                        .is_some_and(|terrain| profile.fixed_multiplier(terrain).is_some())
+                })
+            });
+            if !fits {
+                break;
+            }
+            size = next;
+        }
+        size as u8
+    }
+
+    /// The cost of the step from `from` to the adjacent anchor `to`, or `None` if the step is
+    /// not legal (not adjacent, not allowed by the movement, illegal anchor, or a cut corner).
+    pub fn step_cost(&self, from: Cell, to: Cell) -> Option<u64> {
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+            return None;
+        }
+        let diagonal = dx != 0 && dy != 0;
+        if diagonal
+            && (!self.eight_way
+                || !self.legal(Cell::new(from.x + dx, from.y))
+                || !self.legal(Cell::new(from.x, from.y + dy)))
+        {
+            return None;
+        }
+        let length = if diagonal {
+            DIAGONAL_STEP
+        } else {
+            STRAIGHT_STEP
+        };
+        Some(length * self.footprint_multiplier(to)?)
+    }
+
+    /// The optimal cost from `start` to `goal`, or `None` if the goal is unreachable (or either
+    /// anchor is illegal).
+    pub fn optimal_cost(&self, start: Cell, goal: Cell) -> Option<u64> {
+        if !self.legal(start) || !self.legal(goal) {
+            return None;
+        }
+        let region = self.grid.region();
+        let index = |cell: Cell| self.grid.index_of(cell).expect("inside");
+        let mut best = vec![u64::MAX; self.grid.as_bytes().len()];
+        let mut queue = BinaryHeap::new();
+        best[index(start)] = 0;
+        queue.push(Reverse((0u64, start.y, start.x)));
+        while let Some(Reverse((cost, y, x))) = queue.pop() {
+            let at = Cell::new(x, y);
+            if cost > best[index(at)] {
+                continue;
+            }
+            if at == goal {
+                return Some(cost);
+            }
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let to = Cell::new(x + dx, y + dy);
+                    if !region.contains(to) {
+                        continue;
+                    }
+                    if let Some(step) = self.step_cost(at, to) {
+                        let next = cost + step;
+                        if next < best[index(to)] {
+                            best[index(to)] = next;
+                            queue.push(Reverse((next, to.y, to.x)));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Checks that `path` runs from `start` to `goal` by legal steps and returns its cost as
+    /// the sum of its step costs (the start anchor uncharged).
+    pub fn path_cost(&self, path: &[Cell], start: Cell, goal: Cell) -> Result<u64, String> {
+        if path.first() != Some(&start) || path.last() != Some(&goal) {
+            return Err(format!(
+                "path does not run from {start:?} to {goal:?}: {path:?}"
+            ));
+        }
+        if !self.legal(start) {
+            return Err(format!("start {start:?} is not a legal anchor"));
+        }
+        let mut total = 0;
+        for pair in path.windows(2) {
+            total += self
+                .step_cost(pair[0], pair[1])
+                .ok_or_else(|| format!("illegal step {:?} -> {:?}", pair[0], pair[1]))?;
+        }
+        Ok(total)
+    }
+}

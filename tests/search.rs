@@ -197,3 +197,45 @@ fn queries_are_deterministic_across_histories_and_scratches() {
         .collect();
     assert_eq!(first, fresh);
 }
+
+#[test]
+fn costs_beyond_the_packed_key_range_stay_exact() {
+    // A serpentine of about 50,000 steps at the largest multiplier costs more than 2^50 units,
+    // the limit of the search's packed open-list keys; the search must fall back to wide keys
+    // and stay exact: the same route at multiplier 1 costs exactly 10,000 times less.
+    let (width, height) = (321, 321);
+    let mut grid = TerrainGrid::new(clearance_core::Region::new(0, 0, width, height), 0).unwrap();
+    for row in (1..height).step_by(2) {
+        let gap = if row % 4 == 1 { width - 1 } else { 0 };
+        for x in 0..width {
+            if x != gap {
+                grid.set_cell(Cell::new(x, row), 1).unwrap();
+            }
+        }
+    }
+    let mut map = PathMap::new(grid.clone());
+    map.set_profile(
+        clearance_core::AgentProfile::new("heavy")
+            .with_terrain(0, 10_000.0)
+            .unwrap(),
+    )
+    .unwrap();
+    map.set_profile(
+        clearance_core::AgentProfile::new("light")
+            .with_terrain(0, 1.0)
+            .unwrap(),
+    )
+    .unwrap();
+    let (start, goal) = (Cell::new(0, 0), Cell::new(0, height - 1));
+    let heavy = map.find_path(start, goal, 1, "heavy");
+    let light = map.find_path(start, goal, 1, "light");
+    assert_eq!(heavy.code, PathCode::Ok);
+    assert!(
+        heavy.cost > 1 << 50,
+        "the test must exceed the packed range"
+    );
+    assert_eq!(heavy.cost, light.cost * 10_000);
+    assert_eq!(heavy.path, light.path);
+    let rules = Reference::new(&grid, map.profile("heavy").unwrap(), 1, true);
+    assert_eq!(rules.path_cost(&heavy.path, start, goal), Ok(heavy.cost));
+}

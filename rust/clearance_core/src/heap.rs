@@ -1,69 +1,161 @@
-//! A 4-ary min-heap: shallower than a binary heap, so fewer cache lines per operation.
+//! An indexed 4-ary min-heap: every item knows its place, so a key can be lowered in place
+//! (decrease-key) instead of pushing a duplicate. Four children sit side by side in memory
+//! and a heap of n items is only log4(n) levels deep.
 
-/// A min-heap of `Copy` items; the smallest item (by `Ord`) comes out first.
+/// A min-heap of `Copy` keys. Every time a key lands in a slot, the heap reports it through a
+/// `placed(key, slot)` callback, so the owner can remember where each key is.
 #[derive(Debug, Clone)]
-pub(crate) struct MinHeap<T> {
-    items: Vec<T>,
-}
-
-impl<T> Default for MinHeap<T> {
-    fn default() -> Self {
-        MinHeap { items: Vec::new() }
-    }
+pub(crate) struct IndexedHeap<K> {
+    items: Vec<K>,
 }
 
 const ARITY: usize = 4;
 
-impl<T: Ord + Copy> MinHeap<T> {
+impl<K> Default for IndexedHeap<K> {
+    fn default() -> Self {
+        IndexedHeap { items: Vec::new() }
+    }
+}
+
+impl<K: Ord + Copy> IndexedHeap<K> {
+    /// The smallest key, without removing it.
+    #[inline]
+    pub fn peek(&self) -> Option<K> {
+        self.items.first().copied()
+    }
+
     pub fn clear(&mut self) {
         self.items.clear();
     }
 
-    pub fn push(&mut self, item: T) {
-        let mut hole = self.items.len();
-        self.items.push(item);
-        while hole > 0 {
-            let parent = (hole - 1) / ARITY;
-            if self.items[parent] <= item {
-                break;
-            }
-            self.items[hole] = self.items[parent];
-            hole = parent;
-        }
-        self.items[hole] = item;
+    /// Adds `key`.
+    #[inline]
+    pub fn push(&mut self, key: K, placed: impl FnMut(K, u32)) {
+        let hole = self.items.len();
+        self.items.push(key);
+        self.sift_up(hole, key, placed);
     }
 
-    pub fn pop(&mut self) -> Option<T> {
+    /// Replaces the key in `slot` by the smaller or equal `key`.
+    #[inline]
+    pub fn decrease(&mut self, slot: u32, key: K, placed: impl FnMut(K, u32)) {
+        debug_assert!(key <= self.items[slot as usize]);
+        self.sift_up(slot as usize, key, placed);
+    }
+
+    /// Removes the smallest key. Bottom-up: the hole at the root sinks to a leaf along the
+    /// smallest children, without comparing against the moved key on the way down; the last
+    /// key then rises from there. It usually belongs near the bottom, so this saves about a
+    /// quarter of the comparisons of the classic sift-down.
+    #[inline]
+    pub fn pop(&mut self, mut placed: impl FnMut(K, u32)) -> Option<K> {
         let last = self.items.pop()?;
-        if self.items.is_empty() {
+        let len = self.items.len();
+        if len == 0 {
             return Some(last);
         }
-        let top = self.items[0];
-        let len = self.items.len();
+        let items = &mut self.items[..];
+        let top = items[0];
         let mut hole = 0;
         loop {
-            let first_child = hole * ARITY + 1;
-            if first_child >= len {
-                break;
-            }
-            let end = (first_child + ARITY).min(len);
-            let mut smallest = first_child;
-            for child in first_child + 1..end {
-                if self.items[child] < self.items[smallest] {
-                    smallest = child;
+            let first = hole * ARITY + 1;
+            let smallest = if first + ARITY <= len {
+                // Pairwise minima: data-independent control flow, so no mispredicted branches.
+                let left = if items[first + 1] < items[first] {
+                    first + 1
+                } else {
+                    first
+                };
+                let right = if items[first + 3] < items[first + 2] {
+                    first + 3
+                } else {
+                    first + 2
+                };
+                if items[right] < items[left] {
+                    right
+                } else {
+                    left
                 }
-            }
-            if self.items[smallest] >= last {
+            } else if first < len {
+                (first + 1..len).fold(first, |best, child| {
+                    if items[child] < items[best] {
+                        child
+                    } else {
+                        best
+                    }
+                })
+            } else {
                 break;
-            }
-            self.items[hole] = self.items[smallest];
+            };
+            items[hole] = items[smallest];
+            placed(items[hole], hole as u32);
             hole = smallest;
         }
-        self.items[hole] = last;
+        self.sift_up(hole, last, placed);
         Some(top)
     }
 
+    /// Moves `key`, placed at `hole`, up past every larger parent.
+    #[inline]
+    fn sift_up(&mut self, mut hole: usize, key: K, mut placed: impl FnMut(K, u32)) {
+        let items = &mut self.items[..];
+        while hole > 0 {
+            let parent = (hole - 1) / ARITY;
+            if items[parent] <= key {
+                break;
+            }
+            items[hole] = items[parent];
+            placed(items[hole], hole as u32);
+            hole = parent;
+        }
+        items[hole] = key;
+        placed(key, hole as u32);
+    }
+
     pub fn memory_bytes(&self) -> usize {
-        self.items.capacity() * std::mem::size_of::<T>()
+        self.items.capacity() * std::mem::size_of::<K>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IndexedHeap;
+
+    /// Keys are (priority, id); `slots[id]` tracks where each id sits.
+    #[test]
+    fn pops_in_sorted_order_with_decreases() {
+        let mut state = 0x1234_5678_u64;
+        let mut random = move |limit: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % limit
+        };
+        let mut heap = IndexedHeap::default();
+        let mut slots = vec![u32::MAX; 3000];
+        let mut live: Vec<(u64, usize)> = Vec::new();
+        for id in 0..3000 {
+            let key = (random(10_000), id);
+            heap.push(key, |(_, id), slot| slots[id] = slot);
+            live.push(key);
+            if id % 4 == 0 {
+                // Lower a random live key.
+                let which = random(live.len() as u64) as usize;
+                let (priority, target) = live[which];
+                let lowered = (priority / 2, target);
+                heap.decrease(slots[target], lowered, |(_, id), slot| slots[id] = slot);
+                live[which] = lowered;
+            }
+            if id % 3 == 0 {
+                live.sort_unstable();
+                let popped = heap.pop(|(_, id), slot| slots[id] = slot);
+                assert_eq!(popped, Some(live.remove(0)));
+            }
+        }
+        live.sort_unstable();
+        for key in live {
+            assert_eq!(heap.pop(|(_, id), slot| slots[id] = slot), Some(key));
+        }
+        assert_eq!(heap.pop(|_, _| {}), None);
     }
 }

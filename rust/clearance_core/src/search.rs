@@ -1,10 +1,15 @@
 //! A* over the anchors of one agent size and profile, with reusable memory.
 //!
-//! The search is textbook A* with a consistent heuristic: an open list (a 4-ary min-heap that
-//! may hold stale entries, skipped when popped), a closed set, and one relaxation per legal move.
-//! Because the heuristic is consistent, an anchor's cost is final when it is first expanded, so
-//! closed anchors are never reopened and the first expansion of the goal ends the search with
-//! an optimal cost.
+//! The search is textbook A* with a consistent heuristic: an open list, a closed set, and one
+//! relaxation per legal move. Because the heuristic is consistent, an anchor's cost is final
+//! when it is first expanded, so closed anchors are never reopened and the first expansion of
+//! the goal ends the search with an optimal cost.
+//!
+//! **Open list.** An indexed 4-ary heap: when a cheaper route to an open anchor turns up, its
+//! entry is lowered in place rather than pushed again, so each anchor is popped once (a lazy
+//! heap pops about twice as many entries on the Moving AI maps, half of them stale). Entries
+//! pack `(f, h, y, x)` into one `u128`, compared without branches; a query whose costs outgrow
+//! the packing is run again with plain wide entries.
 //!
 //! **Tie-breaking.** Open entries are ordered by `(f, h, y, x)`: lowest estimated total cost,
 //! then lowest remaining estimate (deepest first), then lowest row, then lowest column. The
@@ -16,7 +21,7 @@
 
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::{AnchorGraph, EntryCosts};
-use crate::heap::MinHeap;
+use crate::heap::IndexedHeap;
 use crate::movement::{Movement, DIRECTIONS, STRAIGHT_DIRECTIONS};
 
 /// Reusable memory for path queries: per-anchor costs, parents and stamps, and the open list.
@@ -40,26 +45,89 @@ use crate::movement::{Movement, DIRECTIONS, STRAIGHT_DIRECTIONS};
 #[derive(Debug, Clone, Default)]
 pub struct SearchScratch {
     nodes: Vec<Node>,
-    open: MinHeap<OpenEntry>,
+    packed_open: IndexedHeap<PackedKey>,
+    wide_open: IndexedHeap<WideKey>,
     generation: u32,
 }
 
-/// Search state of one anchor. `stamp == generation`: reached in this query (`g` and `parent`
-/// are valid); `stamp == generation + 1`: expanded; anything else: not reached.
+/// Search state of one anchor, 16 bytes. `state` packs `generation << 4 | expanded << 3 |
+/// direction`: an anchor whose generation is older than the query's is unreached (its other
+/// fields are stale); `direction` is the step by which its parent reached it.
 #[derive(Debug, Clone, Copy, Default)]
 struct Node {
     g: u64,
-    stamp: u32,
-    parent: u32,
+    /// Where the anchor's entry sits in the open list, while it is open.
+    slot: u32,
+    state: u32,
 }
 
-/// An open-list entry; the derived order is the tie-break order `(f, h, y, x)`.
+const GENERATION_SHIFT: u32 = 4;
+const EXPANDED: u32 = 1 << 3;
+const DIRECTION_MASK: u32 = 0b111;
+const LAST_GENERATION: u32 = u32::MAX >> GENERATION_SHIFT;
+
+/// An open-list entry: `(f, h, index)`, ordered lexicographically. Cells are stored row by
+/// row, so ordering by storage index is ordering by `(y, x)`: this is the tie-break order.
+trait OpenKey: Ord + Copy {
+    /// The entry, or `None` if the values do not fit this representation.
+    fn new(f: u64, h: u64, index: u32) -> Option<Self>;
+    /// The anchor's storage index.
+    fn index(self) -> usize;
+    /// The open list of this key type in `scratch`.
+    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self>);
+}
+
+/// The fast representation: all three fields in one `u128`, compared in two instructions.
+/// `f` and `h` get 50 bits each (enough for any path under 1.1e15 units: 470 million straight
+/// steps at multiplier 1), the index 28 bits (maps have at most 2^28 cells).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct OpenEntry {
+struct PackedKey(u128);
+
+const INDEX_BITS: u32 = 28;
+const ESTIMATE_BITS: u32 = 50;
+const _: () = assert!(crate::grid::MAX_CELLS <= 1 << INDEX_BITS);
+const _: () = assert!(2 * ESTIMATE_BITS + INDEX_BITS == 128);
+
+impl OpenKey for PackedKey {
+    #[inline(always)]
+    fn new(f: u64, h: u64, index: u32) -> Option<Self> {
+        if (f | h) >> ESTIMATE_BITS != 0 {
+            return None;
+        }
+        let estimates = (f as u128) << ESTIMATE_BITS | h as u128;
+        Some(PackedKey(estimates << INDEX_BITS | index as u128))
+    }
+
+    #[inline(always)]
+    fn index(self) -> usize {
+        (self.0 as u32 & ((1 << INDEX_BITS) - 1)) as usize
+    }
+
+    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self>) {
+        (&mut scratch.nodes, &mut scratch.packed_open)
+    }
+}
+
+/// The fallback representation for costs beyond the packed range: plain fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct WideKey {
     f: u64,
     h: u64,
-    /// `y << 16 | x`, in map-local coordinates (both below 2^15).
-    position: u32,
+    index: u32,
+}
+
+impl OpenKey for WideKey {
+    fn new(f: u64, h: u64, index: u32) -> Option<Self> {
+        Some(WideKey { f, h, index })
+    }
+
+    fn index(self) -> usize {
+        self.index as usize
+    }
+
+    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self>) {
+        (&mut scratch.nodes, &mut scratch.wide_open)
+    }
 }
 
 impl SearchScratch {
@@ -70,23 +138,27 @@ impl SearchScratch {
 
     /// Bytes of memory held.
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>() + self.open.memory_bytes()
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.packed_open.memory_bytes()
+            + self.wide_open.memory_bytes()
     }
 
-    /// Starts a query over `cells` anchors; returns the stamp meaning "reached".
+    /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached
+    /// in this query".
     fn begin(&mut self, cells: usize) -> u32 {
         if self.nodes.len() < cells {
             self.nodes.resize(cells, Node::default());
         }
-        if self.generation >= u32::MAX - 2 {
+        if self.generation == LAST_GENERATION {
             for node in &mut self.nodes {
-                node.stamp = 0;
+                node.state = 0;
             }
             self.generation = 0;
         }
-        self.generation += 2;
-        self.open.clear();
-        self.generation
+        self.generation += 1;
+        self.packed_open.clear();
+        self.wide_open.clear();
+        self.generation << GENERATION_SHIFT
     }
 }
 
@@ -119,34 +191,37 @@ pub(crate) fn search(
             Movement::EightWay => (DIAGONAL_STEP - STRAIGHT_STEP) * min,
         },
     };
+    let problem = Problem {
+        moves: &graph.moves,
+        width,
+        start,
+        goal,
+        heuristic: &heuristic,
+    };
     match &graph.entry {
         EntryCosts::Uniform(multiplier) => {
             let costs = UniformCosts(step_lengths().map(|length| length * u64::from(*multiplier)));
-            run(
-                scratch,
-                &graph.moves,
-                width,
-                start,
-                goal,
-                &heuristic,
-                &costs,
-            )
+            run_with_fallback(scratch, &problem, &costs)
         }
         EntryCosts::PerAnchor(multipliers) => {
             let costs = PerAnchorCosts {
                 lengths: step_lengths(),
                 multipliers,
             };
-            run(
-                scratch,
-                &graph.moves,
-                width,
-                start,
-                goal,
-                &heuristic,
-                &costs,
-            )
+            run_with_fallback(scratch, &problem, &costs)
         }
+    }
+}
+
+/// Searches with packed keys; if a cost outgrows them, searches again with wide keys.
+fn run_with_fallback<C: StepCosts>(
+    scratch: &mut SearchScratch,
+    problem: &Problem,
+    costs: &C,
+) -> SearchOutcome {
+    match run::<PackedKey, C>(scratch, problem, costs) {
+        Some(outcome) => outcome,
+        None => run::<WideKey, C>(scratch, problem, costs).expect("wide keys hold any cost"),
     }
 }
 
@@ -171,10 +246,11 @@ struct DistanceHeuristic {
 }
 
 impl DistanceHeuristic {
+    /// The estimate from the anchor at map-local (`x`, `y`).
     #[inline(always)]
-    fn estimate(&self, x: u64, y: u64) -> u64 {
-        let dx = x.abs_diff(self.goal_x);
-        let dy = y.abs_diff(self.goal_y);
+    fn estimate(&self, x: u32, y: u32) -> u64 {
+        let dx = u64::from(x).abs_diff(self.goal_x);
+        let dy = u64::from(y).abs_diff(self.goal_y);
         dx.max(dy) * self.straight + dx.min(dy) * self.diagonal_extra
     }
 }
@@ -205,93 +281,197 @@ impl StepCosts for PerAnchorCosts<'_> {
     }
 }
 
-fn run<C: StepCosts>(
-    scratch: &mut SearchScratch,
-    moves: &[u8],
+/// One query on one graph.
+struct Problem<'a> {
+    moves: &'a [u8],
     width: usize,
     start: usize,
     goal: usize,
-    heuristic: &DistanceHeuristic,
-    costs: &C,
-) -> SearchOutcome {
-    let reached = scratch.begin(moves.len());
-    let expanded_stamp = reached + 1;
-    let offsets: [isize; 8] = DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize);
-    let nodes = &mut scratch.nodes[..moves.len()];
-    let open = &mut scratch.open;
+    heuristic: &'a DistanceHeuristic,
+}
 
-    let (start_x, start_y) = ((start % width) as u32, (start / width) as u32);
+/// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
+/// wider key type).
+fn run<K: OpenKey, C: StepCosts>(
+    scratch: &mut SearchScratch,
+    problem: &Problem,
+    costs: &C,
+) -> Option<SearchOutcome> {
+    let Problem {
+        moves,
+        width,
+        start,
+        goal,
+        heuristic,
+    } = *problem;
+    let reached = scratch.begin(moves.len());
+    let expanded_state = reached | EXPANDED;
+    let offsets: [isize; 8] = DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize);
+    let (nodes, open) = K::open_list(scratch);
+    let nodes = &mut nodes[..moves.len()];
+
     nodes[start] = Node {
         g: 0,
-        stamp: reached,
-        parent: start as u32,
+        slot: 0,
+        state: reached,
     };
-    let start_h = heuristic.estimate(u64::from(start_x), u64::from(start_y));
-    open.push(OpenEntry {
-        f: start_h,
-        h: start_h,
-        position: start_y << 16 | start_x,
-    });
+    let start_h = heuristic.estimate((start % width) as u32, (start / width) as u32);
+    let mut next_entry = Some(K::new(start_h, start_h, start as u32)?);
 
     let mut expanded = 0u64;
-    while let Some(entry) = open.pop() {
-        let x = entry.position & 0xFFFF;
-        let y = entry.position >> 16;
-        let index = y as usize * width + x as usize;
-        let node = &mut nodes[index];
-        if node.stamp == expanded_stamp {
-            continue; // a stale entry: the anchor was expanded through a cheaper one
-        }
-        node.stamp = expanded_stamp;
+    // `next_entry` is a one-place fast lane in front of the heap: a successor whose key is
+    // below every key in the heap (typically the next anchor of a dive along an f-plateau)
+    // would be popped next anyway, so it skips the push and the pop.
+    while let Some(entry) =
+        next_entry.or_else(|| open.pop(|key, slot| nodes[key.index()].slot = slot))
+    {
+        next_entry = None;
+        let index = entry.index();
+        nodes[index].state |= EXPANDED;
         expanded += 1;
-        let g = node.g;
         if index == goal {
-            return SearchOutcome {
-                cost: Some(g),
-                path: trace_back(nodes, start, goal),
+            return Some(SearchOutcome {
+                cost: Some(nodes[index].g),
+                path: trace_back(nodes, &offsets, start, goal),
                 expanded,
-            };
+            });
         }
+        let g = nodes[index].g;
+        let (x, y) = ((index % width) as u32, (index / width) as u32);
         let mut mask = moves[index];
         while mask != 0 {
             let direction = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let target = index.wrapping_add_signed(offsets[direction]);
-            let next = &mut nodes[target];
-            if next.stamp == expanded_stamp {
+            let next = nodes[target];
+            if next.state >= expanded_state {
                 continue;
             }
             let next_g = g + costs.step_cost(direction, target);
-            if next.stamp != reached || next_g < next.g {
-                next.g = next_g;
-                next.stamp = reached;
-                next.parent = index as u32;
+            let unreached = next.state < reached;
+            if unreached || next_g < next.g {
+                nodes[target].g = next_g;
+                nodes[target].state = reached | direction as u32;
                 let step = DIRECTIONS[direction];
-                let next_x = x.wrapping_add_signed(step.dx);
-                let next_y = y.wrapping_add_signed(step.dy);
-                let h = heuristic.estimate(u64::from(next_x), u64::from(next_y));
-                open.push(OpenEntry {
-                    f: next_g + h,
-                    h,
-                    position: next_y << 16 | next_x,
-                });
+                let h = heuristic.estimate(
+                    x.wrapping_add_signed(step.dx),
+                    y.wrapping_add_signed(step.dy),
+                );
+                let key = K::new(next_g + h, h, target as u32)?;
+                let placed = |key: K, slot| nodes[key.index()].slot = slot;
+                if !unreached {
+                    open.decrease(next.slot, key, placed);
+                } else if next_entry.is_none_or(|held| key < held)
+                    && open.peek().is_none_or(|top| key < top)
+                {
+                    // The new best successor takes the fast lane; a successor held there
+                    // before it goes to the heap.
+                    if let Some(held) = next_entry.replace(key) {
+                        open.push(held, placed);
+                    }
+                } else {
+                    open.push(key, placed);
+                }
+            }
+        }
+        // A decrease-key above may have put a smaller key in the heap than the one held.
+        if let Some(held) = next_entry {
+            if open.peek().is_some_and(|top| top < held) {
+                open.push(held, |key: K, slot| nodes[key.index()].slot = slot);
+                next_entry = None;
             }
         }
     }
-    SearchOutcome {
+    Some(SearchOutcome {
         cost: None,
         path: Vec::new(),
         expanded,
-    }
+    })
 }
 
-fn trace_back(nodes: &[Node], start: usize, goal: usize) -> Vec<usize> {
+fn trace_back(nodes: &[Node], offsets: &[isize; 8], start: usize, goal: usize) -> Vec<usize> {
     let mut path = vec![goal];
     let mut at = goal;
     while at != start {
-        at = nodes[at].parent as usize;
+        let direction = (nodes[at].state & DIRECTION_MASK) as usize;
+        at = at.wrapping_add_signed(-offsets[direction]);
         path.push(at);
     }
     path.reverse();
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_keys_order_like_wide_keys() {
+        let mut state = 0xFEED_u64;
+        let mut next = move |bits: u32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % (1 << bits)
+        };
+        for _ in 0..10_000 {
+            let a = (next(50), next(50), next(28) as u32);
+            let b = (a.0 + next(2), a.1 + next(1), next(28) as u32);
+            let packed = |k: (u64, u64, u32)| PackedKey::new(k.0, k.1, k.2).unwrap();
+            let wide = |k: (u64, u64, u32)| WideKey::new(k.0, k.1, k.2).unwrap();
+            assert_eq!(packed(a).cmp(&packed(b)), wide(a).cmp(&wide(b)));
+            assert_eq!(packed(a).index(), a.2 as usize);
+        }
+        assert!(PackedKey::new(1 << ESTIMATE_BITS, 0, 0).is_none());
+        assert!(PackedKey::new(0, 1 << ESTIMATE_BITS, 0).is_none());
+    }
+
+    #[test]
+    fn both_key_types_find_the_same_paths() {
+        // A 40x40 map with a wall pattern, multiplier 1, all eight directions where legal.
+        let width = 40;
+        let open = |x: usize, y: usize| !(x % 7 == 3 && y % 9 != 4);
+        let legal = |x: i64, y: i64| {
+            x >= 0 && y >= 0 && x < width as i64 && y < width as i64 && open(x as usize, y as usize)
+        };
+        let moves: Vec<u8> = (0..width * width)
+            .map(|index| {
+                let (x, y) = ((index % width) as i64, (index / width) as i64);
+                if !legal(x, y) {
+                    return 0;
+                }
+                DIRECTIONS.iter().enumerate().fold(0u8, |mask, (bit, d)| {
+                    let (dx, dy) = (i64::from(d.dx), i64::from(d.dy));
+                    if legal(x + dx, y + dy) && legal(x + dx, y) && legal(x, y + dy) {
+                        mask | 1 << bit
+                    } else {
+                        mask
+                    }
+                })
+            })
+            .collect();
+        let mut scratch = SearchScratch::new();
+        let costs = UniformCosts(step_lengths().map(|length| length * 1000));
+        for (start, goal) in [(0, width * width - 1), (45, 1000), (5, 1555), (300, 301)] {
+            let heuristic = DistanceHeuristic {
+                goal_x: (goal % width) as u64,
+                goal_y: (goal / width) as u64,
+                straight: STRAIGHT_STEP * 1000,
+                diagonal_extra: (DIAGONAL_STEP - STRAIGHT_STEP) * 1000,
+            };
+            let problem = Problem {
+                moves: &moves,
+                width,
+                start,
+                goal,
+                heuristic: &heuristic,
+            };
+            let packed = run::<PackedKey, _>(&mut scratch, &problem, &costs).unwrap();
+            let wide = run::<WideKey, _>(&mut scratch, &problem, &costs).unwrap();
+            assert_eq!(packed.cost, wide.cost);
+            assert_eq!(packed.path, wide.path);
+            assert_eq!(packed.expanded, wide.expanded);
+            assert!(packed.cost.is_some());
+        }
+    }
 }

@@ -1,0 +1,246 @@
+//! The `clearance` command, run as a user would run it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repository() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn clearance(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_clearance"))
+        .args(args)
+        .current_dir(repository())
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+const MAP: &str = "examples/crossing.map";
+const PROFILES: &str = "examples/profiles.json";
+
+#[test]
+fn path_draws_the_route_and_its_cost() {
+    let output = clearance(&[
+        "path",
+        MAP,
+        "--from",
+        "2,2",
+        "--to",
+        "37,2",
+        "--size",
+        "2",
+        "--profiles",
+        PROFILES,
+        "--profile",
+        "truck",
+    ]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("OK: size 2 (truck)"), "{text}");
+    assert!(
+        text.lines().nth(2).unwrap().contains('s'),
+        "start marked on row 2: {text}"
+    );
+    assert!(text.contains('*'));
+}
+
+#[test]
+fn path_json_has_the_documented_keys() {
+    let output = clearance(&["path", MAP, "--from", "1,1", "--to", "38,18", "--json"]);
+    assert!(output.status.success());
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value["ok"], true);
+    assert_eq!(value["code"], "OK");
+    assert_eq!(value["path"][0], serde_json::json!([1, 1]));
+    assert_eq!(
+        value["path"].as_array().unwrap().last().unwrap(),
+        &serde_json::json!([38, 18])
+    );
+    assert!(value["total_cost"].as_f64().unwrap() > 37.0);
+    assert!(value["expanded"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_tank_cannot_cross_the_river_but_infantry_wades() {
+    let args = |profile: &'static str| {
+        [
+            "path",
+            MAP,
+            "--from",
+            "1,1",
+            "--to",
+            "36,1",
+            "--size",
+            "3",
+            "--profiles",
+            PROFILES,
+            "--profile",
+            profile,
+            "--json",
+        ]
+    };
+    let tank = clearance(&args("tank"));
+    assert_eq!(tank.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&tank)).unwrap();
+    assert_eq!(value["code"], "NO_PATH");
+    let infantry = clearance(&args("infantry"));
+    assert!(infantry.status.success());
+}
+
+#[test]
+fn clearance_failures_report_what_was_found() {
+    let output = clearance(&[
+        "path", MAP, "--from", "1,1", "--to", "38,18", "--size", "3", "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value["code"], "GOAL_CLEARANCE_INSUFFICIENT");
+    assert_eq!(value["clearance_found"], 1);
+    assert_eq!(value["clearance_needed"], 3);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_a_nonzero_exit() {
+    let temporary = std::env::temp_dir().join(format!("clearance-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&temporary).unwrap();
+    let bad_map = temporary.join("bad.map");
+    std::fs::write(&bad_map, "type octile\nheight 1\nwidth 2\nmap\n.x\n").unwrap();
+    let bad_profiles = temporary.join("bad.json");
+    std::fs::write(
+        &bad_profiles,
+        r#"{"profiles": {"tank": {"costs": {".": NaN}}}}"#,
+    )
+    .unwrap();
+    let bad_map = bad_map.to_str().unwrap();
+    let bad_profiles = bad_profiles.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["path", "missing.map", "--from", "0,0", "--to", "1,1"],
+            "missing.map",
+        ),
+        (
+            &["path", bad_map, "--from", "0,0", "--to", "1,0"],
+            "bad.map:5",
+        ),
+        (
+            &[
+                "path",
+                MAP,
+                "--from",
+                "0,0",
+                "--to",
+                "1,1",
+                "--profiles",
+                bad_profiles,
+            ],
+            "bad.json:1",
+        ),
+        (
+            &[
+                "path",
+                MAP,
+                "--from",
+                "1,1",
+                "--to",
+                "2,2",
+                "--profile",
+                "boat",
+            ],
+            "unknown profile",
+        ),
+        (&["scen", MAP, "examples/profiles.json"], "profiles.json:1"),
+    ];
+    for (args, expected) in cases {
+        let output = clearance(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(expected),
+            "{stderr}"
+        );
+    }
+    // Out-of-range anchors and sizes are query results with their own codes.
+    for (args, code) in [
+        (
+            ["--from", "99,1", "--to", "1,1", "--size", "1"],
+            "START_OUT_OF_BOUNDS",
+        ),
+        (
+            ["--from", "1,1", "--to", "1,-1", "--size", "1"],
+            "GOAL_OUT_OF_BOUNDS",
+        ),
+        (
+            ["--from", "1,1", "--to", "2,2", "--size", "0"],
+            "INVALID_AGENT_SIZE",
+        ),
+        (
+            ["--from", "1,1", "--to", "2,2", "--size", "256"],
+            "INVALID_AGENT_SIZE",
+        ),
+    ] {
+        let mut all = vec!["path", MAP];
+        all.extend(args);
+        let output = clearance(&all);
+        assert_eq!(output.status.code(), Some(1), "{all:?}");
+        assert!(stdout(&output).starts_with(code), "{}", stdout(&output));
+    }
+    // Malformed coordinates are usage errors.
+    let output = clearance(&["path", MAP, "--from", "1;1", "--to", "2,2"]);
+    assert_eq!(output.status.code(), Some(2));
+    std::fs::remove_dir_all(&temporary).unwrap();
+}
+
+#[test]
+fn scen_checks_every_problem() {
+    let dir = clearance_cli::shared_data::movingai_dir();
+    let map = dir.join("arena.map");
+    let scen = dir.join("arena.map.scen");
+    let output = clearance(&[
+        "scen",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stdout(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value["problems"], 130);
+    assert_eq!(value["mismatches"], 0);
+}
+
+#[test]
+fn render_writes_a_png() {
+    let out = std::env::temp_dir().join(format!("clearance-render-{}.png", std::process::id()));
+    let output = clearance(&[
+        "render",
+        MAP,
+        "--out",
+        out.to_str().unwrap(),
+        "--from",
+        "2,2",
+        "--to",
+        "37,2",
+        "--size",
+        "2",
+        "--scale",
+        "4",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((width, height), (160, 80));
+    std::fs::remove_file(Path::new(&out)).unwrap();
+}

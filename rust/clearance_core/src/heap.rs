@@ -96,7 +96,7 @@ impl<K: Ord + Copy> IndexedHeap<K> {
     }
 
     /// Moves `key`, placed at `hole`, up past every larger parent.
-    #[inline]
+    #[inline(always)]
     fn sift_up(&mut self, mut hole: usize, key: K, mut placed: impl FnMut(K, u32)) {
         let items = &mut self.items[..];
         while hole > 0 {

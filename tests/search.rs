@@ -34,6 +34,8 @@ fn check_query(
             assert!(rules.legal(start) && rules.legal(goal), "{context}");
             assert_eq!(rules.optimal_cost(start, goal), None, "{context}");
             assert!(result.path.is_empty());
+            // Connectivity labels answer every impossible query without a search.
+            assert_eq!(result.expanded, 0, "{context}");
         }
         PathCode::StartClearanceInsufficient => {
             assert!(!rules.legal(start), "{context}");

@@ -7,7 +7,7 @@ use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MovingA
 use clearance_cli::profiles::read_profiles;
 use clearance_cli::render::{write_png, Picture};
 use clearance_cli::CliError;
-use clearance_core::{Cell, Movement, PathCode, PathMap, PathResult};
+use clearance_core::{Cell, LandmarkPlacement, Movement, PathCode, PathMap, PathResult};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,6 +45,9 @@ enum Command {
         map: PathBuf,
         /// The `.scen` file.
         scen: PathBuf,
+        /// Landmarks for the differential heuristic (0 to 64), placed farthest-point.
+        #[arg(long, default_value_t = 0)]
+        landmarks: usize,
         /// Print one JSON object instead of the summary.
         #[arg(long)]
         json: bool,
@@ -84,6 +87,9 @@ struct AgentArgs {
     /// Move in 4 directions instead of 8.
     #[arg(long)]
     four_way: bool,
+    /// Landmarks for the differential heuristic (0 to 64), placed farthest-point.
+    #[arg(long, default_value_t = 0)]
+    landmarks: usize,
 }
 
 fn parse_cell(text: &str) -> Result<Cell, String> {
@@ -108,7 +114,12 @@ fn main() -> ExitCode {
             agent,
             json,
         } => run_path(&map, from, to, &agent, json),
-        Command::Scen { map, scen, json } => run_scen(&map, &scen, json),
+        Command::Scen {
+            map,
+            scen,
+            landmarks,
+            json,
+        } => run_scen(&map, &scen, landmarks, json),
         Command::Render {
             map,
             out,
@@ -146,6 +157,7 @@ fn load(path: &Path, agent: &AgentArgs) -> Result<(MovingAiMap, PathMap), CliErr
                 .expect("profile files reject empty names");
         }
     }
+    set_landmarks(&mut path_map, agent.landmarks)?;
     if path_map.profile(&agent.profile).is_none() {
         let mut known: Vec<&str> = path_map.profiles().map(|p| p.name()).collect();
         known.sort_unstable();
@@ -156,6 +168,16 @@ fn load(path: &Path, agent: &AgentArgs) -> Result<(MovingAiMap, PathMap), CliErr
         )));
     }
     Ok((map, path_map))
+}
+
+fn set_landmarks(map: &mut PathMap, count: usize) -> Result<(), CliError> {
+    let placement = if count == 0 {
+        LandmarkPlacement::None
+    } else {
+        LandmarkPlacement::Farthest(count)
+    };
+    map.set_landmarks(placement)
+        .map_err(|error| CliError::Usage(format!("--landmarks: {error}")))
 }
 
 fn run_path(
@@ -229,16 +251,26 @@ fn describe(result: &PathResult, from: Cell, to: Cell, agent: &AgentArgs) -> Str
     }
 }
 
-fn run_scen(map_file: &Path, scen_file: &Path, json: bool) -> Result<ExitCode, CliError> {
+fn run_scen(
+    map_file: &Path,
+    scen_file: &Path,
+    landmarks: usize,
+    json: bool,
+) -> Result<ExitCode, CliError> {
     let map = read_map(map_file)?;
     let problems = read_scenario(scen_file, &map)?;
     let mut path_map = PathMap::new(map.grid.clone());
     path_map
         .set_profile(movingai_profile())
         .expect("the built-in profile has a name");
+    set_landmarks(&mut path_map, landmarks)?;
     let build_started = Instant::now();
     path_map.prepare("movingai", 1);
     let build_micros = build_started.elapsed().as_secs_f64() * 1e6;
+    let bake_started = Instant::now();
+    let landmark_stats = path_map.bake_landmarks("movingai");
+    let bake_micros = bake_started.elapsed().as_secs_f64() * 1e6;
+    let landmark_bytes = landmark_stats.as_ref().map_or(0, |stats| stats.bytes);
 
     let mut micros = Vec::with_capacity(problems.len());
     let mut expanded = 0u64;
@@ -272,6 +304,9 @@ fn run_scen(map_file: &Path, scen_file: &Path, json: bool) -> Result<ExitCode, C
             "median_us": median,
             "mean_expanded": mean_expanded,
             "clearance_build_us": build_micros,
+            "landmarks": landmarks,
+            "landmark_build_us": bake_micros,
+            "landmark_bytes": landmark_bytes,
             "mismatched_lines": mismatches.iter().map(|m| m.0).collect::<Vec<_>>(),
         });
         println!("{value}");
@@ -288,9 +323,18 @@ fn run_scen(map_file: &Path, scen_file: &Path, json: bool) -> Result<ExitCode, C
                 ),
             }
         }
+        let landmark_note = if landmarks > 0 {
+            format!(
+                "; {landmarks} landmarks built in {bake_micros:.0} us ({} KiB)",
+                landmark_bytes / 1024
+            )
+        } else {
+            String::new()
+        };
         println!(
             "{}: {} problems, {} mismatches; mean {mean:.1} us, median {median:.1} us per query; \
-             mean {mean_expanded:.0} anchors expanded; layers built in {build_micros:.0} us",
+             mean {mean_expanded:.0} anchors expanded; layers built in {build_micros:.0} us\
+             {landmark_note}",
             scen_file.display(),
             problems.len(),
             mismatches.len(),

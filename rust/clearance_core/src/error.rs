@@ -99,3 +99,22 @@ pub enum ProfileError {
         max: f64,
     },
 }
+
+/// Invalid landmark configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LandmarkError {
+    /// More landmarks than [`MAX_LANDMARKS`](crate::MAX_LANDMARKS) were asked for.
+    #[error("{count} landmarks asked for; at most {max} are allowed")]
+    TooMany {
+        /// The number asked for.
+        count: usize,
+        /// The largest number allowed.
+        max: usize,
+    },
+    /// A landmark cell lies outside the map's region.
+    #[error("landmark cell ({}, {}) lies outside the map region", cell.x, cell.y)]
+    CellOutOfBounds {
+        /// The rejected cell.
+        cell: Cell,
+    },
+}

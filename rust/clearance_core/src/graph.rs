@@ -3,9 +3,10 @@
 //! Searching straight on the clearance layer would test up to eight clearances (and twelve for
 //! the corner rule) at every expansion. Instead each anchor stores a bit mask of its legal moves
 //! and, unless all of the profile's terrains cost the same, the multiplier paid on entering it.
-//! Built once per (profile, agent size) and cached by the map.
+//! It also labels connected regions. Built once per (profile, agent size) and cached by the map.
 
 use crate::clearance::ClearanceLayer;
+use crate::connectivity::label_regions;
 use crate::grid::TerrainGrid;
 use crate::movement::{Movement, DIRECTIONS};
 use crate::profile::AgentProfile;
@@ -19,6 +20,8 @@ pub(crate) struct AnchorGraph {
     pub entry: EntryCosts,
     /// The smallest multiplier any step can pay; scales the heuristic.
     pub min_multiplier: u32,
+    /// The connected region of each anchor (`NO_REGION` if illegal).
+    pub regions: Vec<u32>,
 }
 
 /// The fixed-point multiplier paid for entering each anchor.
@@ -79,10 +82,12 @@ impl AnchorGraph {
         } else {
             EntryCosts::PerAnchor(footprint_max_multipliers(grid, profile, agent_size))
         };
+        let regions = label_regions(&moves, &legal, width);
         AnchorGraph {
             moves,
             entry,
             min_multiplier,
+            regions,
         }
     }
 
@@ -91,7 +96,12 @@ impl AnchorGraph {
             EntryCosts::Uniform(_) => 0,
             EntryCosts::PerAnchor(values) => values.capacity() * std::mem::size_of::<u32>(),
         };
-        self.moves.capacity() + entry
+        self.moves.capacity() + entry + self.regions.capacity() * std::mem::size_of::<u32>()
+    }
+
+    /// Whether a path may exist between two legal anchors: they lie in the same region.
+    pub fn connected(&self, from: usize, to: usize) -> bool {
+        self.regions[from] == self.regions[to]
     }
 }
 

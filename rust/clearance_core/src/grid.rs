@@ -6,7 +6,7 @@
 //! of cells is "lowest y, then lowest x", the same order the search uses to break ties.
 
 use crate::error::GridError;
-use crate::terrain::TerrainId;
+use crate::terrain::{TerrainId, TerrainSet};
 
 /// Largest width or height of a map, in cells.
 pub const MAX_SIDE: i32 = 32_768;
@@ -303,6 +303,23 @@ impl TerrainGrid {
             debug_assert!(written.is_ok(), "edits were checked before the first write");
         }
         Ok(())
+    }
+
+    /// The set of terrains present in `rect`, or `None` if `rect` is not a non-empty rectangle
+    /// inside the region.
+    pub fn terrains_in(&self, rect: Region) -> Option<TerrainSet> {
+        self.check_rect(rect).ok()?;
+        let width = self.width();
+        let left = (rect.x - self.region.x) as usize;
+        let top = (rect.y - self.region.y) as usize;
+        let mut present = TerrainSet::new();
+        for row in top..top + rect.height as usize {
+            let start = row * width + left;
+            for &terrain in &self.cells[start..start + rect.width as usize] {
+                present.insert(terrain);
+            }
+        }
+        Some(present)
     }
 
     fn check_rect(&self, rect: Region) -> Result<(), GridError> {

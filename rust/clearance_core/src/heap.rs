@@ -18,6 +18,12 @@ impl<K> Default for IndexedHeap<K> {
 }
 
 impl<K: Ord + Copy> IndexedHeap<K> {
+    /// Whether `slot` holds a key for which `is_it` says yes.
+    #[inline]
+    pub fn holds(&self, slot: u32, is_it: impl FnOnce(K) -> bool) -> bool {
+        self.items.get(slot as usize).is_some_and(|&key| is_it(key))
+    }
+
     /// The smallest key, without removing it.
     #[inline]
     pub fn peek(&self) -> Option<K> {

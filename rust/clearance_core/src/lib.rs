@@ -37,11 +37,13 @@
 #![deny(missing_docs)]
 
 mod clearance;
+mod connectivity;
 mod cost;
 mod error;
 mod graph;
 mod grid;
 mod heap;
+mod landmarks;
 mod map;
 mod movement;
 mod profile;
@@ -53,8 +55,9 @@ pub use clearance::{ClearanceLayer, MAX_CLEARANCE};
 pub use cost::{
     cost_to_f64, COST_SCALE, DIAGONAL_STEP, MAX_MULTIPLIER, MULTIPLIER_SCALE, STRAIGHT_STEP,
 };
-pub use error::{GridError, ProfileError};
+pub use error::{GridError, LandmarkError, ProfileError};
 pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
+pub use landmarks::{LandmarkPlacement, LandmarkStats, MAX_LANDMARKS};
 pub use map::{PathMap, MAX_AGENT_SIZE};
 pub use movement::Movement;
 pub use profile::AgentProfile;

@@ -1,13 +1,14 @@
 //! The shared map: terrain, profiles, cached layers and path queries.
 
 use crate::clearance::ClearanceLayer;
-use crate::error::{GridError, ProfileError};
+use crate::error::{GridError, LandmarkError, ProfileError};
 use crate::graph::AnchorGraph;
 use crate::grid::{Cell, Region, TerrainEdit, TerrainGrid};
+use crate::landmarks::{LandmarkPlacement, LandmarkStats, LandmarkTable, MAX_LANDMARKS};
 use crate::movement::Movement;
 use crate::profile::AgentProfile;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::search::{search, SearchScratch};
+use crate::search::{estimate, search, SearchScratch};
 use crate::terrain::{TerrainId, TerrainSet};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -65,6 +66,11 @@ pub struct PathMap {
     profiles: HashMap<String, Arc<AgentProfile>>,
     clearance: RwLock<HashMap<TerrainSet, Arc<ClearanceLayer>>>,
     graphs: RwLock<HashMap<String, HashMap<u8, Arc<AnchorGraph>>>>,
+    landmark_placement: LandmarkPlacement,
+    /// Storage indices of the cells of `LandmarkPlacement::At`.
+    landmark_anchors: Vec<usize>,
+    /// Per profile: its landmark table, or `None` if none could be built.
+    landmarks: RwLock<HashMap<String, Option<Arc<LandmarkTable>>>>,
 }
 
 thread_local! {
@@ -80,6 +86,9 @@ impl PathMap {
             profiles: HashMap::new(),
             clearance: RwLock::default(),
             graphs: RwLock::default(),
+            landmark_placement: LandmarkPlacement::None,
+            landmark_anchors: Vec::new(),
+            landmarks: RwLock::default(),
         }
     }
 
@@ -175,32 +184,48 @@ impl PathMap {
 
     /// Sets the terrain of one cell. On error nothing changes.
     pub fn set_cell(&mut self, cell: Cell, terrain: TerrainId) -> Result<(), GridError> {
-        self.grid.set_cell(cell, terrain)?;
-        self.invalidate();
-        Ok(())
+        self.fill_rect(Region::new(cell.x, cell.y, 1, 1), terrain)
+            .map_err(|_| GridError::CellOutOfBounds { cell })
     }
 
     /// Sets the terrain of every cell of `rect` (non-empty, inside the map). On error nothing
     /// changes.
     pub fn fill_rect(&mut self, rect: Region, terrain: TerrainId) -> Result<(), GridError> {
+        let old = self
+            .grid
+            .terrains_in(rect)
+            .ok_or(GridError::RectOutOfBounds { rect })?;
         self.grid.fill_rect(rect, terrain)?;
-        self.invalidate();
+        self.invalidate(old, TerrainSet::from_iter([terrain]));
         Ok(())
     }
 
     /// Replaces the terrain of every cell (one byte per cell, row by row). On error nothing
     /// changes.
     pub fn load_terrain(&mut self, data: &[TerrainId]) -> Result<(), GridError> {
+        let old: TerrainSet = self.grid.as_bytes().iter().copied().collect();
         self.grid.load(data)?;
-        self.invalidate();
+        self.invalidate(old, data.iter().copied().collect());
         Ok(())
     }
 
     /// Applies a batch of edits, all or nothing: every entry is checked before the first write.
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
+        let mut old = TerrainSet::new();
+        for edit in edits {
+            // Invalid entries contribute nothing; `apply_edits` rejects the batch below.
+            for terrain in self
+                .grid
+                .terrains_in(edit.rect())
+                .unwrap_or_default()
+                .iter()
+            {
+                old.insert(terrain);
+            }
+        }
         self.grid.apply_edits(edits)?;
         if !edits.is_empty() {
-            self.invalidate();
+            self.invalidate(old, edits.iter().map(TerrainEdit::terrain).collect());
         }
         Ok(())
     }
@@ -264,10 +289,15 @@ impl PathMap {
             };
         }
         let graph = self.graph_for(profile, found_profile, size);
+        if !graph.connected(start_index, goal_index) {
+            return PathResult::failure(PathCode::NoPath);
+        }
+        let landmarks = self.landmarks_for(profile, found_profile);
         let outcome = search(
             scratch,
             &graph,
             self.movement,
+            landmarks.as_deref(),
             self.grid.width(),
             start_index,
             goal_index,
@@ -289,6 +319,39 @@ impl PathMap {
                 ..PathResult::failure(PathCode::NoPath)
             },
         }
+    }
+
+    /// The lower bound the search uses for the cost from anchor `from` to anchor `goal` (its
+    /// heuristic, in fixed-point units: octile or Manhattan distance times the profile's
+    /// smallest multiplier, or the landmark bound where larger). `None` if the size or profile
+    /// is invalid or either anchor is outside the map or not legal for the agent.
+    ///
+    /// It never exceeds the true cost of a path, and never drops by more than a step's cost
+    /// along a step (it is consistent); the tests check both.
+    pub fn estimate_cost(
+        &self,
+        from: Cell,
+        goal: Cell,
+        agent_size: i64,
+        profile: &str,
+    ) -> Option<u64> {
+        let size = valid_agent_size(agent_size)?;
+        let found_profile = self.profiles.get(profile)?;
+        let (from_index, goal_index) = (self.grid.index_of(from)?, self.grid.index_of(goal)?);
+        let clearance = self.clearance_layer_for(&found_profile.capability());
+        if clearance.at(from_index) < size || clearance.at(goal_index) < size {
+            return None;
+        }
+        let graph = self.graph_for(profile, found_profile, size);
+        let landmarks = self.landmarks_for(profile, found_profile);
+        Some(estimate(
+            &graph,
+            self.movement,
+            landmarks.as_deref(),
+            self.grid.width(),
+            from_index,
+            goal_index,
+        ))
     }
 
     /// Bytes held by cached clearance layers and search graphs.
@@ -340,9 +403,16 @@ impl PathMap {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(name);
+        self.landmarks
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(name);
     }
 
-    fn invalidate(&mut self) {
+    /// Drops what an edit that replaced terrains `old` by terrains `new` invalidates: every
+    /// clearance layer and search graph, and the landmark tables of profiles for which the edit
+    /// may have lowered a cost or opened a cell (see the `landmarks` module).
+    fn invalidate(&mut self, old: TerrainSet, new: TerrainSet) {
         self.clearance
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
@@ -351,6 +421,112 @@ impl PathMap {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+        let profiles = &self.profiles;
+        self.landmarks
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|name, _| {
+                profiles
+                    .get(name)
+                    .is_some_and(|profile| only_raises_costs(profile, &old, &new))
+            });
+    }
+
+    /// Chooses where landmarks go; tables are built on the next query of each profile, or by
+    /// [`bake_landmarks`](Self::bake_landmarks). On error nothing changes.
+    pub fn set_landmarks(&mut self, placement: LandmarkPlacement) -> Result<(), LandmarkError> {
+        let mut anchors = Vec::new();
+        match &placement {
+            LandmarkPlacement::None => {}
+            LandmarkPlacement::Farthest(count) if *count > MAX_LANDMARKS => {
+                return Err(LandmarkError::TooMany {
+                    count: *count,
+                    max: MAX_LANDMARKS,
+                })
+            }
+            LandmarkPlacement::Farthest(_) => {}
+            LandmarkPlacement::At(cells) => {
+                if cells.len() > MAX_LANDMARKS {
+                    return Err(LandmarkError::TooMany {
+                        count: cells.len(),
+                        max: MAX_LANDMARKS,
+                    });
+                }
+                for &cell in cells {
+                    let index = self
+                        .grid
+                        .index_of(cell)
+                        .ok_or(LandmarkError::CellOutOfBounds { cell })?;
+                    anchors.push(index);
+                }
+            }
+        }
+        self.landmark_placement = placement;
+        self.landmark_anchors = anchors;
+        self.landmarks
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        Ok(())
+    }
+
+    /// The landmark placement in force.
+    pub fn landmark_placement(&self) -> &LandmarkPlacement {
+        &self.landmark_placement
+    }
+
+    /// Builds the landmark table of the profile called `profile` now, rather than on its next
+    /// query, and describes it. `None` if the profile is unknown, no landmarks are configured,
+    /// or none could be placed. Runs on the calling thread.
+    pub fn bake_landmarks(&self, profile: &str) -> Option<LandmarkStats> {
+        let found = self.profiles.get(profile)?;
+        let table = self.landmarks_for(profile, found)?;
+        Some(self.describe(&table))
+    }
+
+    /// Describes the landmark table of the profile called `profile`, if it is built.
+    pub fn landmark_stats(&self, profile: &str) -> Option<LandmarkStats> {
+        let table = read(&self.landmarks).get(profile)?.clone()?;
+        Some(self.describe(&table))
+    }
+
+    fn describe(&self, table: &LandmarkTable) -> LandmarkStats {
+        let cells = self.grid.as_bytes().len() * table.count();
+        LandmarkStats {
+            landmarks: table
+                .landmarks
+                .iter()
+                .map(|&index| self.grid.cell_at(index))
+                .collect(),
+            bytes: table.memory_bytes(),
+            bytes_per_cell_per_landmark: table.memory_bytes() as f64 / cells as f64,
+        }
+    }
+
+    fn landmarks_for(&self, name: &str, profile: &AgentProfile) -> Option<Arc<LandmarkTable>> {
+        if self.landmark_placement == LandmarkPlacement::None {
+            return None;
+        }
+        if let Some(table) = read(&self.landmarks).get(name) {
+            return table.clone();
+        }
+        let graph = self.graph_for(name, profile, 1);
+        let capability = profile.capability();
+        let multipliers = capability
+            .iter()
+            .filter_map(|terrain| profile.fixed_multiplier(terrain));
+        let table = LandmarkTable::build(
+            &graph,
+            self.grid.width(),
+            &self.landmark_placement,
+            &self.landmark_anchors,
+            multipliers,
+        )
+        .map(Arc::new);
+        write(&self.landmarks)
+            .entry(name.to_owned())
+            .or_insert(table)
+            .clone()
     }
 }
 
@@ -363,8 +539,25 @@ impl Clone for PathMap {
             profiles: self.profiles.clone(),
             clearance: RwLock::new(read(&self.clearance).clone()),
             graphs: RwLock::new(read(&self.graphs).clone()),
+            landmark_placement: self.landmark_placement.clone(),
+            landmark_anchors: self.landmark_anchors.clone(),
+            landmarks: RwLock::new(read(&self.landmarks).clone()),
         }
     }
+}
+
+/// Whether replacing terrains `old` by terrains `new` can only raise the profile's costs:
+/// every new terrain costs at least as much as every old one (impassable counting as
+/// infinitely dear).
+fn only_raises_costs(profile: &AgentProfile, old: &TerrainSet, new: &TerrainSet) -> bool {
+    let cost = |terrain| {
+        profile
+            .fixed_multiplier(terrain)
+            .map_or(u64::MAX, u64::from)
+    };
+    let cheapest_new = new.iter().map(cost).min().unwrap_or(u64::MAX);
+    let dearest_old = old.iter().map(cost).max().unwrap_or(0);
+    cheapest_new >= dearest_old
 }
 
 /// The agent size as a byte, if it is a legal size (1 to [`MAX_AGENT_SIZE`]).

@@ -22,6 +22,7 @@
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::heap::IndexedHeap;
+use crate::landmarks::{LandmarkBounds, LandmarkTable};
 use crate::movement::{Movement, DIRECTIONS, STRAIGHT_DIRECTIONS};
 
 /// Reusable memory for path queries: per-anchor costs, parents and stamps, and the open list.
@@ -178,29 +179,59 @@ pub(crate) fn search(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
     movement: Movement,
+    landmarks: Option<&LandmarkTable>,
     width: usize,
     start: usize,
     goal: usize,
 ) -> SearchOutcome {
-    let goal_x = (goal % width) as u64;
-    let goal_y = (goal / width) as u64;
-    let min = u64::from(graph.min_multiplier);
-    let heuristic = DistanceHeuristic {
-        goal_x,
-        goal_y,
-        straight: STRAIGHT_STEP * min,
-        // Manhattan: a diagonal is never taken, so dx + dy straight steps remain.
-        diagonal_extra: match movement {
-            Movement::FourWay => STRAIGHT_STEP * min,
-            Movement::EightWay => (DIAGONAL_STEP - STRAIGHT_STEP) * min,
-        },
-    };
+    let distance = DistanceHeuristic::new(graph, movement, width, goal);
+    match landmarks {
+        None => search_with(scratch, graph, width, start, goal, &distance),
+        Some(table) => {
+            let heuristic = WithLandmarks {
+                distance,
+                bounds: table.towards(goal),
+            };
+            search_with(scratch, graph, width, start, goal, &heuristic)
+        }
+    }
+}
+
+/// The heuristic value the search uses at `from` on its way to `goal`.
+pub(crate) fn estimate(
+    graph: &AnchorGraph,
+    movement: Movement,
+    landmarks: Option<&LandmarkTable>,
+    width: usize,
+    from: usize,
+    goal: usize,
+) -> u64 {
+    let distance = DistanceHeuristic::new(graph, movement, width, goal);
+    let (x, y) = ((from % width) as u32, (from / width) as u32);
+    match landmarks {
+        None => distance.estimate(from, x, y),
+        Some(table) => WithLandmarks {
+            distance,
+            bounds: table.towards(goal),
+        }
+        .estimate(from, x, y),
+    }
+}
+
+fn search_with<H: Heuristic>(
+    scratch: &mut SearchScratch,
+    graph: &AnchorGraph,
+    width: usize,
+    start: usize,
+    goal: usize,
+    heuristic: &H,
+) -> SearchOutcome {
     let problem = Problem {
         moves: &graph.moves,
         width,
         start,
         goal,
-        heuristic: &heuristic,
+        heuristic,
     };
     match &graph.entry {
         EntryCosts::Uniform(multiplier) => {
@@ -218,14 +249,14 @@ pub(crate) fn search(
 }
 
 /// Searches with packed keys; if a cost outgrows them, searches again with wide keys.
-fn run_with_fallback<C: StepCosts>(
+fn run_with_fallback<H: Heuristic, C: StepCosts>(
     scratch: &mut SearchScratch,
-    problem: &Problem,
+    problem: &Problem<H>,
     costs: &C,
 ) -> SearchOutcome {
-    match run::<PackedKey, C>(scratch, problem, costs) {
+    match run::<PackedKey, H, C>(scratch, problem, costs) {
         Some(outcome) => outcome,
-        None => run::<WideKey, C>(scratch, problem, costs).expect("wide keys hold any cost"),
+        None => run::<WideKey, H, C>(scratch, problem, costs).expect("wide keys hold any cost"),
     }
 }
 
@@ -249,10 +280,53 @@ struct DistanceHeuristic {
     diagonal_extra: u64,
 }
 
+/// A consistent lower bound on the cost from an anchor to the goal.
+trait Heuristic {
+    /// The estimate from the anchor stored at `anchor`, at map-local (`x`, `y`).
+    fn estimate(&self, anchor: usize, x: u32, y: u32) -> u64;
+}
+
+impl Heuristic for DistanceHeuristic {
+    #[inline(always)]
+    fn estimate(&self, _anchor: usize, x: u32, y: u32) -> u64 {
+        self.distance(x, y)
+    }
+}
+
+/// The larger of the distance heuristic and the landmark bounds: both are consistent, so
+/// their maximum is.
+struct WithLandmarks<'a> {
+    distance: DistanceHeuristic,
+    bounds: LandmarkBounds<'a>,
+}
+
+impl Heuristic for WithLandmarks<'_> {
+    #[inline(always)]
+    fn estimate(&self, anchor: usize, x: u32, y: u32) -> u64 {
+        self.distance
+            .distance(x, y)
+            .max(self.bounds.estimate(anchor))
+    }
+}
+
 impl DistanceHeuristic {
+    fn new(graph: &AnchorGraph, movement: Movement, width: usize, goal: usize) -> Self {
+        let min = u64::from(graph.min_multiplier);
+        DistanceHeuristic {
+            goal_x: (goal % width) as u64,
+            goal_y: (goal / width) as u64,
+            straight: STRAIGHT_STEP * min,
+            // Manhattan: a diagonal is never taken, so dx + dy straight steps remain.
+            diagonal_extra: match movement {
+                Movement::FourWay => STRAIGHT_STEP * min,
+                Movement::EightWay => (DIAGONAL_STEP - STRAIGHT_STEP) * min,
+            },
+        }
+    }
+
     /// The estimate from the anchor at map-local (`x`, `y`).
     #[inline(always)]
-    fn estimate(&self, x: u32, y: u32) -> u64 {
+    fn distance(&self, x: u32, y: u32) -> u64 {
         let dx = u64::from(x).abs_diff(self.goal_x);
         let dy = u64::from(y).abs_diff(self.goal_y);
         dx.max(dy) * self.straight + dx.min(dy) * self.diagonal_extra
@@ -291,19 +365,19 @@ impl StepCosts for PerAnchorCosts<'_> {
 }
 
 /// One query on one graph.
-struct Problem<'a> {
+struct Problem<'a, H> {
     moves: &'a [u8],
     width: usize,
     start: usize,
     goal: usize,
-    heuristic: &'a DistanceHeuristic,
+    heuristic: &'a H,
 }
 
 /// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
 /// wider key type).
-fn run<K: OpenKey, C: StepCosts>(
+fn run<K: OpenKey, H: Heuristic, C: StepCosts>(
     scratch: &mut SearchScratch,
-    problem: &Problem,
+    problem: &Problem<H>,
     costs: &C,
 ) -> Option<SearchOutcome> {
     let Problem {
@@ -323,7 +397,7 @@ fn run<K: OpenKey, C: StepCosts>(
         slot: 0,
         state: reached,
     };
-    let start_h = heuristic.estimate((start % width) as u32, (start / width) as u32);
+    let start_h = heuristic.estimate(start, (start % width) as u32, (start / width) as u32);
     let mut next_entry = Some(K::new(start_h, start_h, start as u32)?);
 
     let mut expanded = 0u64;
@@ -370,13 +444,18 @@ fn run<K: OpenKey, C: StepCosts>(
                 nodes[target].state = reached | direction as u32;
                 let step = DIRECTIONS[direction];
                 let h = heuristic.estimate(
+                    target,
                     x.wrapping_add_signed(step.dx),
                     y.wrapping_add_signed(step.dy),
                 );
                 let key = K::new(next_g + h, h, target as u32)?;
                 let placed = |key: K, slot| nodes[key.index()].slot = slot;
-                if !unreached {
+                if !unreached && open.holds(next.slot, |held| held.index() == target) {
                     open.decrease(next.slot, key, placed);
+                } else if !unreached {
+                    // Unreachable with a consistent heuristic (an improved anchor is always
+                    // open); if a bug ever broke consistency, reopening keeps the search sound.
+                    open.push(key, placed);
                 } else if next_entry.is_none_or(|held| key < held)
                     && open.peek().is_none_or(|top| key < top)
                 {
@@ -546,8 +625,8 @@ mod tests {
                 goal,
                 heuristic: &heuristic,
             };
-            let packed = run::<PackedKey, _>(&mut scratch, &problem, &costs).unwrap();
-            let wide = run::<WideKey, _>(&mut scratch, &problem, &costs).unwrap();
+            let packed = run::<PackedKey, _, _>(&mut scratch, &problem, &costs).unwrap();
+            let wide = run::<WideKey, _, _>(&mut scratch, &problem, &costs).unwrap();
             assert_eq!(packed.cost, wide.cost);
             assert_eq!(packed.path, wide.path);
             assert_eq!(packed.expanded, wide.expanded);
@@ -619,8 +698,8 @@ mod tests {
                 goal,
                 heuristic: &heuristic,
             };
-            let pruned = run::<PackedKey, _>(&mut scratch, &problem, &uniform).unwrap();
-            let plain = run::<PackedKey, _>(&mut scratch, &problem, &per_anchor).unwrap();
+            let pruned = run::<PackedKey, _, _>(&mut scratch, &problem, &uniform).unwrap();
+            let plain = run::<PackedKey, _, _>(&mut scratch, &problem, &per_anchor).unwrap();
             assert_eq!(pruned.cost, plain.cost);
             assert_eq!(pruned.path, plain.path);
             assert_eq!(pruned.expanded, plain.expanded);

@@ -1,0 +1,341 @@
+//! Landmarks: the differential heuristic, which knows about walls.
+//!
+//! A distance heuristic (octile, Manhattan) ignores walls, so A* floods every dead end that
+//! points towards the goal. The differential heuristic (the "ALT" idea of Goldberg and
+//! Harrelson, "Computing the shortest path: A* search meets graph theory", SODA 2005; explained
+//! in Red Blob Games' "Improving Heuristics") stores true distances to and from a few
+//! *landmarks* `L`. By the triangle inequality, for any anchor `x` and goal `g`:
+//!
+//! * `d(x, g) >= d(L, g) - d(L, x)`, since `d(L, g) <= d(L, x) + d(x, g)`;
+//! * `d(x, g) >= d(x, L) - d(g, L)`, since `d(x, L) <= d(x, g) + d(g, L)`.
+//!
+//! The heuristic is the largest of these bounds over all landmarks, and of the distance
+//! heuristic. Each bound is consistent (`h(x) <= d(x, y) + h(y)` follows from the same
+//! triangle inequality), and the maximum of consistent heuristics is consistent.
+//!
+//! **One table serves every agent size.** Tables are computed on the size-1 graph of a
+//! profile. A size-`k` agent's graph is a subgraph of it (an anchor or step legal for size `k`
+//! is legal for size 1) with step costs at least as high (the largest multiplier under a
+//! footprint is at least the multiplier of its top-left cell). So size-1 distances are lower
+//! bounds of size-`k` distances, and for every size-`k` step `x -> y`,
+//! `h(x) <= d1(x, y) + h(y) <= cost_k(x, y) + h(y)`: the heuristic stays admissible and
+//! consistent for every size.
+//!
+//! **After edits.** An edit that only raises costs (or closes cells) for a profile makes every
+//! true distance larger or equal, so an old table still gives lower bounds, consistent ones
+//! (the inequalities above hold between the old distances, which lower-bound the new step
+//! costs): it is kept. Any other edit (a lowered cost, an opened cell) could make the table
+//! overestimate, and it is dropped before the next query.
+
+use crate::connectivity::NO_REGION;
+use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
+use crate::graph::{AnchorGraph, EntryCosts};
+use crate::grid::Cell;
+use crate::movement::{DIRECTIONS, STRAIGHT_DIRECTIONS};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Largest number of landmarks per profile.
+pub const MAX_LANDMARKS: usize = 64;
+
+/// Regions with fewer anchors than this get no landmark of their own by automatic placement:
+/// searches inside them are short anyway.
+const SMALLEST_REGION_FOR_LANDMARK: usize = 64;
+
+/// A stored distance for an anchor that the landmark cannot reach (or is not reached from).
+const UNREACHABLE: u32 = u32::MAX;
+
+/// Where landmarks go.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum LandmarkPlacement {
+    /// No landmarks: the distance heuristic alone (the default).
+    #[default]
+    None,
+    /// This many landmarks (at most [`MAX_LANDMARKS`]), placed by farthest-point selection:
+    /// each new landmark is the anchor farthest from those already chosen; a sizeable region
+    /// without a landmark counts as infinitely far, so every region gets one before any gets a
+    /// second.
+    Farthest(usize),
+    /// Landmarks at these anchors (at most [`MAX_LANDMARKS`]). Anchors that a profile cannot
+    /// enter are skipped for that profile.
+    At(Vec<Cell>),
+}
+
+/// What a built landmark table holds and costs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LandmarkStats {
+    /// The landmarks, in order of placement.
+    pub landmarks: Vec<Cell>,
+    /// Bytes of memory the table holds.
+    pub bytes: usize,
+    /// Bytes per map cell per landmark: 4 where steps cost the same both ways (uniform
+    /// multipliers), 8 where distances to and from a landmark differ.
+    pub bytes_per_cell_per_landmark: f64,
+}
+
+/// True distances between every anchor and a few landmarks, on the size-1 graph of a profile.
+#[derive(Debug, Clone)]
+pub(crate) struct LandmarkTable {
+    /// Storage indices of the landmarks.
+    pub landmarks: Vec<usize>,
+    /// Distances are stored divided by this (the gcd of the profile's multipliers), exactly.
+    scale: u64,
+    /// `from_landmark[anchor * count + l] = d(L_l, anchor) / scale`.
+    from_landmark: Vec<u32>,
+    /// `to_landmark[anchor * count + l] = d(anchor, L_l) / scale`; `None` when every step costs
+    /// the same both ways, so it equals `from_landmark`.
+    to_landmark: Option<Vec<u32>>,
+}
+
+impl LandmarkTable {
+    /// Builds the table on `graph`, the size-1 graph of a profile whose multipliers are
+    /// `multipliers`. Returns `None` if no landmark can be placed, or if some distance does not
+    /// fit the 32-bit storage (only on maps with paths of millions of steps).
+    pub fn build(
+        graph: &AnchorGraph,
+        width: usize,
+        placement: &LandmarkPlacement,
+        given: &[usize],
+        multipliers: impl Iterator<Item = u32>,
+    ) -> Option<Self> {
+        let scale = multipliers.fold(0u64, |g, m| gcd(g, u64::from(m)));
+        if scale == 0 {
+            return None; // every step is free: distances are all 0 and bound nothing
+        }
+        let symmetric = matches!(graph.entry, EntryCosts::Uniform(_));
+        let dijkstra = Dijkstra { graph, width };
+        let sources: Vec<(usize, Vec<u64>)> = match placement {
+            LandmarkPlacement::None => return None,
+            LandmarkPlacement::At(_) => given
+                .iter()
+                .filter(|&&anchor| graph.regions[anchor] != NO_REGION)
+                .map(|&anchor| (anchor, dijkstra.run(anchor, Direction::FromSource)))
+                .collect(),
+            LandmarkPlacement::Farthest(count) => farthest_point(&dijkstra, *count),
+        };
+        if sources.is_empty() {
+            return None;
+        }
+        let landmarks: Vec<usize> = sources.iter().map(|(anchor, _)| *anchor).collect();
+        let forward: Vec<Vec<u64>> = sources.into_iter().map(|(_, column)| column).collect();
+        let from_landmark = interleave(&forward, scale)?;
+        let to_landmark = if symmetric {
+            None
+        } else {
+            let backward: Vec<Vec<u64>> = landmarks
+                .iter()
+                .map(|&anchor| dijkstra.run(anchor, Direction::ToSource))
+                .collect();
+            Some(interleave(&backward, scale)?)
+        };
+        Some(LandmarkTable {
+            landmarks,
+            scale,
+            from_landmark,
+            to_landmark,
+        })
+    }
+
+    pub fn count(&self) -> usize {
+        self.landmarks.len()
+    }
+
+    pub fn memory_bytes(&self) -> usize {
+        let to = self.to_landmark.as_ref().map_or(0, Vec::capacity);
+        (self.from_landmark.capacity() + to) * std::mem::size_of::<u32>()
+    }
+
+    /// The heuristic towards `goal`, ready to evaluate at any anchor.
+    pub fn towards(&self, goal: usize) -> LandmarkBounds<'_> {
+        let count = self.count();
+        let row = |table: &[u32]| table[goal * count..(goal + 1) * count].to_vec();
+        LandmarkBounds {
+            table: self,
+            goal_from_landmark: row(&self.from_landmark),
+            goal_to_landmark: self.to_landmark.as_deref().map(row),
+        }
+    }
+}
+
+/// The landmark lower bounds on the distance to one goal.
+pub(crate) struct LandmarkBounds<'a> {
+    table: &'a LandmarkTable,
+    goal_from_landmark: Vec<u32>,
+    goal_to_landmark: Option<Vec<u32>>,
+}
+
+impl LandmarkBounds<'_> {
+    /// The largest landmark bound on the distance from `anchor` to the goal, in cost units.
+    ///
+    /// A landmark in another region than the goal stores `UNREACHABLE` for the goal and for
+    /// every anchor the search can reach, so its bounds come out as 0.
+    #[inline]
+    pub fn estimate(&self, anchor: usize) -> u64 {
+        let count = self.table.count();
+        let from = &self.table.from_landmark[anchor * count..(anchor + 1) * count];
+        let mut best = 0u32;
+        match (&self.goal_to_landmark, &self.table.to_landmark) {
+            (Some(goal_to), Some(to_table)) => {
+                let to = &to_table[anchor * count..(anchor + 1) * count];
+                for l in 0..count {
+                    best = best
+                        .max(self.goal_from_landmark[l].saturating_sub(from[l]))
+                        .max(to[l].saturating_sub(goal_to[l]));
+                }
+            }
+            _ => {
+                for (goal_from, from) in self.goal_from_landmark.iter().zip(from) {
+                    best = best.max(goal_from.abs_diff(*from));
+                }
+            }
+        }
+        u64::from(best) * self.table.scale
+    }
+}
+
+/// Lays distances out anchor by anchor (`[anchor][landmark]`), so one anchor's distances share
+/// a cache line, scaled down exactly; `None` if some distance does not fit 32 bits.
+fn interleave(columns: &[Vec<u64>], scale: u64) -> Option<Vec<u32>> {
+    let count = columns.len();
+    let cells = columns[0].len();
+    let mut table = vec![UNREACHABLE; cells * count];
+    for (l, column) in columns.iter().enumerate() {
+        for (anchor, &distance) in column.iter().enumerate() {
+            if distance != u64::MAX {
+                let scaled = u32::try_from(distance / scale)
+                    .ok()
+                    .filter(|&d| d != UNREACHABLE)?;
+                table[anchor * count + l] = scaled;
+            }
+        }
+    }
+    Some(table)
+}
+
+/// Farthest-point placement; returns each landmark with its distances from it.
+fn farthest_point(dijkstra: &Dijkstra, count: usize) -> Vec<(usize, Vec<u64>)> {
+    let regions = &dijkstra.graph.regions;
+    let mut region_sizes: Vec<usize> = Vec::new();
+    for &region in regions.iter().filter(|&&r| r != NO_REGION) {
+        let region = region as usize;
+        if region >= region_sizes.len() {
+            region_sizes.resize(region + 1, 0);
+        }
+        region_sizes[region] += 1;
+    }
+    // Distance from each anchor to the nearest landmark so far; anchors in small regions (and
+    // illegal ones) never attract a landmark.
+    let mut nearest: Vec<u64> = regions
+        .iter()
+        .map(|&r| {
+            if r != NO_REGION && region_sizes[r as usize] >= SMALLEST_REGION_FOR_LANDMARK {
+                u64::MAX
+            } else {
+                0
+            }
+        })
+        .collect();
+    let mut columns = Vec::new();
+    while columns.len() < count {
+        // Farthest anchor from the landmarks so far (lowest index on ties).
+        let (candidate, &distance) = nearest
+            .iter()
+            .enumerate()
+            .max_by_key(|&(index, &d)| (d, Reverse(index)))
+            .expect("maps are not empty");
+        if distance == 0 {
+            break;
+        }
+        let landmark = if distance == u64::MAX {
+            // A region without a landmark: start from its far end, not its first anchor.
+            let from_candidate = dijkstra.run(candidate, Direction::FromSource);
+            farthest_reached(&from_candidate).unwrap_or(candidate)
+        } else {
+            candidate
+        };
+        let column = dijkstra.run(landmark, Direction::FromSource);
+        for (near, &d) in nearest.iter_mut().zip(&column) {
+            *near = (*near).min(d);
+        }
+        nearest[landmark] = 0;
+        columns.push((landmark, column));
+    }
+    columns
+}
+
+fn farthest_reached(distances: &[u64]) -> Option<usize> {
+    distances
+        .iter()
+        .enumerate()
+        .filter(|&(_, &d)| d != u64::MAX)
+        .max_by_key(|&(index, &d)| (d, Reverse(index)))
+        .map(|(index, _)| index)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Direction {
+    /// Distances from the source to every anchor.
+    FromSource,
+    /// Distances from every anchor to the source.
+    ToSource,
+}
+
+/// Plain Dijkstra over a search graph (build time only, so a lazy binary heap is enough).
+struct Dijkstra<'a> {
+    graph: &'a AnchorGraph,
+    width: usize,
+}
+
+impl Dijkstra<'_> {
+    fn run(&self, source: usize, direction: Direction) -> Vec<u64> {
+        let graph = self.graph;
+        let offsets: [isize; 8] =
+            DIRECTIONS.map(|d| d.dy as isize * self.width as isize + d.dx as isize);
+        let multiplier = |anchor: usize| -> u64 {
+            match &graph.entry {
+                EntryCosts::Uniform(m) => u64::from(*m),
+                EntryCosts::PerAnchor(values) => u64::from(values[anchor]),
+            }
+        };
+        let mut distance = vec![u64::MAX; graph.moves.len()];
+        let mut queue = BinaryHeap::new();
+        distance[source] = 0;
+        queue.push(Reverse((0u64, source)));
+        while let Some(Reverse((d, anchor))) = queue.pop() {
+            if d > distance[anchor] {
+                continue;
+            }
+            let mut mask = graph.moves[anchor];
+            while mask != 0 {
+                let step = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let neighbour = anchor.wrapping_add_signed(offsets[step]);
+                let length = if step < STRAIGHT_DIRECTIONS {
+                    STRAIGHT_STEP
+                } else {
+                    DIAGONAL_STEP
+                };
+                // Entry-cost convention: a step costs the multiplier of the anchor it enters.
+                // Backwards, the step neighbour -> anchor enters `anchor`.
+                let entered = match direction {
+                    Direction::FromSource => neighbour,
+                    Direction::ToSource => anchor,
+                };
+                let next = d + length * multiplier(entered);
+                if next < distance[neighbour] {
+                    distance[neighbour] = next;
+                    queue.push(Reverse((next, neighbour)));
+                }
+            }
+        }
+        distance
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}

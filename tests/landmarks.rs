@@ -1,0 +1,315 @@
+//! Landmarks (the differential heuristic) and connectivity: exact, admissible, consistent,
+//! for every agent size, also after edits.
+
+use clearance_core::{
+    Cell, LandmarkError, LandmarkPlacement, Movement, PathCode, PathMap, Region, TerrainEdit,
+    TerrainGrid,
+};
+use clearance_tests::generate::{
+    random_cell, random_grid, random_profile, Rng, GROUND, ROAD, SWAMP, WALL, WATER,
+};
+use clearance_tests::reference::Reference;
+
+fn generated_map(rng: &mut Rng, case: usize) -> (PathMap, TerrainGrid) {
+    let (width, height) = (rng.range(4, 26) as i32, rng.range(4, 26) as i32);
+    let walls = *rng.pick(&[5, 15, 30]);
+    let grid = random_grid(rng, width, height, walls);
+    let movement = if case.is_multiple_of(2) {
+        Movement::EightWay
+    } else {
+        Movement::FourWay
+    };
+    let mut map = PathMap::new(grid.clone()).with_movement(movement);
+    for name in ["a", "b"] {
+        map.set_profile(random_profile(rng, name)).unwrap();
+    }
+    (map, grid)
+}
+
+#[test]
+fn landmark_heuristic_is_admissible_and_consistent_for_every_size() {
+    let mut rng = Rng::new(0x1A2D_3A4C);
+    let mut checked_pairs = 0;
+    let mut checked_steps = 0;
+    for case in 0..60 {
+        let (mut map, grid) = generated_map(&mut rng, case);
+        map.set_landmarks(LandmarkPlacement::Farthest(1 + case % 8))
+            .unwrap();
+        let eight_way = map.movement() == Movement::EightWay;
+        for profile in ["a", "b"] {
+            for size in 1..=3i64 {
+                let rules =
+                    Reference::new(&grid, map.profile(profile).unwrap(), size as i32, eight_way);
+                for _ in 0..6 {
+                    let goal = random_cell(&mut rng, grid.region());
+                    if !rules.legal(goal) {
+                        continue;
+                    }
+                    for index in 0..grid.as_bytes().len() {
+                        let from = grid.cell_at(index);
+                        let Some(h) = map.estimate_cost(from, goal, size, profile) else {
+                            assert!(!rules.legal(from));
+                            continue;
+                        };
+                        if let Some(optimal) = rules.optimal_cost(from, goal) {
+                            assert!(
+                                h <= optimal,
+                                "h {h} > d {optimal} from {from:?} to {goal:?}"
+                            );
+                            checked_pairs += 1;
+                        }
+                        for (dx, dy) in [
+                            (1, 0),
+                            (-1, 0),
+                            (0, 1),
+                            (0, -1),
+                            (1, 1),
+                            (1, -1),
+                            (-1, 1),
+                            (-1, -1),
+                        ] {
+                            let to = Cell::new(from.x + dx, from.y + dy);
+                            if let Some(step) = rules.step_cost(from, to) {
+                                let h_to = map.estimate_cost(to, goal, size, profile).unwrap();
+                                assert!(h <= step + h_to, "inconsistent at {from:?} -> {to:?}");
+                                checked_steps += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked_pairs > 20_000, "{checked_pairs}");
+    assert!(checked_steps > 50_000, "{checked_steps}");
+}
+
+#[test]
+fn landmark_search_returns_the_same_optimal_costs_as_plain_search() {
+    let mut rng = Rng::new(0x1A2D_0002);
+    let mut compared = 0;
+    let mut fewer_or_equal = 0;
+    for case in 0..300 {
+        let (plain, grid) = generated_map(&mut rng, case);
+        let mut with_landmarks = plain.clone();
+        with_landmarks
+            .set_landmarks(LandmarkPlacement::Farthest(1 + case % 6))
+            .unwrap();
+        for _ in 0..8 {
+            let size = rng.range(1, 4);
+            let profile = *rng.pick(&["a", "b"]);
+            let rules = Reference::new(
+                &grid,
+                plain.profile(profile).unwrap(),
+                size as i32,
+                plain.movement() == Movement::EightWay,
+            );
+            let mut legal_cell = || {
+                let mut cell = random_cell(&mut rng, grid.region());
+                for _ in 0..10 {
+                    if rules.legal(cell) {
+                        break;
+                    }
+                    cell = random_cell(&mut rng, grid.region());
+                }
+                cell
+            };
+            let (start, goal) = (legal_cell(), legal_cell());
+            let expected = plain.find_path(start, goal, size, profile);
+            let found = with_landmarks.find_path(start, goal, size, profile);
+            assert_eq!(found.code, expected.code);
+            assert_eq!(
+                found.cost, expected.cost,
+                "{start:?} -> {goal:?} size {size}"
+            );
+            if found.code == PathCode::Ok {
+                assert_eq!(rules.path_cost(&found.path, start, goal), Ok(found.cost));
+                compared += 1;
+                fewer_or_equal += usize::from(found.expanded <= expected.expanded);
+            }
+        }
+    }
+    assert!(compared >= 1000, "{compared}");
+    // A larger consistent heuristic rarely expands more (only through tie-breaking).
+    assert!(
+        fewer_or_equal * 10 >= compared * 9,
+        "{fewer_or_equal} of {compared}"
+    );
+}
+
+#[test]
+fn results_stay_optimal_through_random_edit_sequences() {
+    let mut rng = Rng::new(0x1A2D_0003);
+    for case in 0..40 {
+        let (mut map, mut grid) = generated_map(&mut rng, case);
+        map.set_landmarks(LandmarkPlacement::Farthest(4)).unwrap();
+        let region = grid.region();
+        for _ in 0..25 {
+            // Edits of every kind, including ones that open cells and lower costs, and invalid
+            // batches that must change nothing.
+            let terrain = *rng.pick(&[GROUND, WALL, ROAD, SWAMP, WATER]);
+            let cell = random_cell(&mut rng, region);
+            match rng.range(0, 4) {
+                0 => {
+                    map.set_cell(cell, terrain).unwrap();
+                    grid.set_cell(cell, terrain).unwrap();
+                }
+                1 => {
+                    let rect = Region::new(
+                        cell.x,
+                        cell.y,
+                        rng.range(1, 4) as i32,
+                        rng.range(1, 4) as i32,
+                    );
+                    let in_map = map.fill_rect(rect, terrain).is_ok();
+                    assert_eq!(in_map, grid.fill_rect(rect, terrain).is_ok());
+                }
+                2 => {
+                    let batch = [
+                        TerrainEdit::Cell { cell, terrain },
+                        TerrainEdit::Cell {
+                            cell: random_cell(&mut rng, region),
+                            terrain: WALL,
+                        },
+                    ];
+                    map.apply_edits(&batch).unwrap();
+                    grid.apply_edits(&batch).unwrap();
+                }
+                _ => {
+                    let bad = [
+                        TerrainEdit::Cell { cell, terrain },
+                        TerrainEdit::Cell {
+                            cell: Cell::new(region.x - 1, region.y),
+                            terrain,
+                        },
+                    ];
+                    assert!(map.apply_edits(&bad).is_err());
+                }
+            }
+            assert_eq!(map.grid(), &grid);
+            let size = rng.range(1, 3);
+            let profile = *rng.pick(&["a", "b"]);
+            let rules = Reference::new(
+                &grid,
+                map.profile(profile).unwrap(),
+                size as i32,
+                map.movement() == Movement::EightWay,
+            );
+            for _ in 0..3 {
+                let start = random_cell(&mut rng, region);
+                let goal = random_cell(&mut rng, region);
+                let result = map.find_path(start, goal, size, profile);
+                let expected = rules.optimal_cost(start, goal);
+                if result.code == PathCode::Ok {
+                    assert_eq!(Some(result.cost), expected);
+                } else if rules.legal(start) && rules.legal(goal) {
+                    assert_eq!(result.code, PathCode::NoPath);
+                    assert_eq!(expected, None);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tables_survive_edits_that_only_raise_costs() {
+    let grid = TerrainGrid::new(Region::new(0, 0, 30, 30), GROUND).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(
+        clearance_core::AgentProfile::new("unit")
+            .with_terrain(GROUND, 1.0)
+            .unwrap()
+            .with_terrain(SWAMP, 3.0)
+            .unwrap(),
+    )
+    .unwrap();
+    map.set_landmarks(LandmarkPlacement::Farthest(4)).unwrap();
+    let stats = map.bake_landmarks("unit").unwrap();
+    assert_eq!(stats.landmarks.len(), 4);
+    // Distances differ each way (swamp costs more to enter), so both directions are stored.
+    assert_eq!(stats.bytes_per_cell_per_landmark, 8.0);
+    map.set_cell(Cell::new(5, 5), SWAMP).unwrap(); // 1.0 -> 3.0: raises
+    map.fill_rect(Region::new(8, 8, 3, 3), WALL).unwrap(); // closes cells: raises
+    assert!(
+        map.landmark_stats("unit").is_some(),
+        "kept after raising edits"
+    );
+    map.set_cell(Cell::new(5, 5), GROUND).unwrap(); // 3.0 -> 1.0: lowers
+    assert!(
+        map.landmark_stats("unit").is_none(),
+        "dropped after a lowering edit"
+    );
+    assert!(map.bake_landmarks("unit").is_some());
+    map.set_cell(Cell::new(9, 9), GROUND).unwrap(); // opens a wall
+    assert!(
+        map.landmark_stats("unit").is_none(),
+        "dropped after an opening edit"
+    );
+}
+
+#[test]
+fn user_given_landmarks_and_bad_configurations() {
+    let grid = TerrainGrid::from_bytes(Region::new(-1, -1, 4, 1), &[GROUND, WALL, GROUND, GROUND])
+        .unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(
+        clearance_core::AgentProfile::new("unit")
+            .with_terrain(GROUND, 1.0)
+            .unwrap(),
+    )
+    .unwrap();
+    map.set_landmarks(LandmarkPlacement::At(vec![
+        Cell::new(0, -1),
+        Cell::new(2, -1),
+    ]))
+    .unwrap();
+    // The wall at (0, -1) cannot hold a landmark for this profile and is skipped.
+    let stats = map.bake_landmarks("unit").unwrap();
+    assert_eq!(stats.landmarks, vec![Cell::new(2, -1)]);
+    assert_eq!(stats.bytes_per_cell_per_landmark, 4.0);
+
+    let before = map.landmark_placement().clone();
+    assert_eq!(
+        map.set_landmarks(LandmarkPlacement::Farthest(65)),
+        Err(LandmarkError::TooMany { count: 65, max: 64 })
+    );
+    assert_eq!(
+        map.set_landmarks(LandmarkPlacement::At(vec![Cell::new(3, -1)])),
+        Err(LandmarkError::CellOutOfBounds {
+            cell: Cell::new(3, -1)
+        })
+    );
+    assert_eq!(map.landmark_placement(), &before);
+    assert!(
+        map.landmark_stats("unit").is_some(),
+        "a refused configuration keeps the table"
+    );
+}
+
+#[test]
+fn disconnected_queries_expand_nothing() {
+    // Two open halves split by a wall column; every cross query is NO_PATH at once.
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 21, 9), GROUND).unwrap();
+    grid.fill_rect(Region::new(10, 0, 1, 9), WALL).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(
+        clearance_core::AgentProfile::new("unit")
+            .with_terrain(GROUND, 1.0)
+            .unwrap(),
+    )
+    .unwrap();
+    for size in 1..=3 {
+        let result = map.find_path(Cell::new(0, 0), Cell::new(18, 6), size, "unit");
+        assert_eq!(result.code, PathCode::NoPath);
+        assert_eq!(result.expanded, 0);
+    }
+    // A gap wide enough for size 1 only connects the halves for size 1.
+    map.fill_rect(Region::new(10, 4, 1, 1), GROUND).unwrap();
+    assert_eq!(
+        map.find_path(Cell::new(0, 0), Cell::new(18, 6), 1, "unit")
+            .code,
+        PathCode::Ok
+    );
+    let large = map.find_path(Cell::new(0, 0), Cell::new(18, 6), 2, "unit");
+    assert_eq!((large.code, large.expanded), (PathCode::NoPath, 0));
+}

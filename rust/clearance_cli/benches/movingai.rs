@@ -7,8 +7,8 @@
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, Problem};
 use clearance_cli::shared_data::{movingai_dir, MAPS};
 use clearance_core::{
-    Cell, PathMap, SearchScratch, TerrainGrid, COST_SCALE, DIAGONAL_STEP, MULTIPLIER_SCALE,
-    STRAIGHT_STEP,
+    Cell, LandmarkPlacement, PathMap, SearchScratch, TerrainGrid, COST_SCALE, DIAGONAL_STEP,
+    MULTIPLIER_SCALE, STRAIGHT_STEP,
 };
 use std::cell::Cell as Counter;
 use std::hint::black_box;
@@ -156,9 +156,9 @@ fn main() {
         "Moving AI benchmarks from {} ({rounds} timed rounds after one warm-up)\n",
         dir.display()
     );
-    println!("| map | queries | ours mean us | ours median us | expanded/query | ns/expansion | pathfinding mean us | its expanded/query | its ns/expansion | speed-up | layer build us | bytes/cell |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
-    let mut by_size = Vec::new();
+    let mut speed = Vec::new();
+    let mut landmark_rows = Vec::new();
+    let mut size_rows = Vec::new();
     for name in MAPS {
         let map_file = dir.join(format!("{name}.map"));
         let map = read_map(&map_file).unwrap_or_else(|e| panic!("{e}"));
@@ -178,8 +178,8 @@ fn main() {
             (our_total - their_total).abs() < 1e-6 * our_total.max(1.0),
             "{name}: the two engines disagree on total cost ({our_total} vs {their_total})"
         );
-        println!(
-            "| {name} | {} | {:.1} | {:.1} | {:.0} | {:.1} | {:.1} | {:.0} | {:.1} | {:.1}x | {build_us:.0} | {bytes_per_cell:.1} |",
+        speed.push(format!(
+            "| {name} | {} | {:.1} | {:.1} | {:.0} | {:.1} | {:.1} | {:.0} | {:.1} | **{:.1}x** | {build_us:.0} | {bytes_per_cell:.1} |",
             ours.queries / rounds,
             ours.mean_us,
             ours.median_us,
@@ -189,7 +189,37 @@ fn main() {
             theirs.expanded,
             theirs.ns_per_expansion(),
             theirs.mean_us / ours.mean_us,
-        );
+        ));
+
+        for count in [0usize, 4, 8, 16] {
+            let mut with_landmarks = PathMap::new(map.grid.clone());
+            with_landmarks.set_profile(movingai_profile()).unwrap();
+            with_landmarks.prepare("movingai", 1);
+            let placement = if count == 0 {
+                LandmarkPlacement::None
+            } else {
+                LandmarkPlacement::Farthest(count)
+            };
+            with_landmarks.set_landmarks(placement).unwrap();
+            let bake_started = Instant::now();
+            let stats = with_landmarks.bake_landmarks("movingai");
+            let bake_ms = bake_started.elapsed().as_secs_f64() * 1e3;
+            let (timing, total) = time_engine(&with_landmarks, &problems, 1, rounds);
+            assert!(
+                (total - our_total).abs() < 1e-6 * total.max(1.0),
+                "{name}: landmarks changed costs"
+            );
+            landmark_rows.push(format!(
+                "| {name} | {count} | {:.0} | {:.1}x | {:.1} | {:.1} | {:.1}x | {bake_ms:.1} | {:.0} |",
+                timing.expanded,
+                ours.expanded / timing.expanded.max(1.0),
+                timing.mean_us,
+                timing.median_us,
+                theirs.mean_us / timing.mean_us,
+                stats.map_or(0, |s| s.bytes) as f64 / 1024.0,
+            ));
+        }
+
         for size in [2i64, 3] {
             path_map.prepare("movingai", size);
             let legal: Vec<Problem> = problems
@@ -202,26 +232,40 @@ fn main() {
                 })
                 .cloned()
                 .collect();
+            if legal.is_empty() {
+                size_rows.push(format!("| {name} | {size} | 0 | - | - | - | - | - |"));
+                continue;
+            }
             let (timing, _) = time_engine(&path_map, &legal, size, rounds);
-            by_size.push((
-                name,
-                size,
-                timing,
+            size_rows.push(format!(
+                "| {name} | {size} | {} | {:.1} | {:.1} | {:.0} | {:.1} | {:.1} |",
+                timing.queries / rounds,
+                timing.mean_us,
+                timing.median_us,
+                timing.expanded,
+                timing.ns_per_expansion(),
                 path_map.cache_memory_bytes() as f64 / cells as f64,
             ));
         }
     }
-    println!("\nLarger agents on the same maps (problems whose start and goal fit the agent):\n");
+    println!("Size 1, 8-way, octile heuristic, against the `pathfinding` crate's A* on the same queries:\n");
+    println!("| map | queries | ours mean us | ours median us | expanded/query | ns/expansion | pathfinding mean us | its expanded/query | its ns/expansion | speed-up | layer build us | cached bytes/cell |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for row in speed {
+        println!("{row}");
+    }
+    println!("\nLandmarks (farthest-point placement; the speed-up is against the `pathfinding` crate above):\n");
+    println!("| map | landmarks | expanded/query | fewer expansions | mean us | median us | speed-up | build ms | table KiB |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for row in landmark_rows {
+        println!("{row}");
+    }
+    println!(
+        "\nLarger agents on the same maps (the problems whose start and goal fit the agent):\n"
+    );
     println!("| map | size | queries | mean us | median us | expanded/query | ns/expansion | cached bytes/cell (all sizes) |");
     println!("|---|---|---|---|---|---|---|---|");
-    for (name, size, timing, bytes) in by_size {
-        println!(
-            "| {name} | {size} | {} | {:.1} | {:.1} | {:.0} | {:.1} | {bytes:.1} |",
-            timing.queries / rounds,
-            timing.mean_us,
-            timing.median_us,
-            timing.expanded,
-            timing.ns_per_expansion()
-        );
+    for row in size_rows {
+        println!("{row}");
     }
 }

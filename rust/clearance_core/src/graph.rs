@@ -16,10 +16,15 @@ use crate::profile::AgentProfile;
 pub(crate) struct AnchorGraph {
     /// Bit `d` set: the step in `DIRECTIONS[d]` from this anchor is legal.
     pub moves: Vec<u8>,
-    /// Entry multipliers per anchor; `EntryCosts::Uniform` when every terrain costs the same.
+    /// Entry multipliers per anchor, in units of `cost_unit`; `EntryCosts::Uniform` when every
+    /// terrain costs the same.
     pub entry: EntryCosts,
-    /// The smallest multiplier any step can pay; scales the heuristic.
+    /// The smallest multiplier any step can pay, in units of `cost_unit`; scales the heuristic.
     pub min_multiplier: u32,
+    /// The greatest common divisor of the profile's fixed-point multipliers (1 if all are 0).
+    /// Every cost in this graph is a multiple of it, so the search counts in units of it:
+    /// exactly the same comparisons, with numbers small enough for compact open-list keys.
+    pub cost_unit: u64,
     /// The connected region of each anchor (`NO_REGION` if illegal).
     pub regions: Vec<u32>,
 }
@@ -75,18 +80,29 @@ impl AnchorGraph {
             }
         }
 
-        let min_multiplier = profile.min_fixed_multiplier().unwrap_or(0);
-        let max_multiplier = profile.max_fixed_multiplier().unwrap_or(0);
+        let cost_unit = profile
+            .capability()
+            .iter()
+            .filter_map(|terrain| profile.fixed_multiplier(terrain))
+            .fold(0, greatest_common_divisor)
+            .max(1);
+        let min_multiplier = profile.min_fixed_multiplier().unwrap_or(0) / cost_unit;
+        let max_multiplier = profile.max_fixed_multiplier().unwrap_or(0) / cost_unit;
         let entry = if min_multiplier == max_multiplier {
             EntryCosts::Uniform(min_multiplier)
         } else {
-            EntryCosts::PerAnchor(footprint_max_multipliers(grid, profile, agent_size))
+            let mut multipliers = footprint_max_multipliers(grid, profile, agent_size);
+            for multiplier in &mut multipliers {
+                *multiplier /= cost_unit;
+            }
+            EntryCosts::PerAnchor(multipliers)
         };
         let regions = label_regions(&moves, &legal, width);
         AnchorGraph {
             moves,
             entry,
             min_multiplier,
+            cost_unit: u64::from(cost_unit),
             regions,
         }
     }
@@ -102,6 +118,14 @@ impl AnchorGraph {
     /// Whether a path may exist between two legal anchors: they lie in the same region.
     pub fn connected(&self, from: usize, to: usize) -> bool {
         self.regions[from] == self.regions[to]
+    }
+}
+
+fn greatest_common_divisor(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        greatest_common_divisor(b, a % b)
     }
 }
 

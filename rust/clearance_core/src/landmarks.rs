@@ -78,28 +78,25 @@ pub struct LandmarkStats {
 pub(crate) struct LandmarkTable {
     /// Storage indices of the landmarks.
     pub landmarks: Vec<usize>,
-    /// Distances are stored divided by this (the gcd of the profile's multipliers), exactly.
-    scale: u64,
-    /// `from_landmark[anchor * count + l] = d(L_l, anchor) / scale`.
+    /// `from_landmark[anchor * count + l] = d(L_l, anchor)`, in the graph's cost units.
     from_landmark: Vec<u32>,
-    /// `to_landmark[anchor * count + l] = d(anchor, L_l) / scale`; `None` when every step costs
-    /// the same both ways, so it equals `from_landmark`.
+    /// `to_landmark[anchor * count + l] = d(anchor, L_l)`; `None` when every step costs the
+    /// same both ways, so it equals `from_landmark`.
     to_landmark: Option<Vec<u32>>,
 }
 
 impl LandmarkTable {
-    /// Builds the table on `graph`, the size-1 graph of a profile whose multipliers are
-    /// `multipliers`. Returns `None` if no landmark can be placed, or if some distance does not
-    /// fit the 32-bit storage (only on maps with paths of millions of steps).
+    /// Builds the table on `graph`, the size-1 graph of a profile. Distances are in the
+    /// graph's cost units (see `AnchorGraph::cost_unit`), which every size of the profile
+    /// shares. Returns `None` if no landmark can be placed, if every step is free, or if some
+    /// distance does not fit the 32-bit storage (only on maps with paths of millions of steps).
     pub fn build(
         graph: &AnchorGraph,
         width: usize,
         placement: &LandmarkPlacement,
         given: &[usize],
-        multipliers: impl Iterator<Item = u32>,
     ) -> Option<Self> {
-        let scale = multipliers.fold(0u64, |g, m| gcd(g, u64::from(m)));
-        if scale == 0 {
+        if graph.min_multiplier == 0 && matches!(graph.entry, EntryCosts::Uniform(_)) {
             return None; // every step is free: distances are all 0 and bound nothing
         }
         let symmetric = matches!(graph.entry, EntryCosts::Uniform(_));
@@ -118,7 +115,7 @@ impl LandmarkTable {
         }
         let landmarks: Vec<usize> = sources.iter().map(|(anchor, _)| *anchor).collect();
         let forward: Vec<Vec<u64>> = sources.into_iter().map(|(_, column)| column).collect();
-        let from_landmark = interleave(&forward, scale)?;
+        let from_landmark = interleave(&forward)?;
         let to_landmark = if symmetric {
             None
         } else {
@@ -126,11 +123,10 @@ impl LandmarkTable {
                 .iter()
                 .map(|&anchor| dijkstra.run(anchor, Direction::ToSource))
                 .collect();
-            Some(interleave(&backward, scale)?)
+            Some(interleave(&backward)?)
         };
         Some(LandmarkTable {
             landmarks,
-            scale,
             from_landmark,
             to_landmark,
         })
@@ -165,7 +161,8 @@ pub(crate) struct LandmarkBounds<'a> {
 }
 
 impl LandmarkBounds<'_> {
-    /// The largest landmark bound on the distance from `anchor` to the goal, in cost units.
+    /// The largest landmark bound on the distance from `anchor` to the goal, in the graph's
+    /// cost units.
     ///
     /// A landmark in another region than the goal stores `UNREACHABLE` for the goal and for
     /// every anchor the search can reach, so its bounds come out as 0.
@@ -189,23 +186,21 @@ impl LandmarkBounds<'_> {
                 }
             }
         }
-        u64::from(best) * self.table.scale
+        u64::from(best)
     }
 }
 
 /// Lays distances out anchor by anchor (`[anchor][landmark]`), so one anchor's distances share
-/// a cache line, scaled down exactly; `None` if some distance does not fit 32 bits.
-fn interleave(columns: &[Vec<u64>], scale: u64) -> Option<Vec<u32>> {
+/// a cache line; `None` if some distance does not fit 32 bits.
+fn interleave(columns: &[Vec<u64>]) -> Option<Vec<u32>> {
     let count = columns.len();
     let cells = columns[0].len();
     let mut table = vec![UNREACHABLE; cells * count];
     for (l, column) in columns.iter().enumerate() {
         for (anchor, &distance) in column.iter().enumerate() {
             if distance != u64::MAX {
-                let scaled = u32::try_from(distance / scale)
-                    .ok()
-                    .filter(|&d| d != UNREACHABLE)?;
-                table[anchor * count + l] = scaled;
+                let stored = u32::try_from(distance).ok().filter(|&d| d != UNREACHABLE)?;
+                table[anchor * count + l] = stored;
             }
         }
     }
@@ -329,13 +324,5 @@ impl Dijkstra<'_> {
             }
         }
         distance
-    }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }

@@ -511,16 +511,11 @@ impl PathMap {
             return table.clone();
         }
         let graph = self.graph_for(name, profile, 1);
-        let capability = profile.capability();
-        let multipliers = capability
-            .iter()
-            .filter_map(|terrain| profile.fixed_multiplier(terrain));
         let table = LandmarkTable::build(
             &graph,
             self.grid.width(),
             &self.landmark_placement,
             &self.landmark_anchors,
-            multipliers,
         )
         .map(Arc::new);
         write(&self.landmarks)

@@ -46,6 +46,7 @@ use crate::movement::{Movement, DIRECTIONS, STRAIGHT_DIRECTIONS};
 #[derive(Debug, Clone, Default)]
 pub struct SearchScratch {
     nodes: Vec<Node>,
+    compact_open: IndexedHeap<u64>,
     packed_open: IndexedHeap<PackedKey>,
     wide_open: IndexedHeap<WideKey>,
     generation: u32,
@@ -71,20 +72,66 @@ const GENERATION_SHIFT: u32 = 3;
 const DIRECTION_MASK: u32 = 0b111;
 const LAST_GENERATION: u32 = u32::MAX >> GENERATION_SHIFT;
 
-/// An open-list entry: `(f, h, index)`, ordered lexicographically. Cells are stored row by
-/// row, so ordering by storage index is ordering by `(y, x)`: this is the tie-break order.
-trait OpenKey: Ord + Copy {
+/// How open-list entries `(f, h, index)` are stored: ordered lexicographically. Cells are
+/// stored row by row, so ordering by storage index is ordering by `(y, x)`: the tie-break order.
+trait KeyCodec: Copy {
+    type Key: Ord + Copy;
     /// The entry, or `None` if the values do not fit this representation.
-    fn new(f: u64, h: u64, index: u32) -> Option<Self>;
+    fn encode(self, f: u64, h: u64, index: u32) -> Option<Self::Key>;
     /// The anchor's storage index.
-    fn index(self) -> usize;
+    fn index(self, key: Self::Key) -> usize;
     /// The open list of this key type in `scratch`.
-    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self>);
+    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self::Key>);
 }
 
-/// The fast representation: all three fields in one `u128`, compared in two instructions.
-/// `f` and `h` get 50 bits each (enough for any path under 1.1e15 units: 470 million straight
-/// steps at multiplier 1), the index 28 bits (maps have at most 2^28 cells).
+/// The fastest representation: all three fields in one `u64`, compared in one instruction.
+/// The index takes as many low bits as the map needs; `h` and `f` share the rest. Costs are
+/// counted in the graph's cost unit (the gcd of the profile's multipliers), which keeps them
+/// small: on a 512 x 512 map with uniform costs, paths of up to 3000 steps fit.
+#[derive(Debug, Clone, Copy)]
+struct Compact {
+    index_bits: u32,
+    estimate_bits: u32,
+}
+
+impl Compact {
+    fn for_cells(cells: usize) -> Self {
+        let index_bits = usize::BITS - (cells.max(2) - 1).leading_zeros();
+        Compact {
+            index_bits,
+            estimate_bits: (u64::BITS - index_bits) / 2,
+        }
+    }
+}
+
+impl KeyCodec for Compact {
+    type Key = u64;
+
+    #[inline(always)]
+    fn encode(self, f: u64, h: u64, index: u32) -> Option<u64> {
+        let f_bits = u64::BITS - self.index_bits - self.estimate_bits;
+        if f >> f_bits != 0 || h >> self.estimate_bits != 0 {
+            return None;
+        }
+        Some((f << self.estimate_bits | h) << self.index_bits | u64::from(index))
+    }
+
+    #[inline(always)]
+    fn index(self, key: u64) -> usize {
+        (key & ((1 << self.index_bits) - 1)) as usize
+    }
+
+    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<u64>) {
+        (&mut scratch.nodes, &mut scratch.compact_open)
+    }
+}
+
+/// The middle representation: all three fields in one `u128`, compared in two instructions.
+/// `f` and `h` get 50 bits each, the index 28 bits (maps have at most 2^28 cells).
+#[derive(Debug, Clone, Copy)]
+struct Packed;
+
+/// A `u128` open-list key (see [`Packed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct PackedKey(u128);
 
@@ -93,9 +140,11 @@ const ESTIMATE_BITS: u32 = 50;
 const _: () = assert!(crate::grid::MAX_CELLS <= 1 << INDEX_BITS);
 const _: () = assert!(2 * ESTIMATE_BITS + INDEX_BITS == 128);
 
-impl OpenKey for PackedKey {
+impl KeyCodec for Packed {
+    type Key = PackedKey;
+
     #[inline(always)]
-    fn new(f: u64, h: u64, index: u32) -> Option<Self> {
+    fn encode(self, f: u64, h: u64, index: u32) -> Option<PackedKey> {
         if (f | h) >> ESTIMATE_BITS != 0 {
             return None;
         }
@@ -104,16 +153,20 @@ impl OpenKey for PackedKey {
     }
 
     #[inline(always)]
-    fn index(self) -> usize {
-        (self.0 as u32 & ((1 << INDEX_BITS) - 1)) as usize
+    fn index(self, key: PackedKey) -> usize {
+        (key.0 as u32 & ((1 << INDEX_BITS) - 1)) as usize
     }
 
-    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self>) {
+    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<PackedKey>) {
         (&mut scratch.nodes, &mut scratch.packed_open)
     }
 }
 
-/// The fallback representation for costs beyond the packed range: plain fields.
+/// The fallback representation for any cost: plain fields.
+#[derive(Debug, Clone, Copy)]
+struct Wide;
+
+/// A plain open-list key (see [`Wide`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct WideKey {
     f: u64,
@@ -121,16 +174,18 @@ struct WideKey {
     index: u32,
 }
 
-impl OpenKey for WideKey {
-    fn new(f: u64, h: u64, index: u32) -> Option<Self> {
+impl KeyCodec for Wide {
+    type Key = WideKey;
+
+    fn encode(self, f: u64, h: u64, index: u32) -> Option<WideKey> {
         Some(WideKey { f, h, index })
     }
 
-    fn index(self) -> usize {
-        self.index as usize
+    fn index(self, key: WideKey) -> usize {
+        key.index as usize
     }
 
-    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self>) {
+    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<WideKey>) {
         (&mut scratch.nodes, &mut scratch.wide_open)
     }
 }
@@ -144,6 +199,7 @@ impl SearchScratch {
     /// Bytes of memory held.
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.compact_open.memory_bytes()
             + self.packed_open.memory_bytes()
             + self.wide_open.memory_bytes()
     }
@@ -161,6 +217,7 @@ impl SearchScratch {
             self.generation = 0;
         }
         self.generation += 1;
+        self.compact_open.clear();
         self.packed_open.clear();
         self.wide_open.clear();
         self.generation << GENERATION_SHIFT
@@ -185,7 +242,7 @@ pub(crate) fn search(
     goal: usize,
 ) -> SearchOutcome {
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
-    match landmarks {
+    let mut outcome = match landmarks {
         None => search_with(scratch, graph, width, start, goal, &distance),
         Some(table) => {
             let heuristic = WithLandmarks {
@@ -194,7 +251,9 @@ pub(crate) fn search(
             };
             search_with(scratch, graph, width, start, goal, &heuristic)
         }
-    }
+    };
+    outcome.cost = outcome.cost.map(|cost| cost * graph.cost_unit);
+    outcome
 }
 
 /// The heuristic value the search uses at `from` on its way to `goal`.
@@ -208,14 +267,15 @@ pub(crate) fn estimate(
 ) -> u64 {
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
     let (x, y) = ((from % width) as u32, (from / width) as u32);
-    match landmarks {
+    let estimate = match landmarks {
         None => distance.estimate(from, x, y),
         Some(table) => WithLandmarks {
             distance,
             bounds: table.towards(goal),
         }
         .estimate(from, x, y),
-    }
+    };
+    estimate * graph.cost_unit
 }
 
 fn search_with<H: Heuristic>(
@@ -248,16 +308,17 @@ fn search_with<H: Heuristic>(
     }
 }
 
-/// Searches with packed keys; if a cost outgrows them, searches again with wide keys.
+/// Searches with compact keys; if a cost outgrows them, searches again with wider ones.
 fn run_with_fallback<H: Heuristic, C: StepCosts>(
     scratch: &mut SearchScratch,
     problem: &Problem<H>,
     costs: &C,
 ) -> SearchOutcome {
-    match run::<PackedKey, H, C>(scratch, problem, costs) {
-        Some(outcome) => outcome,
-        None => run::<WideKey, H, C>(scratch, problem, costs).expect("wide keys hold any cost"),
-    }
+    let compact = Compact::for_cells(problem.moves.len());
+    run(scratch, problem, costs, compact)
+        .or_else(|| run(scratch, problem, costs, Packed))
+        .or_else(|| run(scratch, problem, costs, Wide))
+        .expect("wide keys hold any cost")
 }
 
 fn step_lengths() -> [u64; 8] {
@@ -375,10 +436,11 @@ struct Problem<'a, H> {
 
 /// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
 /// wider key type).
-fn run<K: OpenKey, H: Heuristic, C: StepCosts>(
+fn run<K: KeyCodec, H: Heuristic, C: StepCosts>(
     scratch: &mut SearchScratch,
     problem: &Problem<H>,
     costs: &C,
+    codec: K,
 ) -> Option<SearchOutcome> {
     let Problem {
         moves,
@@ -398,17 +460,17 @@ fn run<K: OpenKey, H: Heuristic, C: StepCosts>(
         state: reached,
     };
     let start_h = heuristic.estimate(start, (start % width) as u32, (start / width) as u32);
-    let mut next_entry = Some(K::new(start_h, start_h, start as u32)?);
+    let mut next_entry = Some(codec.encode(start_h, start_h, start as u32)?);
 
     let mut expanded = 0u64;
     // `next_entry` is a one-place fast lane in front of the heap: a successor whose key is
     // below every key in the heap (typically the next anchor of a dive along an f-plateau)
     // would be popped next anyway, so it skips the push and the pop.
     while let Some(entry) =
-        next_entry.or_else(|| open.pop(|key, slot| nodes[key.index()].slot = slot))
+        next_entry.or_else(|| open.pop(|key, slot| nodes[codec.index(key)].slot = slot))
     {
         next_entry = None;
-        let index = entry.index();
+        let index = codec.index(entry);
         expanded += 1;
         if index == goal {
             return Some(SearchOutcome {
@@ -448,9 +510,9 @@ fn run<K: OpenKey, H: Heuristic, C: StepCosts>(
                     x.wrapping_add_signed(step.dx),
                     y.wrapping_add_signed(step.dy),
                 );
-                let key = K::new(next_g + h, h, target as u32)?;
-                let placed = |key: K, slot| nodes[key.index()].slot = slot;
-                if !unreached && open.holds(next.slot, |held| held.index() == target) {
+                let key = codec.encode(next_g + h, h, target as u32)?;
+                let placed = |key: K::Key, slot| nodes[codec.index(key)].slot = slot;
+                if !unreached && open.holds(next.slot, |held| codec.index(held) == target) {
                     open.decrease(next.slot, key, placed);
                 } else if !unreached {
                     // Unreachable with a consistent heuristic (an improved anchor is always
@@ -472,7 +534,9 @@ fn run<K: OpenKey, H: Heuristic, C: StepCosts>(
         // A decrease-key above may have put a smaller key in the heap than the one held.
         if let Some(held) = next_entry {
             if open.peek().is_some_and(|top| top < held) {
-                open.push(held, |key: K, slot| nodes[key.index()].slot = slot);
+                open.push(held, |key: K::Key, slot| {
+                    nodes[codec.index(key)].slot = slot
+                });
                 next_entry = None;
             }
         }
@@ -576,13 +640,24 @@ mod tests {
         for _ in 0..10_000 {
             let a = (next(50), next(50), next(28) as u32);
             let b = (a.0 + next(2), a.1 + next(1), next(28) as u32);
-            let packed = |k: (u64, u64, u32)| PackedKey::new(k.0, k.1, k.2).unwrap();
-            let wide = |k: (u64, u64, u32)| WideKey::new(k.0, k.1, k.2).unwrap();
+            let packed = |k: (u64, u64, u32)| Packed.encode(k.0, k.1, k.2).unwrap();
+            let wide = |k: (u64, u64, u32)| Wide.encode(k.0, k.1, k.2).unwrap();
             assert_eq!(packed(a).cmp(&packed(b)), wide(a).cmp(&wide(b)));
-            assert_eq!(packed(a).index(), a.2 as usize);
+            assert_eq!(Packed.index(packed(a)), a.2 as usize);
+            let compact = Compact::for_cells(1 << 28);
+            let small = |k: (u64, u64, u32)| (k.0 >> 32, k.1 >> 32, k.2);
+            let (a, b) = (small(a), small(b));
+            let encoded = |k: (u64, u64, u32)| compact.encode(k.0, k.1, k.2).unwrap();
+            assert_eq!(encoded(a).cmp(&encoded(b)), wide(a).cmp(&wide(b)));
+            assert_eq!(compact.index(encoded(a)), a.2 as usize);
         }
-        assert!(PackedKey::new(1 << ESTIMATE_BITS, 0, 0).is_none());
-        assert!(PackedKey::new(0, 1 << ESTIMATE_BITS, 0).is_none());
+        assert!(Packed.encode(1 << ESTIMATE_BITS, 0, 0).is_none());
+        assert!(Packed.encode(0, 1 << ESTIMATE_BITS, 0).is_none());
+        let compact = Compact::for_cells(1000);
+        assert_eq!((compact.index_bits, compact.estimate_bits), (10, 27));
+        assert!(compact.encode((1 << 27) - 1, (1 << 27) - 1, 999).is_some());
+        assert!(compact.encode(1 << 27, 0, 0).is_none());
+        assert!(compact.encode(0, 1 << 27, 0).is_none());
     }
 
     #[test]
@@ -610,13 +685,14 @@ mod tests {
             })
             .collect();
         let mut scratch = SearchScratch::new();
-        let costs = UniformCosts(step_lengths().map(|length| length * 1000));
+        // Multiplier 1: costs in cost units, as the map hands them to the search.
+        let costs = UniformCosts(step_lengths());
         for (start, goal) in [(0, width * width - 1), (45, 1000), (5, 1555), (300, 301)] {
             let heuristic = DistanceHeuristic {
                 goal_x: (goal % width) as u64,
                 goal_y: (goal / width) as u64,
-                straight: STRAIGHT_STEP * 1000,
-                diagonal_extra: (DIAGONAL_STEP - STRAIGHT_STEP) * 1000,
+                straight: STRAIGHT_STEP,
+                diagonal_extra: DIAGONAL_STEP - STRAIGHT_STEP,
             };
             let problem = Problem {
                 moves: &moves,
@@ -625,11 +701,16 @@ mod tests {
                 goal,
                 heuristic: &heuristic,
             };
-            let packed = run::<PackedKey, _, _>(&mut scratch, &problem, &costs).unwrap();
-            let wide = run::<WideKey, _, _>(&mut scratch, &problem, &costs).unwrap();
+            let compact = Compact::for_cells(moves.len());
+            let small = run(&mut scratch, &problem, &costs, compact).unwrap();
+            let packed = run(&mut scratch, &problem, &costs, Packed).unwrap();
+            let wide = run(&mut scratch, &problem, &costs, Wide).unwrap();
             assert_eq!(packed.cost, wide.cost);
             assert_eq!(packed.path, wide.path);
             assert_eq!(packed.expanded, wide.expanded);
+            assert_eq!(small.cost, wide.cost);
+            assert_eq!(small.path, wide.path);
+            assert_eq!(small.expanded, wide.expanded);
             assert!(packed.cost.is_some());
         }
     }
@@ -698,8 +779,8 @@ mod tests {
                 goal,
                 heuristic: &heuristic,
             };
-            let pruned = run::<PackedKey, _, _>(&mut scratch, &problem, &uniform).unwrap();
-            let plain = run::<PackedKey, _, _>(&mut scratch, &problem, &per_anchor).unwrap();
+            let pruned = run(&mut scratch, &problem, &uniform, Packed).unwrap();
+            let plain = run(&mut scratch, &problem, &per_anchor, Packed).unwrap();
             assert_eq!(pruned.cost, plain.cost);
             assert_eq!(pruned.path, plain.path);
             assert_eq!(pruned.expanded, plain.expanded);

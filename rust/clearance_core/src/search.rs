@@ -92,14 +92,20 @@ trait KeyCodec: Copy {
 struct Compact {
     index_bits: u32,
     estimate_bits: u32,
+    /// Bits left for `f`: `64 - index_bits - estimate_bits`.
+    f_bits: u32,
+    index_mask: u64,
 }
 
 impl Compact {
     fn for_cells(cells: usize) -> Self {
         let index_bits = usize::BITS - (cells.max(2) - 1).leading_zeros();
+        let estimate_bits = (u64::BITS - index_bits) / 2;
         Compact {
             index_bits,
-            estimate_bits: (u64::BITS - index_bits) / 2,
+            estimate_bits,
+            f_bits: u64::BITS - index_bits - estimate_bits,
+            index_mask: (1 << index_bits) - 1,
         }
     }
 }
@@ -109,8 +115,7 @@ impl KeyCodec for Compact {
 
     #[inline(always)]
     fn encode(self, f: u64, h: u64, index: u32) -> Option<u64> {
-        let f_bits = u64::BITS - self.index_bits - self.estimate_bits;
-        if f >> f_bits != 0 || h >> self.estimate_bits != 0 {
+        if (f >> self.f_bits) | (h >> self.estimate_bits) != 0 {
             return None;
         }
         Some((f << self.estimate_bits | h) << self.index_bits | u64::from(index))
@@ -118,7 +123,7 @@ impl KeyCodec for Compact {
 
     #[inline(always)]
     fn index(self, key: u64) -> usize {
-        (key & ((1 << self.index_bits) - 1)) as usize
+        (key & self.index_mask) as usize
     }
 
     fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<u64>) {

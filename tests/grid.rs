@@ -64,3 +64,17 @@ fn region_containment_handles_extreme_coordinates() {
     assert!(region.encloses(&Region::new(i32::MAX - 10, i32::MIN, 10, 10)));
     assert!(!region.encloses(&Region::new(i32::MAX - 10, i32::MIN, 11, 10)));
 }
+
+#[test]
+fn cells_and_regions_print_like_godot_values() {
+    assert_eq!(Cell::new(-3, 4).to_string(), "(-3, 4)");
+    assert_eq!(
+        Region::new(0, -1, 5, 6).to_string(),
+        "[P: (0, -1), S: (5, 6)]"
+    );
+    let error = TerrainGrid::new(Region::new(0, 0, 0, 5), 0).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "region [P: (0, 0), S: (0, 5)] must be between 1 and 32768 cells on each side"
+    );
+}

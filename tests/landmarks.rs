@@ -313,3 +313,37 @@ fn disconnected_queries_expand_nothing() {
     let large = map.find_path(Cell::new(0, 0), Cell::new(18, 6), 2, "unit");
     assert_eq!((large.code, large.expanded), (PathCode::NoPath, 0));
 }
+
+#[test]
+fn replacing_the_grid_keeps_profiles_and_landmark_settings() {
+    let grid = TerrainGrid::new(Region::new(0, 0, 12, 12), GROUND).unwrap();
+    let mut map = PathMap::new(grid).with_movement(Movement::FourWay);
+    map.set_profile(
+        clearance_core::AgentProfile::new("unit")
+            .with_terrain(GROUND, 1.0)
+            .unwrap(),
+    )
+    .unwrap();
+    map.set_landmarks(LandmarkPlacement::At(vec![
+        Cell::new(1, 1),
+        Cell::new(10, 10),
+    ]))
+    .unwrap();
+    assert_eq!(map.bake_landmarks("unit").unwrap().landmarks.len(), 2);
+    map.replace_grid(TerrainGrid::new(Region::new(0, 0, 6, 6), GROUND).unwrap());
+    assert_eq!(map.movement(), Movement::FourWay);
+    assert!(
+        map.landmark_stats("unit").is_none(),
+        "tables of the old grid are gone"
+    );
+    assert_eq!(
+        map.landmark_placement(),
+        &LandmarkPlacement::At(vec![Cell::new(1, 1)])
+    );
+    assert_eq!(
+        map.bake_landmarks("unit").unwrap().landmarks,
+        vec![Cell::new(1, 1)]
+    );
+    let result = map.find_path(Cell::new(0, 0), Cell::new(5, 5), 1, "unit");
+    assert_eq!((result.code, result.total_cost()), (PathCode::Ok, 10.0));
+}

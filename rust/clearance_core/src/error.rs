@@ -12,7 +12,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GridError {
     /// The region has a width or height below 1 or above [`MAX_SIDE`](crate::MAX_SIDE).
-    #[error("region {region:?} must be between 1 and {max_side} cells on each side")]
+    #[error("region {region} must be between 1 and {max_side} cells on each side")]
     InvalidRegionSize {
         /// The rejected region.
         region: Region,
@@ -20,7 +20,7 @@ pub enum GridError {
         max_side: i32,
     },
     /// The region has more cells than [`MAX_CELLS`](crate::MAX_CELLS).
-    #[error("region {region:?} has {cells} cells, more than the limit of {max_cells}")]
+    #[error("region {region} has {cells} cells, more than the limit of {max_cells}")]
     TooManyCells {
         /// The rejected region.
         region: Region,
@@ -30,7 +30,7 @@ pub enum GridError {
         max_cells: u64,
     },
     /// The region's far corner does not fit in 32-bit coordinates.
-    #[error("region {region:?} reaches beyond the 32-bit coordinate range")]
+    #[error("region {region} reaches beyond the 32-bit coordinate range")]
     RegionOverflow {
         /// The rejected region.
         region: Region,
@@ -44,13 +44,13 @@ pub enum GridError {
         found: usize,
     },
     /// A cell lies outside the map's region.
-    #[error("cell ({}, {}) lies outside the map region", cell.x, cell.y)]
+    #[error("cell {cell} lies outside the map region")]
     CellOutOfBounds {
         /// The rejected cell.
         cell: Cell,
     },
     /// A rectangle is empty, negative or not entirely inside the map's region.
-    #[error("rectangle {rect:?} is not a non-empty rectangle inside the map region")]
+    #[error("rectangle {rect} is not a non-empty rectangle inside the map region")]
     RectOutOfBounds {
         /// The rejected rectangle.
         rect: Region,
@@ -112,7 +112,7 @@ pub enum LandmarkError {
         max: usize,
     },
     /// A landmark cell lies outside the map's region.
-    #[error("landmark cell ({}, {}) lies outside the map region", cell.x, cell.y)]
+    #[error("landmark cell {cell} lies outside the map region")]
     CellOutOfBounds {
         /// The rejected cell.
         cell: Cell,

@@ -7,6 +7,7 @@
 
 use crate::error::GridError;
 use crate::terrain::{TerrainId, TerrainSet};
+use std::fmt;
 
 /// Largest width or height of a map, in cells.
 pub const MAX_SIDE: i32 = 32_768;
@@ -30,6 +31,12 @@ impl Cell {
     /// The cell at column `x`, row `y`.
     pub const fn new(x: i32, y: i32) -> Self {
         Cell { x, y }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
     }
 }
 
@@ -114,6 +121,17 @@ impl Region {
             return Err(GridError::RegionOverflow { region });
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Region {
+    /// As Godot prints a `Rect2i`: position, then size.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[P: ({}, {}), S: ({}, {})]",
+            self.x, self.y, self.width, self.height
+        )
     }
 }
 

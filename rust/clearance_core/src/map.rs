@@ -124,6 +124,32 @@ impl PathMap {
         self.grid.region()
     }
 
+    /// Replaces the whole terrain grid, region included, keeping the profiles, the movement
+    /// rule and the landmark placement (landmark cells of `LandmarkPlacement::At` that fall
+    /// outside the new region are dropped). Every cached layer and table is rebuilt on demand.
+    pub fn replace_grid(&mut self, grid: TerrainGrid) {
+        if let LandmarkPlacement::At(cells) = &mut self.landmark_placement {
+            cells.retain(|&cell| grid.index_of(cell).is_some());
+            self.landmark_anchors = cells
+                .iter()
+                .filter_map(|&cell| grid.index_of(cell))
+                .collect();
+        }
+        self.grid = grid;
+        self.clearance
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.graphs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.landmarks
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
     /// Registers `profile` under its name, replacing any profile of the same name.
     pub fn set_profile(&mut self, profile: AgentProfile) -> Result<(), ProfileError> {
         if profile.name().is_empty() {

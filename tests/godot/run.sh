@@ -73,6 +73,7 @@ for check in receipt["checks"]:
     note = check.get("detail") or "; ".join(check.get("problems", []))
     print(f"  {mark}  {check['name']}" + (f"  ({note})" if note else ""))
 print(f"verifier: {receipt['passed']} of {receipt['total']} checks passed on {receipt['engine']}")
+print(f"godot: {receipt['passed']} passed, {receipt['failed']} failed")
 PY
     fi
 fi

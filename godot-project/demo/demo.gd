@@ -1,0 +1,218 @@
+extends Node2D
+## Clearance Pathfinder demo: four units of sizes 1, 2 and 3 on one map of ground, walls, road,
+## swamp and water. Infantry wades through swamp and water; vehicles keep to land, prefer the
+## road and avoid swamp. Keys 1-4 or a click on a unit select it; a click elsewhere sends it
+## there; H toggles the clearance heat map of the selected unit's profile.
+##
+## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`.
+
+const GROUND := 0
+const WALL := 1
+const ROAD := 2
+const SWAMP := 3
+const WATER := 4
+const TERRAIN_COLOURS: Array[Color] = [
+	Color("6b8f47"), Color("34343c"), Color("c9b48a"), Color("56633a"), Color("3574b5"),
+]
+const SPEED := 120.0
+const SCREENSHOT_FRAME := 45
+
+
+class Unit:
+	var title: String
+	var agent_size: int
+	var profile: StringName
+	var colour: Color
+	var position: Vector2
+	var points := PackedVector2Array()
+	var status := "waiting for orders"
+
+	func _init(unit_title: String, size: int, profile_name: StringName, tint: Color) -> void:
+		title = unit_title
+		agent_size = size
+		profile = profile_name
+		colour = tint
+
+
+@onready var pathfinder: ClearancePathfinder = $Pathfinder
+@onready var overlay: Node2D = $Overlay
+@onready var status_label: Label = $Hud/Status
+@onready var help_label: Label = $Hud/Help
+
+var units: Array[Unit] = []
+var selected := 0
+var frame := 0
+var quit_after_frames := -1
+var screenshot_path := ""
+var last_refusal := "none yet"
+
+
+func _ready() -> void:
+	for arg: String in OS.get_cmdline_user_args():
+		if arg.begins_with("--quit-after-frames="):
+			quit_after_frames = int(arg.get_slice("=", 1))
+		elif arg.begins_with("--screenshot="):
+			screenshot_path = arg.get_slice("=", 1)
+		elif arg == "--heat-map":
+			pathfinder.debug_draw_clearance = true
+	_build_terrain()
+	units = [
+		Unit.new("Scout", 1, &"infantry", Color("ffd24a")),
+		Unit.new("Squad", 2, &"infantry", Color("ff8a3d")),
+		Unit.new("Truck", 2, &"vehicle", Color("7fe3ff")),
+		Unit.new("Tank", 3, &"vehicle", Color("f25cff")),
+	]
+	var starts: Array[Vector2i] = [Vector2i(3, 3), Vector2i(23, 14), Vector2i(21, 10), Vector2i(20, 27)]
+	for i in units.size():
+		units[i].position = pathfinder.to_global(pathfinder.footprint_center(starts[i], units[i].agent_size))
+	overlay.draw.connect(_draw_overlay)
+	_select(0)
+	# Opening orders: the scout slips through a one-cell door, the squad wades the river, the
+	# truck squeezes through a two-cell gap, and the tank, too wide for both, goes the long way.
+	_order(0, Vector2i(13, 16))
+	_order(1, Vector2i(38, 15))
+	_order(2, Vector2i(56, 21))
+	_order(3, Vector2i(13, 15))  # inside the building: NO_PATH, shown on screen
+	_order(3, Vector2i(55, 26))
+	_update_status()
+
+
+func _process(delta: float) -> void:
+	for unit in units:
+		var budget := SPEED * delta
+		while budget > 0.0 and not unit.points.is_empty():
+			var step := unit.position.distance_to(unit.points[0])
+			if step <= budget:
+				unit.position = unit.points[0]
+				unit.points.remove_at(0)
+				budget -= step
+			else:
+				unit.position = unit.position.move_toward(unit.points[0], budget)
+				budget = 0.0
+	overlay.queue_redraw()
+	frame += 1
+	if frame == SCREENSHOT_FRAME and screenshot_path != "":
+		await RenderingServer.frame_post_draw
+		var saved := get_viewport().get_texture().get_image().save_png(screenshot_path)
+		print("demo: screenshot %s (%s)" % [screenshot_path, error_string(saved)])
+	if quit_after_frames > 0 and frame >= quit_after_frames:
+		get_tree().quit()
+
+
+func _unhandled_input(event: InputEvent) -> void:
+	var key := event as InputEventKey
+	if key and key.pressed and not key.echo:
+		if key.keycode >= KEY_1 and key.keycode < KEY_1 + units.size():
+			_select(key.keycode - KEY_1)
+		elif key.keycode == KEY_H:
+			pathfinder.debug_draw_clearance = not pathfinder.debug_draw_clearance
+	var click := event as InputEventMouseButton
+	if click and click.pressed and click.button_index == MOUSE_BUTTON_LEFT:
+		var target := get_global_mouse_position()
+		for i in units.size():
+			if _body(units[i]).has_point(target):
+				_select(i)
+				return
+		_order_world(selected, target)
+
+
+func _select(index: int) -> void:
+	selected = index
+	pathfinder.debug_profile = units[index].profile
+	_update_status()
+
+
+## Sends unit `index` to the goal anchor `goal`.
+func _order(index: int, goal: Vector2i) -> void:
+	var unit := units[index]
+	_order_world(index, pathfinder.to_global(pathfinder.footprint_center(goal, unit.agent_size)))
+
+
+## Sends unit `index` so that its footprint centre ends near `target` (a global position).
+func _order_world(index: int, target: Vector2) -> void:
+	var unit := units[index]
+	var result := pathfinder.find_path_world(unit.position, target, unit.agent_size, unit.profile)
+	if result.ok:
+		unit.points = result.points
+		unit.status = "OK, cost %.2f, %d steps" % [result.total_cost, result.path.size() - 1]
+	else:
+		unit.status = result.code
+		if result.has("clearance_found"):
+			unit.status += " (clearance %d, needs %d)" % [result.clearance_found, result.clearance_needed]
+		last_refusal = "%s to %s: %s" % [unit.title, result.goal_anchor, unit.status]
+		print("demo: refused: " + last_refusal)
+	_update_status()
+
+
+func _update_status() -> void:
+	var lines := PackedStringArray()
+	for i in units.size():
+		var unit := units[i]
+		lines.append("%s %d %s (%dx%d %s): %s" % [
+			">" if i == selected else " ", i + 1, unit.title, unit.agent_size, unit.agent_size,
+			unit.profile, unit.status])
+	lines.append("Last refused order: " + last_refusal)
+	status_label.text = "\n".join(lines)
+	help_label.text = "\n".join([
+		"Keys 1-4 or click a unit: select.  Click the map: send it there.",
+		"H: clearance heat map for the selected unit's profile.",
+		"Infantry wades: ground, road 1; swamp 1.5; water 2.",
+		"Vehicles keep to land: ground 1; road 0.5; swamp 6.",
+	])
+
+
+func _body(unit: Unit) -> Rect2:
+	var side := pathfinder.cell_size * unit.agent_size
+	return Rect2(unit.position - side / 2.0, side)
+
+
+func _draw() -> void:
+	var region := pathfinder.region
+	var data := pathfinder.get_terrain_data()
+	for y in region.size.y:
+		for x in region.size.x:
+			var cell := region.position + Vector2i(x, y)
+			var corner := pathfinder.cell_to_local(cell) - pathfinder.cell_size / 2.0
+			var colour := TERRAIN_COLOURS[data[y * region.size.x + x]]
+			draw_rect(Rect2(pathfinder.to_global(corner), pathfinder.cell_size), colour)
+
+
+func _draw_overlay() -> void:
+	var font := ThemeDB.fallback_font
+	for i in units.size():
+		var unit := units[i]
+		var side := pathfinder.cell_size * unit.agent_size
+		for point in unit.points:
+			overlay.draw_rect(Rect2(point - side / 2.0, side), Color(unit.colour, 0.35), false, 1.0)
+		if not unit.points.is_empty():
+			var line := PackedVector2Array([unit.position])
+			line.append_array(unit.points)
+			overlay.draw_polyline(line, unit.colour, 2.0)
+		var body := _body(unit).grow(-2.0)
+		overlay.draw_rect(body, unit.colour)
+		overlay.draw_rect(body, Color.WHITE if i == selected else Color.BLACK, false, 2.0)
+		overlay.draw_string(font, body.position + Vector2(2, -4), unit.title, HORIZONTAL_ALIGNMENT_LEFT, -1, 13)
+
+
+## The map: 62 x 32 cells of ground with a river (two bridges), roads, a walled building with a
+## one-cell door, two swamps, and a wall with a two-cell gap.
+func _build_terrain() -> void:
+	var layout: Array[Array] = [
+		[Rect2i(29, 0, 4, 32), WATER],
+		[Rect2i(0, 6, 62, 2), ROAD],  # crosses the river on a two-cell bridge
+		[Rect2i(22, 22, 25, 4), ROAD],  # and on a four-cell one
+		[Rect2i(44, 6, 3, 20), ROAD],
+		[Rect2i(8, 12, 11, 1), WALL],
+		[Rect2i(8, 20, 11, 1), WALL],
+		[Rect2i(8, 12, 1, 9), WALL],
+		[Rect2i(18, 12, 1, 9), WALL],
+		[Rect2i(18, 16, 1, 1), GROUND],  # the door
+		[Rect2i(2, 24, 16, 7), SWAMP],
+		[Rect2i(35, 10, 7, 9), SWAMP],
+		[Rect2i(52, 10, 1, 22), WALL],
+		[Rect2i(52, 19, 1, 2), GROUND],  # the gap
+	]
+	pathfinder.fill_rect_terrain(pathfinder.region, GROUND)
+	for entry in layout:
+		if not pathfinder.fill_rect_terrain(entry[0], entry[1]):
+			push_error("demo: bad terrain rectangle %s" % entry[0])

@@ -102,10 +102,7 @@ impl PathMap {
     pub fn set_movement(&mut self, movement: Movement) {
         if movement != self.movement {
             self.movement = movement;
-            self.graphs
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clear();
+            exclusive(&mut self.graphs).clear();
         }
     }
 
@@ -136,18 +133,9 @@ impl PathMap {
                 .collect();
         }
         self.grid = grid;
-        self.clearance
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-        self.graphs
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-        self.landmarks
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        exclusive(&mut self.clearance).clear();
+        exclusive(&mut self.graphs).clear();
+        exclusive(&mut self.landmarks).clear();
     }
 
     /// Registers `profile` under its name, replacing any profile of the same name.
@@ -425,37 +413,22 @@ impl PathMap {
     }
 
     fn drop_graphs_of(&mut self, name: &str) {
-        self.graphs
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(name);
-        self.landmarks
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(name);
+        exclusive(&mut self.graphs).remove(name);
+        exclusive(&mut self.landmarks).remove(name);
     }
 
     /// Drops what an edit that replaced terrains `old` by terrains `new` invalidates: every
     /// clearance layer and search graph, and the landmark tables of profiles for which the edit
     /// may have lowered a cost or opened a cell (see the `landmarks` module).
     fn invalidate(&mut self, old: TerrainSet, new: TerrainSet) {
-        self.clearance
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-        self.graphs
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        exclusive(&mut self.clearance).clear();
+        exclusive(&mut self.graphs).clear();
         let profiles = &self.profiles;
-        self.landmarks
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .retain(|name, _| {
-                profiles
-                    .get(name)
-                    .is_some_and(|profile| only_raises_costs(profile, &old, &new))
-            });
+        exclusive(&mut self.landmarks).retain(|name, _| {
+            profiles
+                .get(name)
+                .is_some_and(|profile| only_raises_costs(profile, &old, &new))
+        });
     }
 
     /// Chooses where landmarks go; tables are built on the next query of each profile, or by
@@ -489,10 +462,7 @@ impl PathMap {
         }
         self.landmark_placement = placement;
         self.landmark_anchors = anchors;
-        self.landmarks
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        exclusive(&mut self.landmarks).clear();
         Ok(())
     }
 
@@ -584,6 +554,11 @@ fn only_raises_costs(profile: &AgentProfile, old: &TerrainSet, new: &TerrainSet)
 /// The agent size as a byte, if it is a legal size (1 to [`MAX_AGENT_SIZE`]).
 fn valid_agent_size(agent_size: i64) -> Option<u8> {
     u8::try_from(agent_size).ok().filter(|&size| size >= 1)
+}
+
+/// The lock's value, through `&mut` access (no locking needed).
+fn exclusive<T>(lock: &mut RwLock<T>) -> &mut T {
+    lock.get_mut().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {

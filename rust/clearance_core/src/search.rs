@@ -665,15 +665,13 @@ mod tests {
         assert!(compact.encode(0, 1 << 27, 0).is_none());
     }
 
-    #[test]
-    fn both_key_types_find_the_same_paths() {
-        // A 40x40 map with a wall pattern, multiplier 1, all eight directions where legal.
-        let width = 40;
-        let open = |x: usize, y: usize| !(x % 7 == 3 && y % 9 != 4);
+    /// Move masks of a `width` x `width` map whose open cells `open(x, y)` says, for size 1
+    /// and 8-way movement without corner cutting.
+    fn move_masks(width: usize, open: impl Fn(usize, usize) -> bool) -> Vec<u8> {
         let legal = |x: i64, y: i64| {
             x >= 0 && y >= 0 && x < width as i64 && y < width as i64 && open(x as usize, y as usize)
         };
-        let moves: Vec<u8> = (0..width * width)
+        (0..width * width)
             .map(|index| {
                 let (x, y) = ((index % width) as i64, (index / width) as i64);
                 if !legal(x, y) {
@@ -688,7 +686,15 @@ mod tests {
                     }
                 })
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn both_key_types_find_the_same_paths() {
+        // A 40x40 map with a wall pattern, multiplier 1, all eight directions where legal.
+        let width = 40;
+        let open = |x: usize, y: usize| !(x % 7 == 3 && y % 9 != 4);
+        let moves = move_masks(width, |x, y| open(x, y));
         let mut scratch = SearchScratch::new();
         // Multiplier 1: costs in cost units, as the map hands them to the search.
         let costs = UniformCosts(step_lengths());
@@ -734,29 +740,7 @@ mod tests {
             state
         };
         let open: Vec<bool> = (0..width * width).map(|_| random() % 100 >= 22).collect();
-        let legal = |x: i64, y: i64| {
-            x >= 0
-                && y >= 0
-                && x < width as i64
-                && y < width as i64
-                && open[y as usize * width + x as usize]
-        };
-        let moves: Vec<u8> = (0..width * width)
-            .map(|index| {
-                let (x, y) = ((index % width) as i64, (index / width) as i64);
-                if !legal(x, y) {
-                    return 0;
-                }
-                DIRECTIONS.iter().enumerate().fold(0u8, |mask, (bit, d)| {
-                    let (dx, dy) = (i64::from(d.dx), i64::from(d.dy));
-                    if legal(x + dx, y + dy) && legal(x + dx, y) && legal(x, y + dy) {
-                        mask | 1 << bit
-                    } else {
-                        mask
-                    }
-                })
-            })
-            .collect();
+        let moves = move_masks(width, |x, y| open[y * width + x]);
         let uniform = UniformCosts(step_lengths().map(|length| length * 1500));
         let multipliers = vec![1500u32; width * width];
         let per_anchor = PerAnchorCosts {

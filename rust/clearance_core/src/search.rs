@@ -694,7 +694,7 @@ mod tests {
         // A 40x40 map with a wall pattern, multiplier 1, all eight directions where legal.
         let width = 40;
         let open = |x: usize, y: usize| !(x % 7 == 3 && y % 9 != 4);
-        let moves = move_masks(width, |x, y| open(x, y));
+        let moves = move_masks(width, open);
         let mut scratch = SearchScratch::new();
         // Multiplier 1: costs in cost units, as the map hands them to the search.
         let costs = UniformCosts(step_lengths());

@@ -272,15 +272,9 @@ pub(crate) fn estimate(
 ) -> u64 {
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
     let (x, y) = ((from % width) as u32, (from / width) as u32);
-    let estimate = match landmarks {
-        None => distance.estimate(from, x, y),
-        Some(table) => WithLandmarks {
-            distance,
-            bounds: table.towards(goal),
-        }
-        .estimate(from, x, y),
-    };
-    estimate * graph.cost_unit
+    // The same maximum `WithLandmarks` takes during a search.
+    let landmark_bound = landmarks.map_or(0, |table| table.towards(goal).estimate(from));
+    distance.distance(x, y).max(landmark_bound) * graph.cost_unit
 }
 
 fn search_with<H: Heuristic>(

@@ -1,67 +1,9 @@
 //! The engine against the independent reference solver, on generated maps and queries.
 
 use clearance_core::{Cell, Movement, PathCode, PathMap, TerrainGrid};
+use clearance_tests::check::{check_query, check_random_query};
 use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
 use clearance_tests::reference::Reference;
-
-/// Compares one query with the reference; returns the code the engine gave.
-fn check_query(
-    map: &PathMap,
-    grid: &TerrainGrid,
-    start: Cell,
-    goal: Cell,
-    size: i64,
-    profile: &str,
-) -> PathCode {
-    let eight_way = map.movement() == Movement::EightWay;
-    let rules = Reference::new(grid, map.profile(profile).unwrap(), size as i32, eight_way);
-    let result = map.find_path(start, goal, size, profile);
-    let context = format!("{start:?} -> {goal:?}, size {size}, profile {profile}, {eight_way}");
-    match result.code {
-        PathCode::Ok => {
-            assert_eq!(
-                Some(result.cost),
-                rules.optimal_cost(start, goal),
-                "{context}"
-            );
-            let walked = rules.path_cost(&result.path, start, goal).unwrap();
-            assert_eq!(
-                walked, result.cost,
-                "reported cost differs from the path's, {context}"
-            );
-        }
-        PathCode::NoPath => {
-            assert!(rules.legal(start) && rules.legal(goal), "{context}");
-            assert_eq!(rules.optimal_cost(start, goal), None, "{context}");
-            assert!(result.path.is_empty());
-            // Connectivity labels answer every impossible query without a search.
-            assert_eq!(result.expanded, 0, "{context}");
-        }
-        PathCode::StartClearanceInsufficient => {
-            assert!(!rules.legal(start), "{context}");
-            assert_eq!(result.expanded, 0);
-        }
-        PathCode::GoalClearanceInsufficient => {
-            assert!(rules.legal(start) && !rules.legal(goal), "{context}");
-            assert_eq!(result.expanded, 0);
-        }
-        other => panic!("unexpected {other} for {context}"),
-    }
-    result.code
-}
-
-/// A random anchor that is legal for the query, if one turns up in a few tries (so that most
-/// generated queries exercise the search rather than the clearance checks).
-fn likely_legal_anchor(rng: &mut Rng, grid: &TerrainGrid, rules: &Reference) -> Cell {
-    let mut cell = random_cell(rng, grid.region());
-    for _ in 0..12 {
-        if rules.legal(cell) {
-            break;
-        }
-        cell = random_cell(rng, grid.region());
-    }
-    cell
-}
 
 #[test]
 fn optimal_costs_match_reference_on_generated_maps() {
@@ -87,15 +29,7 @@ fn optimal_costs_match_reference_on_generated_maps() {
         for _ in 0..4 {
             let size = rng.range(1, 5);
             let profile = *rng.pick(&names);
-            let rules = Reference::new(
-                &grid,
-                map.profile(profile).unwrap(),
-                size as i32,
-                movement == Movement::EightWay,
-            );
-            let start = likely_legal_anchor(&mut rng, &grid, &rules);
-            let goal = likely_legal_anchor(&mut rng, &grid, &rules);
-            let code = check_query(&map, &grid, start, goal, size, profile);
+            let code = check_random_query(&mut rng, &map, size, profile);
             *by_code.entry(code).or_insert(0) += 1;
             if code == PathCode::Ok {
                 *ok_by_size_and_movement.entry((size, movement)).or_insert(0) += 1;

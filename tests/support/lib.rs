@@ -5,5 +5,6 @@
 //! checks every cell of every footprint directly on the raw terrain and runs a plain Dijkstra.
 //! It shares only the documented fixed-point constants and the profiles' stored multipliers.
 
+pub mod check;
 pub mod generate;
 pub mod reference;

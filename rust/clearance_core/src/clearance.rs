@@ -8,7 +8,7 @@
 //! This is the annotation of Annotated A* (Harabor and Botea, "Hierarchical path planning for
 //! multi-size agents in heterogeneous environments", IEEE CIG 2008).
 
-use crate::grid::TerrainGrid;
+use crate::grid::{TerrainGrid, Window};
 use crate::terrain::TerrainSet;
 
 /// Largest clearance stored; larger open squares also report this value.
@@ -40,36 +40,100 @@ impl ClearanceLayer {
     /// on a traversable cell (cells beyond the map count as 0), and 0 elsewhere.
     pub fn build(grid: &TerrainGrid, traversable: &TerrainSet) -> Self {
         let (width, height) = (grid.width(), grid.height());
-        let mut open = [false; 256];
-        for terrain in traversable.iter() {
-            open[usize::from(terrain)] = true;
-        }
+        let open = open_table(traversable);
         let terrain = grid.as_bytes();
-        let mut values = vec![0u8; width * height];
-        for y in (0..height).rev() {
-            let row = y * width;
-            for x in (0..width).rev() {
-                let index = row + x;
-                if !open[usize::from(terrain[index])] {
-                    continue;
-                }
-                let at = |dx: usize, dy: usize| -> u8 {
-                    if x + dx < width && y + dy < height {
-                        values[index + dy * width + dx]
-                    } else {
-                        0
-                    }
-                };
-                let smallest = at(1, 0).min(at(0, 1)).min(at(1, 1));
-                // MAX_CLEARANCE is u8::MAX, so saturation is the cap.
-                values[index] = smallest.saturating_add(1);
-            }
-        }
-        ClearanceLayer {
+        let mut layer = ClearanceLayer {
             width,
             height,
-            values,
+            values: vec![0u8; width * height],
+        };
+        for y in (0..height).rev() {
+            for x in (0..width).rev() {
+                let index = y * width + x;
+                layer.values[index] = layer.recurrence(&open, terrain, x, y);
+            }
         }
+        layer
+    }
+
+    /// Brings the layer up to date after the terrain of the cells in `edited` changed, and
+    /// returns the window of anchors whose clearance changed (`None` if none did).
+    ///
+    /// A cell's clearance depends only on the cells to its right and below, so an edit can
+    /// only change anchors above and to the left of it. Rows are revisited from the edit's
+    /// bottom row upwards. In each row the candidates are the edited columns and the columns
+    /// of a change in the row below; the scan starts at the rightmost candidate and goes on
+    /// leftwards past the last candidate until a value does not change (the cell just left of
+    /// a change below is always visited that way). It stops at the first row with nothing to
+    /// revisit, so the work is proportional to the cells that change plus the edit's
+    /// perimeter.
+    pub(crate) fn repair(
+        &mut self,
+        grid: &TerrainGrid,
+        traversable: &TerrainSet,
+        edited: Window,
+    ) -> Option<Window> {
+        let open = open_table(traversable);
+        let terrain = grid.as_bytes();
+        let mut changed: Option<Window> = None;
+        // Changed columns `lo..hi` of the row below the current one.
+        let mut below: Option<(usize, usize)> = None;
+        for y in (0..edited.y1).rev() {
+            let (mut candidates_lo, mut candidates_hi) = if y >= edited.y0 {
+                (edited.x0, edited.x1)
+            } else {
+                (usize::MAX, 0)
+            };
+            if let Some((lo, hi)) = below {
+                candidates_lo = candidates_lo.min(lo);
+                candidates_hi = candidates_hi.max(hi);
+            }
+            if candidates_lo >= candidates_hi {
+                break;
+            }
+            let mut row_changed: Option<(usize, usize)> = None;
+            for x in (0..candidates_hi).rev() {
+                let index = y * self.width + x;
+                let value = self.recurrence(&open, terrain, x, y);
+                if value != self.values[index] {
+                    self.values[index] = value;
+                    row_changed = Some(row_changed.map_or((x, x + 1), |(_, hi)| (x, hi)));
+                } else if x < candidates_lo {
+                    // Nothing left of here reads a changed value.
+                    break;
+                }
+            }
+            below = row_changed;
+            if let Some((lo, hi)) = row_changed {
+                let row = Window {
+                    x0: lo,
+                    y0: y,
+                    x1: hi,
+                    y1: y + 1,
+                };
+                changed = Some(changed.map_or(row, |window| window.hull(row)));
+            }
+        }
+        changed
+    }
+
+    /// The recurrence at column `x`, row `y`, reading the (already final) values to the right
+    /// and below.
+    fn recurrence(&self, open: &[bool; 256], terrain: &[u8], x: usize, y: usize) -> u8 {
+        let index = y * self.width + x;
+        if !open[usize::from(terrain[index])] {
+            return 0;
+        }
+        let at = |dx: usize, dy: usize| -> u8 {
+            if x + dx < self.width && y + dy < self.height {
+                self.values[index + dy * self.width + dx]
+            } else {
+                0
+            }
+        };
+        let smallest = at(1, 0).min(at(0, 1)).min(at(1, 1));
+        // MAX_CLEARANCE is u8::MAX, so saturation is the cap.
+        smallest.saturating_add(1)
     }
 
     /// Number of columns.
@@ -96,4 +160,13 @@ impl ClearanceLayer {
     pub fn memory_bytes(&self) -> usize {
         self.values.capacity()
     }
+}
+
+/// Whether each terrain id is traversable.
+fn open_table(traversable: &TerrainSet) -> [bool; 256] {
+    let mut open = [false; 256];
+    for terrain in traversable.iter() {
+        open[usize::from(terrain)] = true;
+    }
+    open
 }

@@ -5,38 +5,207 @@
 //! reachability is symmetric and the anchors fall into disjoint regions. Two anchors in
 //! different regions have no path between them: a query can say `NO_PATH` after comparing two
 //! labels, with nothing expanded.
+//!
+//! After an edit the regions are repaired rather than relabelled. Opened moves join regions
+//! (a union-find over labels). Closed moves may split one: the anchors that lost a move are
+//! searched from, within a budget, and either all turn out to be still connected, or a small
+//! cut-off pocket is found and relabelled, or the budget runs out and the whole graph is
+//! labelled afresh. Each outcome leaves exactly the partition a full labelling would give.
 
 use crate::movement::DIRECTIONS;
+use std::collections::{HashSet, VecDeque};
 
 /// The label of anchors that are not legal for the agent.
 pub(crate) const NO_REGION: u32 = u32::MAX;
 
-/// Labels every legal anchor with the number of its region (0, 1, ... in storage order of the
-/// regions' first anchors); illegal anchors get [`NO_REGION`].
-pub(crate) fn label_regions(moves: &[u8], legal: &[bool], width: usize) -> Vec<u32> {
-    let offsets: [isize; 8] = DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize);
-    let mut labels = vec![NO_REGION; moves.len()];
-    let mut next_label = 0;
-    let mut stack = Vec::new();
-    for seed in 0..moves.len() {
-        if !legal[seed] || labels[seed] != NO_REGION {
-            continue;
-        }
-        labels[seed] = next_label;
-        stack.push(seed);
-        while let Some(anchor) = stack.pop() {
-            let mut mask = moves[anchor];
-            while mask != 0 {
-                let direction = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let neighbour = anchor.wrapping_add_signed(offsets[direction]);
-                if labels[neighbour] == NO_REGION {
-                    labels[neighbour] = next_label;
-                    stack.push(neighbour);
+/// Anchors a split check may visit per anchor that lost a move, beyond a fixed allowance; past
+/// it, relabelling the whole graph is about as cheap.
+const SPLIT_CHECK_VISITS_PER_ANCHOR: usize = 64;
+const SPLIT_CHECK_BASE_VISITS: usize = 4096;
+
+/// The region of every anchor of one search graph.
+#[derive(Debug, Clone)]
+pub(crate) struct Regions {
+    /// The label of each anchor (`NO_REGION` if illegal).
+    labels: Vec<u32>,
+    /// The representative of each label: labels joined by an edit share one. Kept flat (every
+    /// entry is its own representative's representative) between edits.
+    roots: Vec<u32>,
+}
+
+impl Regions {
+    /// Labels every anchor for which `legal` holds, following the move masks `moves`.
+    pub fn label(moves: &[u8], legal: impl Fn(usize) -> bool, width: usize) -> Self {
+        let offsets = offsets(width);
+        let mut labels = vec![NO_REGION; moves.len()];
+        let mut next_label = 0;
+        let mut stack = Vec::new();
+        for seed in 0..moves.len() {
+            if !legal(seed) || labels[seed] != NO_REGION {
+                continue;
+            }
+            labels[seed] = next_label;
+            stack.push(seed);
+            while let Some(anchor) = stack.pop() {
+                for neighbour in neighbours(moves[anchor], anchor, &offsets) {
+                    if labels[neighbour] == NO_REGION {
+                        labels[neighbour] = next_label;
+                        stack.push(neighbour);
+                    }
                 }
             }
+            next_label += 1;
         }
-        next_label += 1;
+        Regions {
+            labels,
+            roots: (0..next_label).collect(),
+        }
     }
-    labels
+
+    /// The region of `anchor`, or `NO_REGION` if it is illegal. Equal regions mean connected.
+    pub fn region_of(&self, anchor: usize) -> u32 {
+        match self.labels[anchor] {
+            NO_REGION => NO_REGION,
+            label => self.roots[label as usize],
+        }
+    }
+
+    /// Whether two legal anchors lie in the same region.
+    pub fn connected(&self, from: usize, to: usize) -> bool {
+        self.region_of(from) == self.region_of(to)
+    }
+
+    /// Whether `anchor` was legal when the regions were last brought up to date.
+    pub fn is_labelled(&self, anchor: usize) -> bool {
+        self.labels[anchor] != NO_REGION
+    }
+
+    /// Number of distinct labels ever handed out since the last full labelling.
+    pub fn label_count(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        (self.labels.capacity() + self.roots.capacity()) * std::mem::size_of::<u32>()
+    }
+
+    /// Marks `anchor` illegal.
+    pub fn remove(&mut self, anchor: usize) {
+        self.labels[anchor] = NO_REGION;
+    }
+
+    /// Gives the newly legal `anchor` a region of its own; [`join`](Self::join) connects it.
+    pub fn add(&mut self, anchor: usize) {
+        self.labels[anchor] = self.fresh_label();
+    }
+
+    /// Records that a move joins `a` and `b` (both labelled).
+    pub fn join(&mut self, a: usize, b: usize) {
+        let (root_a, root_b) = (
+            self.find(self.labels[a] as usize),
+            self.find(self.labels[b] as usize),
+        );
+        if root_a != root_b {
+            // The lower label represents both, so the outcome does not depend on join order.
+            let (low, high) = (root_a.min(root_b), root_a.max(root_b));
+            self.roots[high as usize] = low;
+        }
+    }
+
+    /// Flattens the joins of an edit so that `region_of` needs one lookup.
+    pub fn finish_joins(&mut self) {
+        for label in 0..self.roots.len() {
+            let root = self.find(label);
+            self.roots[label] = root;
+        }
+    }
+
+    /// Restores exact regions after moves were closed: `lost` lists the legal anchors that lost
+    /// a move. Call after [`finish_joins`](Self::finish_joins); `legal` and `moves` describe the
+    /// graph after the edit.
+    pub fn split_where_cut(
+        &mut self,
+        moves: &[u8],
+        legal: impl Fn(usize) -> bool,
+        width: usize,
+        lost: &[usize],
+    ) {
+        let offsets = offsets(width);
+        let budget = SPLIT_CHECK_BASE_VISITS + SPLIT_CHECK_VISITS_PER_ANCHOR * lost.len();
+        let mut unresolved: Vec<usize> = lost.to_vec();
+        unresolved.sort_unstable_by_key(|&anchor| (self.region_of(anchor), anchor));
+        unresolved.dedup();
+        while let Some(&seed) = unresolved.first() {
+            let region = self.region_of(seed);
+            let group_end = unresolved
+                .iter()
+                .position(|&anchor| self.region_of(anchor) != region)
+                .unwrap_or(unresolved.len());
+            let mut members: HashSet<usize> = unresolved[1..group_end].iter().copied().collect();
+            unresolved.drain(..group_end);
+            // Search from the seed until every other member is found (still one region), the
+            // region runs out (a pocket was cut off: relabel it), or the budget is spent.
+            let mut visited = HashSet::from([seed]);
+            let mut queue = VecDeque::from([seed]);
+            while let Some(anchor) = queue.pop_front() {
+                if members.is_empty() {
+                    break;
+                }
+                if visited.len() > budget {
+                    *self = Regions::label(moves, legal, width);
+                    return;
+                }
+                for neighbour in neighbours(moves[anchor], anchor, &offsets) {
+                    if visited.insert(neighbour) {
+                        members.remove(&neighbour);
+                        queue.push_back(neighbour);
+                    }
+                }
+            }
+            if !members.is_empty() {
+                let pocket = self.fresh_label();
+                for &anchor in &visited {
+                    self.labels[anchor] = pocket;
+                }
+                // The remaining members may still be split among themselves.
+                let mut rest: Vec<usize> = members.into_iter().collect();
+                rest.sort_unstable();
+                unresolved.splice(0..0, rest);
+            }
+        }
+    }
+
+    fn fresh_label(&mut self) -> u32 {
+        let label = self.roots.len() as u32;
+        self.roots.push(label);
+        label
+    }
+
+    fn find(&mut self, mut label: usize) -> u32 {
+        while self.roots[label] as usize != label {
+            let parent = self.roots[label] as usize;
+            self.roots[label] = self.roots[parent];
+            label = parent;
+        }
+        label as u32
+    }
+}
+
+/// Storage offsets of the eight directions on a grid `width` columns wide.
+fn offsets(width: usize) -> [isize; 8] {
+    DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize)
+}
+
+/// The anchors one legal move away from `anchor`.
+fn neighbours(mask: u8, anchor: usize, offsets: &[isize; 8]) -> impl Iterator<Item = usize> + '_ {
+    let mut mask = mask;
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let direction = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(anchor.wrapping_add_signed(offsets[direction]))
+    })
 }

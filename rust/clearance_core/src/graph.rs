@@ -6,8 +6,8 @@
 //! It also labels connected regions. Built once per (profile, agent size) and cached by the map.
 
 use crate::clearance::ClearanceLayer;
-use crate::connectivity::label_regions;
-use crate::grid::TerrainGrid;
+use crate::connectivity::Regions;
+use crate::grid::{TerrainGrid, Window};
 use crate::movement::{Movement, DIRECTIONS};
 use crate::profile::AgentProfile;
 
@@ -25,12 +25,14 @@ pub(crate) struct AnchorGraph {
     /// Every cost in this graph is a multiple of it, so the search counts in units of it:
     /// exactly the same comparisons, with numbers small enough for compact open-list keys.
     pub cost_unit: u64,
-    /// The connected region of each anchor (`NO_REGION` if illegal).
-    pub regions: Vec<u32>,
+    /// The connected region of each anchor.
+    pub regions: Regions,
+    agent_size: u8,
+    movement: Movement,
 }
 
 /// The fixed-point multiplier paid for entering each anchor.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum EntryCosts {
     /// Every legal anchor costs the same.
     Uniform(u32),
@@ -47,36 +49,12 @@ impl AnchorGraph {
         movement: Movement,
     ) -> Self {
         let (width, height) = (grid.width(), grid.height());
-        let legal: Vec<bool> = clearance
-            .values()
-            .iter()
-            .map(|&value| value >= agent_size)
-            .collect();
-        let legal_at = |x: i64, y: i64| -> bool {
-            x >= 0
-                && y >= 0
-                && (x as usize) < width
-                && (y as usize) < height
-                && legal[y as usize * width + x as usize]
-        };
-        let directions = &DIRECTIONS[..movement.direction_count()];
+        let legal = |index: usize| clearance.at(index) >= agent_size;
+        let directions = movement.direction_count();
         let mut moves = vec![0u8; width * height];
         for y in 0..height {
             for x in 0..width {
-                if !legal[y * width + x] {
-                    continue;
-                }
-                let (x, y) = (x as i64, y as i64);
-                let mut mask = 0u8;
-                for (bit, direction) in directions.iter().enumerate() {
-                    let (dx, dy) = (i64::from(direction.dx), i64::from(direction.dy));
-                    // A diagonal also needs both anchors it passes; for a straight step one of
-                    // dx, dy is 0 and these checks repeat the target or the (legal) origin.
-                    if legal_at(x + dx, y + dy) && legal_at(x + dx, y) && legal_at(x, y + dy) {
-                        mask |= 1 << bit;
-                    }
-                }
-                moves[y as usize * width + x as usize] = mask;
+                moves[y * width + x] = move_mask(clearance, agent_size, directions, x, y);
             }
         }
 
@@ -91,19 +69,98 @@ impl AnchorGraph {
         let entry = if min_multiplier == max_multiplier {
             EntryCosts::Uniform(min_multiplier)
         } else {
-            let mut multipliers = footprint_max_multipliers(grid, profile, agent_size);
+            let mut multipliers =
+                footprint_max_multipliers(grid, profile, agent_size, grid.full_window());
             for multiplier in &mut multipliers {
                 *multiplier /= cost_unit;
             }
             EntryCosts::PerAnchor(multipliers)
         };
-        let regions = label_regions(&moves, &legal, width);
+        let regions = Regions::label(&moves, legal, width);
         AnchorGraph {
             moves,
             entry,
             min_multiplier,
             cost_unit: u64::from(cost_unit),
             regions,
+            agent_size,
+            movement,
+        }
+    }
+
+    /// Brings the graph up to date after the terrain of the cells in `edited` changed and,
+    /// with it, the clearance of the anchors in `clearance_changed` (already repaired).
+    ///
+    /// Entry multipliers change only for anchors whose footprint overlaps the edit; moves only
+    /// for anchors whose legality changed and their neighbours; regions are repaired as the
+    /// `connectivity` module describes. The result equals a fresh [`build`](Self::build).
+    pub fn repair(
+        &mut self,
+        grid: &TerrainGrid,
+        clearance: &ClearanceLayer,
+        profile: &AgentProfile,
+        edited: Window,
+        clearance_changed: Option<Window>,
+    ) {
+        let (width, height) = (grid.width(), grid.height());
+        let size = self.agent_size;
+        if let EntryCosts::PerAnchor(multipliers) = &mut self.entry {
+            let anchors = edited.grown(usize::from(size) - 1, 0, width, height);
+            let fresh = footprint_max_multipliers(grid, profile, size, anchors);
+            let unit = self.cost_unit as u32;
+            let span = anchors.x1 - anchors.x0;
+            for (row, values) in (anchors.y0..anchors.y1).zip(fresh.chunks_exact(span)) {
+                let start = row * width + anchors.x0;
+                for (stored, &value) in multipliers[start..start + span].iter_mut().zip(values) {
+                    *stored = value / unit;
+                }
+            }
+        }
+        let Some(changed) = clearance_changed else {
+            return;
+        };
+        let directions = self.movement.direction_count();
+        let offsets = DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize);
+        let touched = changed.grown(1, 1, width, height);
+        let mut gained = Vec::new();
+        let mut lost = Vec::new();
+        for y in touched.y0..touched.y1 {
+            for x in touched.x0..touched.x1 {
+                let anchor = y * width + x;
+                let was_legal = self.regions.is_labelled(anchor);
+                let is_legal = clearance.at(anchor) >= size;
+                let old = self.moves[anchor];
+                let new = move_mask(clearance, size, directions, x, y);
+                self.moves[anchor] = new;
+                match (was_legal, is_legal) {
+                    (true, false) => self.regions.remove(anchor),
+                    (false, true) => self.regions.add(anchor),
+                    _ => {}
+                }
+                if is_legal && new & !old != 0 {
+                    gained.push((anchor, new & !old));
+                }
+                if is_legal && old & !new != 0 {
+                    lost.push(anchor);
+                }
+            }
+        }
+        for (anchor, mut mask) in gained {
+            while mask != 0 {
+                let direction = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                self.regions
+                    .join(anchor, anchor.wrapping_add_signed(offsets[direction]));
+            }
+        }
+        self.regions.finish_joins();
+        let legal = |index: usize| clearance.at(index) >= size;
+        if self.regions.label_count() > self.moves.len() {
+            // Labels handed out by many edits: start afresh to keep the table small.
+            self.regions = Regions::label(&self.moves, legal, width);
+        } else if !lost.is_empty() {
+            self.regions
+                .split_where_cut(&self.moves, legal, width, &lost);
         }
     }
 
@@ -112,13 +169,63 @@ impl AnchorGraph {
             EntryCosts::Uniform(_) => 0,
             EntryCosts::PerAnchor(values) => values.capacity() * std::mem::size_of::<u32>(),
         };
-        self.moves.capacity() + entry + self.regions.capacity() * std::mem::size_of::<u32>()
+        self.moves.capacity() + entry + self.regions.memory_bytes()
     }
 
     /// Whether a path may exist between two legal anchors: they lie in the same region.
     pub fn connected(&self, from: usize, to: usize) -> bool {
-        self.regions[from] == self.regions[to]
+        self.regions.connected(from, to)
     }
+
+    /// Whether this graph describes the same moves, costs and regions as `other` (region
+    /// labels may differ; the partitions must not).
+    pub fn same_as(&self, other: &AnchorGraph) -> bool {
+        if self.moves != other.moves
+            || self.entry != other.entry
+            || self.min_multiplier != other.min_multiplier
+            || self.cost_unit != other.cost_unit
+        {
+            return false;
+        }
+        // Equal partitions: the map between the two labellings is a bijection.
+        let mut forward = std::collections::HashMap::new();
+        let mut backward = std::collections::HashMap::new();
+        (0..self.moves.len()).all(|anchor| {
+            let (mine, theirs) = (
+                self.regions.region_of(anchor),
+                other.regions.region_of(anchor),
+            );
+            *forward.entry(mine).or_insert(theirs) == theirs
+                && *backward.entry(theirs).or_insert(mine) == mine
+        })
+    }
+}
+
+/// The legal moves from the anchor at column `x`, row `y` for an agent of `size`: bit `d` is
+/// set when the step in `DIRECTIONS[d]` is legal.
+fn move_mask(clearance: &ClearanceLayer, size: u8, directions: usize, x: usize, y: usize) -> u8 {
+    let (width, height) = (clearance.width() as i64, clearance.height() as i64);
+    let legal_at = |x: i64, y: i64| -> bool {
+        x >= 0
+            && y >= 0
+            && x < width
+            && y < height
+            && clearance.at((y * width + x) as usize) >= size
+    };
+    let (x, y) = (x as i64, y as i64);
+    if !legal_at(x, y) {
+        return 0;
+    }
+    let mut mask = 0u8;
+    for (bit, direction) in DIRECTIONS[..directions].iter().enumerate() {
+        let (dx, dy) = (i64::from(direction.dx), i64::from(direction.dy));
+        // A diagonal also needs both anchors it passes; for a straight step one of dx, dy is 0
+        // and these checks repeat the target or the (legal) origin.
+        if legal_at(x + dx, y + dy) && legal_at(x + dx, y) && legal_at(x, y + dy) {
+            mask |= 1 << bit;
+        }
+    }
+    mask
 }
 
 fn greatest_common_divisor(a: u32, b: u32) -> u32 {
@@ -129,24 +236,39 @@ fn greatest_common_divisor(a: u32, b: u32) -> u32 {
     }
 }
 
-/// For every anchor whose `size x size` footprint lies inside the map, the largest multiplier
-/// of the cells under the footprint (impassable cells count as 0: they never lie under the
-/// footprint of a legal anchor). A separable sliding-window maximum, rows then columns, each
-/// window formed from two overlapping power-of-two windows: O(cells * log size).
-fn footprint_max_multipliers(grid: &TerrainGrid, profile: &AgentProfile, size: u8) -> Vec<u32> {
-    let (width, height) = (grid.width(), grid.height());
+/// For every anchor of `anchors`, the largest multiplier of the cells under its `size x size`
+/// footprint (cells beyond the map do not count; impassable cells count as 0, and never lie
+/// under the footprint of a legal anchor), row by row. A separable sliding-window maximum,
+/// rows then columns, each window formed from two overlapping power-of-two windows:
+/// O(cells * log size).
+fn footprint_max_multipliers(
+    grid: &TerrainGrid,
+    profile: &AgentProfile,
+    size: u8,
+    anchors: Window,
+) -> Vec<u32> {
     let mut per_terrain = [0u32; 256];
     for (terrain, slot) in per_terrain.iter_mut().enumerate() {
         *slot = profile.fixed_multiplier(terrain as u8).unwrap_or(0);
     }
-    let cells: Vec<u32> = grid
-        .as_bytes()
-        .iter()
-        .map(|&terrain| per_terrain[usize::from(terrain)])
-        .collect();
     let size = usize::from(size);
-    let rows = window_max(&cells, width, height, size, 1, width);
-    window_max(&rows, height, width, size, width, 1)
+    // The cells the footprints cover; windows clipped by this box are clipped by the map.
+    let cells = anchors.grown(0, size - 1, grid.width(), grid.height());
+    let (width, height) = (cells.x1 - cells.x0, cells.y1 - cells.y0);
+    let terrain = grid.as_bytes();
+    let mut values = Vec::with_capacity(width * height);
+    for y in cells.y0..cells.y1 {
+        let row = &terrain[y * grid.width() + cells.x0..y * grid.width() + cells.x1];
+        values.extend(row.iter().map(|&t| per_terrain[usize::from(t)]));
+    }
+    let rows = window_max(&values, width, height, size, 1, width);
+    let both = window_max(&rows, height, width, size, width, 1);
+    let span = anchors.x1 - anchors.x0;
+    let mut result = Vec::with_capacity(span * (anchors.y1 - anchors.y0));
+    for y in 0..anchors.y1 - anchors.y0 {
+        result.extend_from_slice(&both[y * width..y * width + span]);
+    }
+    result
 }
 
 /// Sliding maximum over windows of `size` consecutive elements along one axis. The axis has

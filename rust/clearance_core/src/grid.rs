@@ -340,11 +340,73 @@ impl TerrainGrid {
         Some(present)
     }
 
+    /// The storage window of `rect`, or `None` if `rect` is not a non-empty rectangle inside
+    /// the region.
+    pub(crate) fn window_of(&self, rect: Region) -> Option<Window> {
+        self.check_rect(rect).ok()?;
+        let x0 = (i64::from(rect.x) - i64::from(self.region.x)) as usize;
+        let y0 = (i64::from(rect.y) - i64::from(self.region.y)) as usize;
+        Some(Window {
+            x0,
+            y0,
+            x1: x0 + rect.width as usize,
+            y1: y0 + rect.height as usize,
+        })
+    }
+
+    /// The storage window of the whole grid.
+    pub(crate) fn full_window(&self) -> Window {
+        Window {
+            x0: 0,
+            y0: 0,
+            x1: self.width(),
+            y1: self.height(),
+        }
+    }
+
     fn check_rect(&self, rect: Region) -> Result<(), GridError> {
         if self.region.encloses(&rect) {
             Ok(())
         } else {
             Err(GridError::RectOutOfBounds { rect })
         }
+    }
+}
+
+/// A rectangle of storage positions: columns `x0..x1` and rows `y0..y1`, counted from the
+/// grid's top-left cell. Incremental repair works in these coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub x0: usize,
+    pub y0: usize,
+    pub x1: usize,
+    pub y1: usize,
+}
+
+impl Window {
+    /// The smallest window holding both.
+    pub fn hull(self, other: Window) -> Window {
+        Window {
+            x0: self.x0.min(other.x0),
+            y0: self.y0.min(other.y0),
+            x1: self.x1.max(other.x1),
+            y1: self.y1.max(other.y1),
+        }
+    }
+
+    /// The window grown by `before` columns and rows up and to the left and `after` down and
+    /// to the right, clipped to a `width x height` grid.
+    pub fn grown(self, before: usize, after: usize, width: usize, height: usize) -> Window {
+        Window {
+            x0: self.x0.saturating_sub(before),
+            y0: self.y0.saturating_sub(before),
+            x1: (self.x1 + after).min(width),
+            y1: (self.y1 + after).min(height),
+        }
+    }
+
+    /// Number of positions.
+    pub fn area(&self) -> usize {
+        (self.x1 - self.x0) * (self.y1 - self.y0)
     }
 }

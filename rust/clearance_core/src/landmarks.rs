@@ -105,7 +105,7 @@ impl LandmarkTable {
             LandmarkPlacement::None => return None,
             LandmarkPlacement::At(_) => given
                 .iter()
-                .filter(|&&anchor| graph.regions[anchor] != NO_REGION)
+                .filter(|&&anchor| graph.regions.region_of(anchor) != NO_REGION)
                 .map(|&anchor| (anchor, dijkstra.run(anchor, Direction::FromSource)))
                 .collect(),
             LandmarkPlacement::Farthest(count) => farthest_point(&dijkstra, *count),
@@ -209,7 +209,9 @@ fn interleave(columns: &[Vec<u64>]) -> Option<Vec<u32>> {
 
 /// Farthest-point placement; returns each landmark with its distances from it.
 fn farthest_point(dijkstra: &Dijkstra, count: usize) -> Vec<(usize, Vec<u64>)> {
-    let regions = &dijkstra.graph.regions;
+    let regions: Vec<u32> = (0..dijkstra.graph.moves.len())
+        .map(|anchor| dijkstra.graph.regions.region_of(anchor))
+        .collect();
     let mut region_sizes: Vec<usize> = Vec::new();
     for &region in regions.iter().filter(|&&r| r != NO_REGION) {
         let region = region as usize;

@@ -3,7 +3,7 @@
 use crate::clearance::ClearanceLayer;
 use crate::error::{GridError, LandmarkError, ProfileError};
 use crate::graph::AnchorGraph;
-use crate::grid::{Cell, Region, TerrainEdit, TerrainGrid};
+use crate::grid::{Cell, Region, TerrainEdit, TerrainGrid, Window};
 use crate::landmarks::{LandmarkPlacement, LandmarkStats, LandmarkTable, MAX_LANDMARKS};
 use crate::movement::Movement;
 use crate::profile::AgentProfile;
@@ -205,13 +205,8 @@ impl PathMap {
     /// Sets the terrain of every cell of `rect` (non-empty, inside the map). On error nothing
     /// changes.
     pub fn fill_rect(&mut self, rect: Region, terrain: TerrainId) -> Result<(), GridError> {
-        let old = self
-            .grid
-            .terrains_in(rect)
-            .ok_or(GridError::RectOutOfBounds { rect })?;
-        self.grid.fill_rect(rect, terrain)?;
-        self.invalidate(old, TerrainSet::from_iter([terrain]));
-        Ok(())
+        self.apply_edits(&[TerrainEdit::Rect { rect, terrain }])
+            .map_err(|_| GridError::RectOutOfBounds { rect })
     }
 
     /// Replaces the terrain of every cell (one byte per cell, row by row). On error nothing
@@ -219,27 +214,126 @@ impl PathMap {
     pub fn load_terrain(&mut self, data: &[TerrainId]) -> Result<(), GridError> {
         let old: TerrainSet = self.grid.as_bytes().iter().copied().collect();
         self.grid.load(data)?;
-        self.invalidate(old, data.iter().copied().collect());
+        exclusive(&mut self.clearance).clear();
+        exclusive(&mut self.graphs).clear();
+        self.drop_landmarks_unless_costs_only_rose(old, data.iter().copied().collect());
         Ok(())
     }
 
-    /// Applies a batch of edits, all or nothing: every entry is checked before the first write.
+    /// Applies a batch of edits in order, all or nothing: every entry is checked before the
+    /// first write, and on error nothing changes.
+    ///
+    /// Cached clearance layers and search graphs are repaired around each edit rather than
+    /// rebuilt: the work grows with the cells whose clearance changes, not with the map. A
+    /// batch covering more than a quarter of the map drops them instead, to be rebuilt on
+    /// demand. Landmark tables survive edits that can only raise a profile's costs (see
+    /// [`set_landmarks`](Self::set_landmarks)) and are rebuilt on demand otherwise.
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
+        let mut windows = Vec::with_capacity(edits.len());
+        for (index, edit) in edits.iter().enumerate() {
+            let window = self
+                .grid
+                .check_edit(edit)
+                .and_then(|()| {
+                    self.grid
+                        .window_of(edit.rect())
+                        .ok_or(GridError::RectOutOfBounds { rect: edit.rect() })
+                })
+                .map_err(|source| GridError::InvalidBatchEntry {
+                    index,
+                    source: Box::new(source),
+                })?;
+            windows.push(window);
+        }
+        if edits.is_empty() {
+            return Ok(());
+        }
         let mut old = TerrainSet::new();
         for edit in edits {
-            // Invalid entries contribute nothing; `apply_edits` rejects the batch below.
-            for terrain in self
-                .grid
-                .terrains_in(edit.rect())
-                .unwrap_or_default()
-                .iter()
-            {
+            let present = self.grid.terrains_in(edit.rect()).unwrap_or_default();
+            for terrain in present.iter() {
                 old.insert(terrain);
             }
         }
-        self.grid.apply_edits(edits)?;
-        if !edits.is_empty() {
-            self.invalidate(old, edits.iter().map(TerrainEdit::terrain).collect());
+        let edited_area: usize = windows.iter().map(|window| window.area()).sum();
+        let repair = edited_area.saturating_mul(4) <= self.grid.as_bytes().len();
+        if !repair {
+            exclusive(&mut self.clearance).clear();
+            exclusive(&mut self.graphs).clear();
+        }
+        for (edit, window) in edits.iter().zip(windows) {
+            let written = self.grid.fill_rect(edit.rect(), edit.terrain());
+            debug_assert!(written.is_ok(), "edits were checked before the first write");
+            if repair {
+                self.repair_caches(window);
+            }
+        }
+        self.drop_landmarks_unless_costs_only_rose(
+            old,
+            edits.iter().map(TerrainEdit::terrain).collect(),
+        );
+        Ok(())
+    }
+
+    /// Repairs every cached clearance layer and search graph after the terrain in `edited`
+    /// changed. Layers shared with a clone of this map are copied first (copy on write), so
+    /// the clone keeps seeing its own version.
+    fn repair_caches(&mut self, edited: Window) {
+        let layers = exclusive(&mut self.clearance);
+        let mut changed = HashMap::with_capacity(layers.len());
+        for (capability, layer) in layers.iter_mut() {
+            let window = Arc::make_mut(layer).repair(&self.grid, capability, edited);
+            changed.insert(*capability, window);
+        }
+        let graphs = exclusive(&mut self.graphs);
+        graphs.retain(|name, by_size| {
+            let Some(profile) = self.profiles.get(name) else {
+                return false;
+            };
+            let capability = profile.capability();
+            let Some(layer) = layers.get(&capability) else {
+                // Never reached: a graph is built from its layer, and both are dropped
+                // together; without the layer the graph cannot be repaired, so drop it.
+                return false;
+            };
+            for graph in by_size.values_mut() {
+                Arc::make_mut(graph).repair(
+                    &self.grid,
+                    layer,
+                    profile,
+                    edited,
+                    changed.get(&capability).copied().flatten(),
+                );
+            }
+            true
+        });
+    }
+
+    /// Compares every cached clearance layer and search graph with one built afresh from the
+    /// current terrain, and describes the first difference. As costly as rebuilding them all:
+    /// meant for tests and for debugging incremental repair.
+    pub fn verify_caches(&self) -> Result<(), String> {
+        for (capability, layer) in read(&self.clearance).iter() {
+            if **layer != ClearanceLayer::build(&self.grid, capability) {
+                return Err(format!(
+                    "the clearance layer for terrains {capability:?} differs from a rebuild"
+                ));
+            }
+        }
+        for (name, by_size) in read(&self.graphs).iter() {
+            let profile = self
+                .profiles
+                .get(name)
+                .ok_or_else(|| format!("a search graph is cached for unknown profile {name:?}"))?;
+            let layer = ClearanceLayer::build(&self.grid, &profile.capability());
+            for (&size, graph) in by_size {
+                let fresh = AnchorGraph::build(&self.grid, &layer, profile, size, self.movement);
+                if !graph.same_as(&fresh) {
+                    return Err(format!(
+                        "the search graph of profile {name:?}, size {size} differs from a rebuild"
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -417,12 +511,9 @@ impl PathMap {
         exclusive(&mut self.landmarks).remove(name);
     }
 
-    /// Drops what an edit that replaced terrains `old` by terrains `new` invalidates: every
-    /// clearance layer and search graph, and the landmark tables of profiles for which the edit
-    /// may have lowered a cost or opened a cell (see the `landmarks` module).
-    fn invalidate(&mut self, old: TerrainSet, new: TerrainSet) {
-        exclusive(&mut self.clearance).clear();
-        exclusive(&mut self.graphs).clear();
+    /// Drops the landmark tables of profiles for which replacing terrains `old` by terrains
+    /// `new` may have lowered a cost or opened a cell (see the `landmarks` module).
+    fn drop_landmarks_unless_costs_only_rose(&mut self, old: TerrainSet, new: TerrainSet) {
         let profiles = &self.profiles;
         exclusive(&mut self.landmarks).retain(|name, _| {
             profiles

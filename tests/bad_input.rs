@@ -248,9 +248,12 @@ fn codes_have_stable_names() {
             "UNKNOWN_PROFILE",
             "START_OUT_OF_BOUNDS",
             "GOAL_OUT_OF_BOUNDS",
+            "MEMORY_LIMIT_REACHED",
             "START_CLEARANCE_INSUFFICIENT",
             "GOAL_CLEARANCE_INSUFFICIENT",
             "NO_PATH",
+            "SEARCH_LIMIT_REACHED",
+            "PARTIAL_PATH",
         ]
     );
 }

@@ -101,6 +101,26 @@ impl<'a> Reference<'a> {
         if !self.legal(start) || !self.legal(goal) {
             return None;
         }
+        let best = self.dijkstra(start, Some(goal));
+        let cost = best[self.grid.index_of(goal).expect("legal anchors are inside")];
+        (cost != u64::MAX).then_some(cost)
+    }
+
+    /// Every anchor reachable from `start` (itself included), with its optimal cost.
+    pub fn reachable_from(&self, start: Cell) -> Vec<(Cell, u64)> {
+        if !self.legal(start) {
+            return Vec::new();
+        }
+        let best = self.dijkstra(start, None);
+        (0..best.len())
+            .filter(|&index| best[index] != u64::MAX)
+            .map(|index| (self.grid.cell_at(index), best[index]))
+            .collect()
+    }
+
+    /// Optimal costs from `start` by storage index (`u64::MAX`: not reached), final for every
+    /// anchor when `goal` is `None`, and at least for `goal` otherwise.
+    fn dijkstra(&self, start: Cell, goal: Option<Cell>) -> Vec<u64> {
         let region = self.grid.region();
         let index = |cell: Cell| self.grid.index_of(cell).expect("inside");
         let mut best = vec![u64::MAX; self.grid.as_bytes().len()];
@@ -112,8 +132,8 @@ impl<'a> Reference<'a> {
             if cost > best[index(at)] {
                 continue;
             }
-            if at == goal {
-                return Some(cost);
+            if Some(at) == goal {
+                break;
             }
             for dy in -1..=1 {
                 for dx in -1..=1 {
@@ -131,7 +151,7 @@ impl<'a> Reference<'a> {
                 }
             }
         }
-        None
+        best
     }
 
     /// Checks that `path` runs from `start` to `goal` by legal steps and returns its cost as

@@ -247,6 +247,13 @@ fn describe(result: &PathResult, from: Cell, to: Cell, agent: &AgentArgs) -> Str
             "NO_PATH: {what}: no legal route ({} anchors expanded)",
             result.expanded
         ),
+        PathCode::PartialPath => format!(
+            "PARTIAL_PATH: {what}: the goal cannot be reached; {} steps to ({}, {}), the nearest reachable anchor, cost {:.4}",
+            result.path.len().saturating_sub(1),
+            result.path.last().map_or(0, |cell| cell.x),
+            result.path.last().map_or(0, |cell| cell.y),
+            result.total_cost()
+        ),
         code => format!("{code}: {what}"),
     }
 }

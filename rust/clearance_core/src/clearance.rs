@@ -156,6 +156,11 @@ impl ClearanceLayer {
         self.values[index]
     }
 
+    /// Bytes a layer of a map of `cells` cells holds.
+    pub(crate) fn estimated_bytes(cells: usize) -> usize {
+        cells
+    }
+
     /// Bytes of memory the layer holds.
     pub fn memory_bytes(&self) -> usize {
         self.values.capacity()

@@ -13,7 +13,7 @@
 //! labelled afresh. Each outcome leaves exactly the partition a full labelling would give.
 
 use crate::movement::DIRECTIONS;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 /// The label of anchors that are not legal for the agent.
 pub(crate) const NO_REGION: u32 = u32::MAX;
@@ -124,6 +124,14 @@ impl Regions {
     /// Restores exact regions after moves were closed: `lost` lists the legal anchors that lost
     /// a move. Call after [`finish_joins`](Self::finish_joins); `legal` and `moves` describe the
     /// graph after the edit.
+    ///
+    /// If a region fell apart, every part holds an anchor that lost a move (the part was joined
+    /// to the rest through a closed move, one of whose ends lies in the part). So a search is
+    /// grown from each such anchor of the region, one step each in turn. Searches that meet
+    /// merge; a search that runs out of anchors has found a whole part, which gets a label of
+    /// its own; when one search is left, the rest is still one region. The work is about the
+    /// number of searches times the size of the smaller parts, unless the budget runs out and
+    /// the whole graph is labelled afresh.
     pub fn split_where_cut(
         &mut self,
         moves: &[u8],
@@ -133,45 +141,27 @@ impl Regions {
     ) {
         let offsets = offsets(width);
         let budget = SPLIT_CHECK_BASE_VISITS + SPLIT_CHECK_VISITS_PER_ANCHOR * lost.len();
-        let mut unresolved: Vec<usize> = lost.to_vec();
-        unresolved.sort_unstable_by_key(|&anchor| (self.region_of(anchor), anchor));
-        unresolved.dedup();
-        while let Some(&seed) = unresolved.first() {
-            let region = self.region_of(seed);
-            let group_end = unresolved
-                .iter()
-                .position(|&anchor| self.region_of(anchor) != region)
-                .unwrap_or(unresolved.len());
-            let mut members: HashSet<usize> = unresolved[1..group_end].iter().copied().collect();
-            unresolved.drain(..group_end);
-            // Search from the seed until every other member is found (still one region), the
-            // region runs out (a pocket was cut off: relabel it), or the budget is spent.
-            let mut visited = HashSet::from([seed]);
-            let mut queue = VecDeque::from([seed]);
-            while let Some(anchor) = queue.pop_front() {
-                if members.is_empty() {
-                    break;
-                }
-                if visited.len() > budget {
-                    *self = Regions::label(moves, legal, width);
-                    return;
-                }
-                for neighbour in neighbours(moves[anchor], anchor, &offsets) {
-                    if visited.insert(neighbour) {
-                        members.remove(&neighbour);
-                        queue.push_back(neighbour);
-                    }
-                }
+        let mut seeds: Vec<(u32, usize)> = lost
+            .iter()
+            .map(|&anchor| (self.region_of(anchor), anchor))
+            .collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        let mut visits = 0;
+        for group in seeds.chunk_by(|a, b| a.0 == b.0) {
+            if group.len() < 2 {
+                continue;
             }
-            if !members.is_empty() {
-                let pocket = self.fresh_label();
-                for &anchor in &visited {
-                    self.labels[anchor] = pocket;
+            let anchors: Vec<usize> = group.iter().map(|&(_, anchor)| anchor).collect();
+            let Some(parts) = grow_until_met(moves, &offsets, &anchors, budget, &mut visits) else {
+                *self = Regions::label(moves, legal, width);
+                return;
+            };
+            for part in parts {
+                let label = self.fresh_label();
+                for anchor in part {
+                    self.labels[anchor] = label;
                 }
-                // The remaining members may still be split among themselves.
-                let mut rest: Vec<usize> = members.into_iter().collect();
-                rest.sort_unstable();
-                unresolved.splice(0..0, rest);
             }
         }
     }
@@ -208,4 +198,77 @@ fn neighbours(mask: u8, anchor: usize, offsets: &[isize; 8]) -> impl Iterator<It
         mask &= mask - 1;
         Some(anchor.wrapping_add_signed(offsets[direction]))
     })
+}
+
+/// Grows one breadth-first search from each of `seeds` (anchors of one region), a step each in
+/// turn, merging searches that meet. Returns the parts that searches ran out of anchors in
+/// (each a whole part of the region, cut off from the rest) before a single search was left,
+/// or `None` if more than `budget` anchors were visited in all (`visits` keeps the count).
+fn grow_until_met(
+    moves: &[u8],
+    offsets: &[isize; 8],
+    seeds: &[usize],
+    budget: usize,
+    visits: &mut usize,
+) -> Option<Vec<Vec<usize>>> {
+    // The search that reached each anchor first, and, per search, the one it merged into.
+    let mut owner: HashMap<usize, usize> = HashMap::new();
+    let mut merged_into: Vec<usize> = (0..seeds.len()).collect();
+    let mut queues: Vec<VecDeque<usize>> = Vec::with_capacity(seeds.len());
+    let mut members: Vec<Vec<usize>> = Vec::with_capacity(seeds.len());
+    for (search, &seed) in seeds.iter().enumerate() {
+        owner.insert(seed, search);
+        queues.push(VecDeque::from([seed]));
+        members.push(vec![seed]);
+    }
+    let find = |merged_into: &mut Vec<usize>, mut search: usize| {
+        while merged_into[search] != search {
+            merged_into[search] = merged_into[merged_into[search]];
+            search = merged_into[search];
+        }
+        search
+    };
+    let mut live: Vec<usize> = (0..seeds.len()).collect();
+    let mut parts = Vec::new();
+    let mut turn = 0;
+    while live.len() > 1 {
+        turn %= live.len();
+        let search = live[turn];
+        let Some(anchor) = queues[search].pop_front() else {
+            // Ran out: a whole part, cut off from every other search.
+            parts.push(std::mem::take(&mut members[search]));
+            live.remove(turn);
+            continue;
+        };
+        for neighbour in neighbours(moves[anchor], anchor, offsets) {
+            match owner.get(&neighbour) {
+                None => {
+                    owner.insert(neighbour, search);
+                    queues[search].push_back(neighbour);
+                    members[search].push(neighbour);
+                    *visits += 1;
+                    if *visits > budget {
+                        return None;
+                    }
+                }
+                Some(&other) => {
+                    let other = find(&mut merged_into, other);
+                    if other != search {
+                        merged_into[other] = search;
+                        let queue = std::mem::take(&mut queues[other]);
+                        queues[search].extend(queue);
+                        let reached = std::mem::take(&mut members[other]);
+                        members[search].extend(reached);
+                        live.retain(|&live_search| live_search != other);
+                    }
+                }
+            }
+        }
+        // `live` may have shrunk; find this search's place again for the next turn.
+        turn = live
+            .iter()
+            .position(|&s| s == search)
+            .map_or(0, |at| at + 1);
+    }
+    Some(parts)
 }

@@ -117,4 +117,14 @@ pub enum LandmarkError {
         /// The rejected cell.
         cell: Cell,
     },
+    /// One profile's table of this many landmarks would not fit the cache memory limit.
+    #[error("{count} landmarks need up to {needed} bytes per profile; the cache memory limit is {limit}")]
+    MemoryLimit {
+        /// The number asked for.
+        count: usize,
+        /// Bytes one profile's table may need.
+        needed: usize,
+        /// The map's cache memory limit.
+        limit: usize,
+    },
 }

@@ -164,6 +164,15 @@ impl AnchorGraph {
         }
     }
 
+    /// Bytes a graph of a map of `cells` cells holds for `profile` (before any relabelling):
+    /// a move mask and a region label per anchor, and an entry multiplier per anchor unless
+    /// every terrain costs the same.
+    pub fn estimated_bytes(cells: usize, profile: &AgentProfile) -> usize {
+        let uniform = profile.min_fixed_multiplier() == profile.max_fixed_multiplier();
+        let per_anchor = 1 + 4 + if uniform { 0 } else { 4 };
+        cells.saturating_mul(per_anchor)
+    }
+
     pub fn memory_bytes(&self) -> usize {
         let entry = match &self.entry {
             EntryCosts::Uniform(_) => 0,

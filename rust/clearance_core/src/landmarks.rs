@@ -61,6 +61,17 @@ pub enum LandmarkPlacement {
     At(Vec<Cell>),
 }
 
+impl LandmarkPlacement {
+    /// The most landmarks this placement asks for.
+    pub fn count(&self) -> usize {
+        match self {
+            LandmarkPlacement::None => 0,
+            LandmarkPlacement::Farthest(count) => *count,
+            LandmarkPlacement::At(cells) => cells.len(),
+        }
+    }
+}
+
 /// What a built landmark table holds and costs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LandmarkStats {
@@ -134,6 +145,12 @@ impl LandmarkTable {
 
     pub fn count(&self) -> usize {
         self.landmarks.len()
+    }
+
+    /// Bytes a table of `count` landmarks on a map of `cells` cells may hold: distances to and
+    /// from each landmark, 4 bytes each (half that when costs are uniform).
+    pub fn estimated_bytes(cells: usize, count: usize) -> usize {
+        cells.saturating_mul(count).saturating_mul(8)
     }
 
     pub fn memory_bytes(&self) -> usize {

@@ -1,14 +1,16 @@
 //! The shared map: terrain, profiles, cached layers and path queries.
 
 use crate::clearance::ClearanceLayer;
+use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::error::{GridError, LandmarkError, ProfileError};
 use crate::graph::AnchorGraph;
 use crate::grid::{Cell, Region, TerrainEdit, TerrainGrid, Window};
 use crate::landmarks::{LandmarkPlacement, LandmarkStats, LandmarkTable, MAX_LANDMARKS};
 use crate::movement::Movement;
 use crate::profile::AgentProfile;
+use crate::query::PathQuery;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::search::{estimate, search, SearchScratch};
+use crate::search::{estimate, search, SearchLimits, SearchScratch};
 use crate::terrain::{TerrainId, TerrainSet};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -16,6 +18,9 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 /// Largest agent size: clearance is stored in a byte.
 pub const MAX_AGENT_SIZE: i64 = 255;
+
+/// The default of [`PathMap::set_cache_memory_limit`]: 4 GiB.
+pub const DEFAULT_CACHE_MEMORY_LIMIT: usize = 4 << 30;
 
 /// One map shared by every unit: terrain, the registered [`AgentProfile`]s, and lazily built
 /// clearance layers and search graphs.
@@ -71,6 +76,7 @@ pub struct PathMap {
     landmark_anchors: Vec<usize>,
     /// Per profile: its landmark table, or `None` if none could be built.
     landmarks: RwLock<HashMap<String, Option<Arc<LandmarkTable>>>>,
+    cache_memory_limit: usize,
 }
 
 thread_local! {
@@ -89,6 +95,7 @@ impl PathMap {
             landmark_placement: LandmarkPlacement::None,
             landmark_anchors: Vec::new(),
             landmarks: RwLock::default(),
+            cache_memory_limit: DEFAULT_CACHE_MEMORY_LIMIT,
         }
     }
 
@@ -171,13 +178,14 @@ impl PathMap {
     pub fn clearance(&self, cell: Cell, profile: &str) -> Option<u8> {
         let index = self.grid.index_of(cell)?;
         let profile = self.profiles.get(profile)?;
-        Some(self.clearance_layer_for(&profile.capability()).at(index))
+        Some(self.clearance_layer_for(&profile.capability())?.at(index))
     }
 
-    /// The whole clearance layer of the profile called `profile`, built if needed.
+    /// The whole clearance layer of the profile called `profile`, built if needed. `None` if
+    /// the profile is unknown or the layer would not fit the cache memory limit.
     pub fn clearance_layer(&self, profile: &str) -> Option<Arc<ClearanceLayer>> {
         let profile = self.profiles.get(profile)?;
-        Some(self.clearance_layer_for(&profile.capability()))
+        self.clearance_layer_for(&profile.capability())
     }
 
     /// Builds the clearance layer and search graph that queries for `profile` and `agent_size`
@@ -189,10 +197,10 @@ impl PathMap {
         };
         match self.profiles.get(profile) {
             None => PathCode::UnknownProfile,
-            Some(found) => {
-                self.graph_for(profile, found, size);
-                PathCode::Ok
-            }
+            Some(found) => match self.graph_for(profile, found, size) {
+                Some(_) => PathCode::Ok,
+                None => PathCode::MemoryLimitReached,
+            },
         }
     }
 
@@ -342,15 +350,10 @@ impl PathMap {
     /// the profile called `profile`, from anchor `start` to anchor `goal`.
     ///
     /// Uses a search scratch kept per thread; see [`find_path_with`](Self::find_path_with) to
-    /// manage it yourself. See the type's documentation for the full contract.
+    /// manage it yourself, and [`query`](Self::query) for partial paths and expansion limits.
+    /// See the type's documentation for the full contract.
     pub fn find_path(&self, start: Cell, goal: Cell, agent_size: i64, profile: &str) -> PathResult {
-        THREAD_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => self.find_path_with(&mut scratch, start, goal, agent_size, profile),
-            // Only reachable if a query re-entered itself; a fresh scratch keeps it correct.
-            Err(_) => {
-                self.find_path_with(&mut SearchScratch::new(), start, goal, agent_size, profile)
-            }
-        })
+        self.query(&PathQuery::new(start, goal, agent_size, profile))
     }
 
     /// [`find_path`](Self::find_path) with caller-owned search memory.
@@ -362,71 +365,211 @@ impl PathMap {
         agent_size: i64,
         profile: &str,
     ) -> PathResult {
-        let Some(size) = valid_agent_size(agent_size) else {
+        self.query_with(scratch, &PathQuery::new(start, goal, agent_size, profile))
+    }
+
+    /// Answers a query with its options (partial paths, an expansion limit), using a search
+    /// scratch kept per thread.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathCode, PathMap, PathQuery, Region, TerrainGrid};
+    ///
+    /// // A wall across column 3 cuts the map in two.
+    /// let mut grid = TerrainGrid::new(Region::new(0, 0, 6, 3), 0)?;
+    /// grid.fill_rect(Region::new(3, 0, 1, 3), 1)?;
+    /// let mut map = PathMap::new(grid);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    ///
+    /// let query = PathQuery::new(Cell::new(0, 1), Cell::new(5, 1), 1, "unit");
+    /// assert_eq!(map.query(&query).code, PathCode::NoPath);
+    /// // As close as the unit can get: against the wall, level with the goal.
+    /// let partial = map.query(&query.allow_partial_path(true));
+    /// assert_eq!(partial.code, PathCode::PartialPath);
+    /// assert_eq!(partial.path.last(), Some(&Cell::new(2, 1)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn query(&self, query: &PathQuery<'_>) -> PathResult {
+        THREAD_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.query_with(&mut scratch, query),
+            // Only reachable if a query re-entered itself; a fresh scratch keeps it correct.
+            Err(_) => self.query_with(&mut SearchScratch::new(), query),
+        })
+    }
+
+    /// Answers many queries on `threads` threads (at least one), each with its own scratch;
+    /// results come back in the order of `queries`. Every query sees this same map version.
+    pub fn query_batch(&self, queries: &[PathQuery<'_>], threads: usize) -> Vec<PathResult> {
+        let threads = threads.clamp(1, queries.len().max(1));
+        if threads == 1 {
+            return queries.iter().map(|query| self.query(query)).collect();
+        }
+        // Threads take the next unanswered query, so slow queries do not hold up a share.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let mut answered: Vec<(usize, PathResult)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut scratch = SearchScratch::new();
+                        let mut mine = Vec::new();
+                        loop {
+                            let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(query) = queries.get(index) else {
+                                return mine;
+                            };
+                            mine.push((index, self.query_with(&mut scratch, query)));
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|worker| match worker.join() {
+                    Ok(answers) => answers,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                })
+                .collect()
+        });
+        answered.sort_unstable_by_key(|&(index, _)| index);
+        answered.into_iter().map(|(_, result)| result).collect()
+    }
+
+    /// [`query`](Self::query) with caller-owned search memory.
+    pub fn query_with(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
+        let Some(size) = valid_agent_size(query.agent_size) else {
             return PathResult::failure(PathCode::InvalidAgentSize);
         };
-        let Some(found_profile) = self.profiles.get(profile) else {
+        let Some(found_profile) = self.profiles.get(query.profile) else {
             return PathResult::failure(PathCode::UnknownProfile);
         };
-        let Some(start_index) = self.grid.index_of(start) else {
+        let Some(start_index) = self.grid.index_of(query.start) else {
             return PathResult::failure(PathCode::StartOutOfBounds);
         };
-        let Some(goal_index) = self.grid.index_of(goal) else {
+        let Some(goal_index) = self.grid.index_of(query.goal) else {
             return PathResult::failure(PathCode::GoalOutOfBounds);
         };
-        let clearance = self.clearance_layer_for(&found_profile.capability());
-        for (index, code) in [
-            (start_index, PathCode::StartClearanceInsufficient),
-            (goal_index, PathCode::GoalClearanceInsufficient),
-        ] {
+        let Some(clearance) = self.clearance_layer_for(&found_profile.capability()) else {
+            return PathResult::failure(PathCode::MemoryLimitReached);
+        };
+        let shortfall = |index: usize| {
             let found = clearance.at(index);
-            if found < size {
-                return PathResult {
-                    shortfall: Some(ClearanceShortfall {
-                        found,
-                        needed: size,
-                    }),
-                    ..PathResult::failure(code)
-                };
-            }
+            (found < size).then_some(ClearanceShortfall {
+                found,
+                needed: size,
+            })
+        };
+        if let Some(shortfall) = shortfall(start_index) {
+            return PathResult {
+                shortfall: Some(shortfall),
+                ..PathResult::failure(PathCode::StartClearanceInsufficient)
+            };
+        }
+        let goal_shortfall = shortfall(goal_index);
+        if goal_shortfall.is_some() && !query.allow_partial_path {
+            return PathResult {
+                shortfall: goal_shortfall,
+                ..PathResult::failure(PathCode::GoalClearanceInsufficient)
+            };
         }
         if start_index == goal_index {
             return PathResult {
-                path: vec![start],
+                path: vec![query.start],
                 ..PathResult::failure(PathCode::Ok)
             };
         }
-        let graph = self.graph_for(profile, found_profile, size);
-        if !graph.connected(start_index, goal_index) {
-            return PathResult::failure(PathCode::NoPath);
+        let Some(graph) = self.graph_for(query.profile, found_profile, size) else {
+            return PathResult::failure(PathCode::MemoryLimitReached);
+        };
+        let mut target = goal_index;
+        if goal_shortfall.is_some() || !graph.connected(start_index, goal_index) {
+            if !query.allow_partial_path {
+                return PathResult::failure(PathCode::NoPath);
+            }
+            target = self.closest_reachable_anchor(&graph, start_index, goal_index);
         }
-        let landmarks = self.landmarks_for(profile, found_profile);
+        let landmarks = self.landmarks_for(query.profile, found_profile);
+        let limits = SearchLimits {
+            max_expansions: query.max_expansions.unwrap_or(u64::MAX),
+            landmarks: landmarks.as_deref(),
+        };
         let outcome = search(
             scratch,
             &graph,
             self.movement,
-            landmarks.as_deref(),
+            limits,
             self.grid.width(),
             start_index,
-            goal_index,
+            target,
         );
-        match outcome.cost {
-            Some(cost) => PathResult {
-                code: PathCode::Ok,
-                path: outcome
-                    .path
-                    .iter()
-                    .map(|&index| self.grid.cell_at(index))
-                    .collect(),
-                cost,
-                expanded: outcome.expanded,
-                shortfall: None,
-            },
-            None => PathResult {
-                expanded: outcome.expanded,
-                ..PathResult::failure(PathCode::NoPath)
-            },
+        let code = match (outcome.cost, target == goal_index) {
+            (Some(_), true) => PathCode::Ok,
+            (Some(_), false) => PathCode::PartialPath,
+            (None, _) if outcome.limit_reached => PathCode::SearchLimitReached,
+            // Unreachable with exact regions; kept so a bug degrades to an honest answer.
+            (None, _) => PathCode::NoPath,
+        };
+        let mut path: Vec<Cell> = outcome
+            .path
+            .iter()
+            .map(|&index| self.grid.cell_at(index))
+            .collect();
+        if target == start_index {
+            path = vec![query.start];
         }
+        PathResult {
+            code,
+            path,
+            cost: outcome.cost.unwrap_or(0),
+            expanded: outcome.expanded,
+            shortfall: goal_shortfall.filter(|_| code == PathCode::PartialPath),
+        }
+    }
+
+    /// The anchor in `start`'s region nearest to `goal` as the crow flies in the movement's
+    /// metric (octile or Manhattan, in step lengths), lowest `y` then `x` among equals.
+    /// Searches square rings around the goal outwards, and stops once no farther ring can hold
+    /// a nearer anchor.
+    fn closest_reachable_anchor(&self, graph: &AnchorGraph, start: usize, goal: usize) -> usize {
+        let (width, height) = (self.grid.width() as i64, self.grid.height() as i64);
+        let (goal_x, goal_y) = (goal as i64 % width, goal as i64 / width);
+        let region = graph.regions.region_of(start);
+        let distance = |x: i64, y: i64| -> u64 {
+            let (dx, dy) = ((x - goal_x).unsigned_abs(), (y - goal_y).unsigned_abs());
+            let (long, short) = (dx.max(dy), dx.min(dy));
+            match self.movement {
+                Movement::FourWay => (dx + dy) * STRAIGHT_STEP,
+                Movement::EightWay => short * DIAGONAL_STEP + (long - short) * STRAIGHT_STEP,
+            }
+        };
+        let mut best: Option<(u64, usize)> = None;
+        for ring in 0..width.max(height) {
+            // Every anchor on ring `r` is at least `r` straight steps from the goal.
+            if best.is_some_and(|(d, _)| d < ring as u64 * STRAIGHT_STEP) {
+                break;
+            }
+            let rows = (goal_y - ring).max(0)..=(goal_y + ring).min(height - 1);
+            for y in rows {
+                let on_edge_row = (y - goal_y).abs() == ring;
+                let columns: Vec<i64> = if on_edge_row {
+                    ((goal_x - ring).max(0)..=(goal_x + ring).min(width - 1)).collect()
+                } else {
+                    [goal_x - ring, goal_x + ring]
+                        .into_iter()
+                        .filter(|&x| x >= 0 && x < width)
+                        .collect()
+                };
+                for x in columns {
+                    let index = (y * width + x) as usize;
+                    if graph.regions.region_of(index) != region {
+                        continue;
+                    }
+                    let candidate = (distance(x, y), index);
+                    if best.is_none_or(|held| candidate < held) {
+                        best = Some(candidate);
+                    }
+                }
+            }
+        }
+        best.map_or(start, |(_, index)| index)
     }
 
     /// The lower bound the search uses for the cost from anchor `from` to anchor `goal` (its
@@ -446,11 +589,11 @@ impl PathMap {
         let size = valid_agent_size(agent_size)?;
         let found_profile = self.profiles.get(profile)?;
         let (from_index, goal_index) = (self.grid.index_of(from)?, self.grid.index_of(goal)?);
-        let clearance = self.clearance_layer_for(&found_profile.capability());
+        let clearance = self.clearance_layer_for(&found_profile.capability())?;
         if clearance.at(from_index) < size || clearance.at(goal_index) < size {
             return None;
         }
-        let graph = self.graph_for(profile, found_profile, size);
+        let graph = self.graph_for(profile, found_profile, size)?;
         let landmarks = self.landmarks_for(profile, found_profile);
         Some(estimate(
             &graph,
@@ -462,7 +605,7 @@ impl PathMap {
         ))
     }
 
-    /// Bytes held by cached clearance layers and search graphs.
+    /// Bytes held by cached clearance layers, search graphs and landmark tables.
     pub fn cache_memory_bytes(&self) -> usize {
         let clearance: usize = read(&self.clearance)
             .values()
@@ -473,27 +616,60 @@ impl PathMap {
             .flat_map(|by_size| by_size.values())
             .map(|graph| graph.memory_bytes())
             .sum();
-        clearance + graphs
+        let landmarks: usize = read(&self.landmarks)
+            .values()
+            .flatten()
+            .map(|table| table.memory_bytes())
+            .sum();
+        clearance + graphs + landmarks
     }
 
-    fn clearance_layer_for(&self, capability: &TerrainSet) -> Arc<ClearanceLayer> {
+    /// Sets the most memory the map's cached layers, graphs and landmark tables may hold
+    /// together, in bytes (default [`DEFAULT_CACHE_MEMORY_LIMIT`]). Before building one, the
+    /// map estimates its size; if it would not fit, the query fails with
+    /// [`PathCode::MemoryLimitReached`] (landmark tables are skipped instead: searches stay
+    /// exact without them). Nothing already built is dropped.
+    pub fn set_cache_memory_limit(&mut self, bytes: usize) {
+        self.cache_memory_limit = bytes;
+    }
+
+    /// The limit set by [`set_cache_memory_limit`](Self::set_cache_memory_limit).
+    pub fn cache_memory_limit(&self) -> usize {
+        self.cache_memory_limit
+    }
+
+    /// Whether `extra` more bytes of cache fit under the limit.
+    fn fits(&self, extra: usize) -> bool {
+        self.cache_memory_bytes().saturating_add(extra) <= self.cache_memory_limit
+    }
+
+    fn clearance_layer_for(&self, capability: &TerrainSet) -> Option<Arc<ClearanceLayer>> {
         if let Some(layer) = read(&self.clearance).get(capability) {
-            return Arc::clone(layer);
+            return Some(Arc::clone(layer));
+        }
+        if !self.fits(ClearanceLayer::estimated_bytes(self.grid.as_bytes().len())) {
+            return None;
         }
         let layer = Arc::new(ClearanceLayer::build(&self.grid, capability));
         let mut layers = write(&self.clearance);
         // Another thread may have built it meanwhile; keep the first so all share one.
-        Arc::clone(layers.entry(*capability).or_insert(layer))
+        Some(Arc::clone(layers.entry(*capability).or_insert(layer)))
     }
 
-    fn graph_for(&self, name: &str, profile: &AgentProfile, size: u8) -> Arc<AnchorGraph> {
+    fn graph_for(&self, name: &str, profile: &AgentProfile, size: u8) -> Option<Arc<AnchorGraph>> {
         if let Some(graph) = read(&self.graphs)
             .get(name)
             .and_then(|by_size| by_size.get(&size))
         {
-            return Arc::clone(graph);
+            return Some(Arc::clone(graph));
         }
-        let clearance = self.clearance_layer_for(&profile.capability());
+        let clearance = self.clearance_layer_for(&profile.capability())?;
+        if !self.fits(AnchorGraph::estimated_bytes(
+            self.grid.as_bytes().len(),
+            profile,
+        )) {
+            return None;
+        }
         let graph = Arc::new(AnchorGraph::build(
             &self.grid,
             &clearance,
@@ -503,7 +679,7 @@ impl PathMap {
         ));
         let mut graphs = write(&self.graphs);
         let by_size = graphs.entry(name.to_owned()).or_default();
-        Arc::clone(by_size.entry(size).or_insert(graph))
+        Some(Arc::clone(by_size.entry(size).or_insert(graph)))
     }
 
     fn drop_graphs_of(&mut self, name: &str) {
@@ -551,6 +727,14 @@ impl PathMap {
                 }
             }
         }
+        let needed = LandmarkTable::estimated_bytes(self.grid.as_bytes().len(), placement.count());
+        if needed > self.cache_memory_limit {
+            return Err(LandmarkError::MemoryLimit {
+                count: placement.count(),
+                needed,
+                limit: self.cache_memory_limit,
+            });
+        }
         self.landmark_placement = placement;
         self.landmark_anchors = anchors;
         exclusive(&mut self.landmarks).clear();
@@ -597,7 +781,14 @@ impl PathMap {
         if let Some(table) = read(&self.landmarks).get(name) {
             return table.clone();
         }
-        let graph = self.graph_for(name, profile, 1);
+        let graph = self.graph_for(name, profile, 1)?;
+        let count = self.landmark_placement.count();
+        if !self.fits(LandmarkTable::estimated_bytes(
+            self.grid.as_bytes().len(),
+            count,
+        )) {
+            return None;
+        }
         let table = LandmarkTable::build(
             &graph,
             self.grid.width(),
@@ -624,6 +815,7 @@ impl Clone for PathMap {
             landmark_placement: self.landmark_placement.clone(),
             landmark_anchors: self.landmark_anchors.clone(),
             landmarks: RwLock::new(read(&self.landmarks).clone()),
+            cache_memory_limit: self.cache_memory_limit,
         }
     }
 }

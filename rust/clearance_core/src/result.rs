@@ -21,25 +21,38 @@ pub enum PathCode {
     StartOutOfBounds,
     /// The goal anchor lies outside the map.
     GoalOutOfBounds,
+    /// Building the clearance layer or search graph the query needs would take the map's
+    /// cached data past its memory limit (see
+    /// [`PathMap::set_cache_memory_limit`](crate::PathMap::set_cache_memory_limit)).
+    MemoryLimitReached,
     /// The agent's footprint does not fit at the start anchor (clearance below the agent size).
     StartClearanceInsufficient,
     /// The agent's footprint does not fit at the goal anchor (clearance below the agent size).
     GoalClearanceInsufficient,
     /// Start and goal are valid, but no sequence of legal steps joins them.
     NoPath,
+    /// The search reached the query's expansion limit before the goal.
+    SearchLimitReached,
+    /// The goal cannot be reached (for `NoPath` or `GoalClearanceInsufficient`, the latter
+    /// with its shortfall kept), and the query allowed a partial path: the path leads to the
+    /// reachable anchor closest to the goal.
+    PartialPath,
 }
 
 impl PathCode {
     /// Every code, in checking order.
-    pub const ALL: [PathCode; 8] = [
+    pub const ALL: [PathCode; 11] = [
         PathCode::Ok,
         PathCode::InvalidAgentSize,
         PathCode::UnknownProfile,
         PathCode::StartOutOfBounds,
         PathCode::GoalOutOfBounds,
+        PathCode::MemoryLimitReached,
         PathCode::StartClearanceInsufficient,
         PathCode::GoalClearanceInsufficient,
         PathCode::NoPath,
+        PathCode::SearchLimitReached,
+        PathCode::PartialPath,
     ];
 
     /// The code's stable name, as used by the Godot node and the CLI (`"OK"`, `"NO_PATH"`, ...).
@@ -53,6 +66,9 @@ impl PathCode {
             PathCode::StartClearanceInsufficient => "START_CLEARANCE_INSUFFICIENT",
             PathCode::GoalClearanceInsufficient => "GOAL_CLEARANCE_INSUFFICIENT",
             PathCode::NoPath => "NO_PATH",
+            PathCode::MemoryLimitReached => "MEMORY_LIMIT_REACHED",
+            PathCode::SearchLimitReached => "SEARCH_LIMIT_REACHED",
+            PathCode::PartialPath => "PARTIAL_PATH",
         }
     }
 }
@@ -78,19 +94,21 @@ pub struct PathResult {
     /// What happened.
     pub code: PathCode,
     /// With [`PathCode::Ok`]: the anchors (top-left cells of the footprint) from start to goal,
-    /// both included; one anchor when start equals goal. Empty otherwise.
+    /// both included; one anchor when start equals goal. With [`PathCode::PartialPath`]: from
+    /// start to the reachable anchor closest to the goal. Empty otherwise.
     pub path: Vec<Cell>,
-    /// With [`PathCode::Ok`]: the path's fixed-point cost (see [`COST_SCALE`](crate::COST_SCALE)).
-    /// The start anchor is never charged. 0 otherwise.
+    /// The fixed-point cost of `path` (see [`COST_SCALE`](crate::COST_SCALE)); the start
+    /// anchor is never charged. 0 without a path.
     pub cost: u64,
     /// How many anchors the search expanded (0 when it failed validation).
     pub expanded: u64,
-    /// With the two clearance codes: the clearance found and the size needed.
+    /// With the two clearance codes, and with a partial path for a goal whose clearance is
+    /// too small: the clearance found and the size needed.
     pub shortfall: Option<ClearanceShortfall>,
 }
 
 impl PathResult {
-    /// Whether a path was found.
+    /// Whether a path to the goal was found (a partial path does not count).
     pub fn is_ok(&self) -> bool {
         self.code == PathCode::Ok
     }

@@ -234,6 +234,16 @@ pub(crate) struct SearchOutcome {
     pub cost: Option<u64>,
     pub path: Vec<usize>,
     pub expanded: u64,
+    /// The search stopped at its expansion limit before reaching the goal.
+    pub limit_reached: bool,
+}
+
+/// The anchors a search may expand and the landmarks it may use.
+#[derive(Clone, Copy)]
+pub(crate) struct SearchLimits<'a> {
+    /// Expansions allowed; the goal counts when it is expanded.
+    pub max_expansions: u64,
+    pub landmarks: Option<&'a LandmarkTable>,
 }
 
 /// Runs A* from `start` to `goal` (storage indices of legal anchors) on a map `width` wide.
@@ -241,20 +251,52 @@ pub(crate) fn search(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
     movement: Movement,
-    landmarks: Option<&LandmarkTable>,
+    limits: SearchLimits<'_>,
     width: usize,
     start: usize,
     goal: usize,
 ) -> SearchOutcome {
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
-    let mut outcome = match landmarks {
-        None => search_with(scratch, graph, width, start, goal, &distance),
+    fn problem<'a, H>(
+        graph: &'a AnchorGraph,
+        width: usize,
+        (start, goal): (usize, usize),
+        max_expansions: u64,
+        heuristic: &'a H,
+    ) -> Problem<'a, H> {
+        Problem {
+            moves: &graph.moves,
+            width,
+            start,
+            goal,
+            heuristic,
+            max_expansions,
+        }
+    }
+    let mut outcome = match limits.landmarks {
+        None => {
+            let problem = problem(
+                graph,
+                width,
+                (start, goal),
+                limits.max_expansions,
+                &distance,
+            );
+            search_with(scratch, graph, &problem)
+        }
         Some(table) => {
             let heuristic = WithLandmarks {
                 distance,
                 bounds: table.towards(goal),
             };
-            search_with(scratch, graph, width, start, goal, &heuristic)
+            let problem = problem(
+                graph,
+                width,
+                (start, goal),
+                limits.max_expansions,
+                &heuristic,
+            );
+            search_with(scratch, graph, &problem)
         }
     };
     outcome.cost = outcome.cost.map(|cost| cost * graph.cost_unit);
@@ -280,29 +322,19 @@ pub(crate) fn estimate(
 fn search_with<H: Heuristic>(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
-    width: usize,
-    start: usize,
-    goal: usize,
-    heuristic: &H,
+    problem: &Problem<H>,
 ) -> SearchOutcome {
-    let problem = Problem {
-        moves: &graph.moves,
-        width,
-        start,
-        goal,
-        heuristic,
-    };
     match &graph.entry {
         EntryCosts::Uniform(multiplier) => {
             let costs = UniformCosts(step_lengths().map(|length| length * u64::from(*multiplier)));
-            run_with_fallback(scratch, &problem, &costs)
+            run_with_fallback(scratch, problem, &costs)
         }
         EntryCosts::PerAnchor(multipliers) => {
             let costs = PerAnchorCosts {
                 lengths: step_lengths(),
                 multipliers,
             };
-            run_with_fallback(scratch, &problem, &costs)
+            run_with_fallback(scratch, problem, &costs)
         }
     }
 }
@@ -431,6 +463,7 @@ struct Problem<'a, H> {
     start: usize,
     goal: usize,
     heuristic: &'a H,
+    max_expansions: u64,
 }
 
 /// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
@@ -447,6 +480,7 @@ fn run<K: KeyCodec, H: Heuristic, C: StepCosts>(
         start,
         goal,
         heuristic,
+        max_expansions,
     } = *problem;
     let reached = scratch.begin(moves.len());
     let offsets: [isize; 8] = DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize);
@@ -469,6 +503,14 @@ fn run<K: KeyCodec, H: Heuristic, C: StepCosts>(
         next_entry.or_else(|| open.pop(|key, slot| nodes[codec.index(key)].slot = slot))
     {
         next_entry = None;
+        if expanded == max_expansions {
+            return Some(SearchOutcome {
+                cost: None,
+                path: Vec::new(),
+                expanded,
+                limit_reached: true,
+            });
+        }
         let index = codec.index(entry);
         expanded += 1;
         if index == goal {
@@ -476,6 +518,7 @@ fn run<K: KeyCodec, H: Heuristic, C: StepCosts>(
                 cost: Some(nodes[index].g),
                 path: trace_back(nodes, &offsets, start, goal),
                 expanded,
+                limit_reached: false,
             });
         }
         let g = nodes[index].g;
@@ -544,6 +587,7 @@ fn run<K: KeyCodec, H: Heuristic, C: StepCosts>(
         cost: None,
         path: Vec::new(),
         expanded,
+        limit_reached: false,
     })
 }
 
@@ -705,6 +749,7 @@ mod tests {
                 start,
                 goal,
                 heuristic: &heuristic,
+                max_expansions: u64::MAX,
             };
             let compact = Compact::for_cells(moves.len());
             let small = run(&mut scratch, &problem, &costs, compact).unwrap();
@@ -761,6 +806,7 @@ mod tests {
                 start,
                 goal,
                 heuristic: &heuristic,
+                max_expansions: u64::MAX,
             };
             let pruned = run(&mut scratch, &problem, &uniform, Packed).unwrap();
             let plain = run(&mut scratch, &problem, &per_anchor, Packed).unwrap();

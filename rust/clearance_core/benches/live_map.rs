@@ -1,0 +1,184 @@
+//! Live-map benchmarks on a generated 1024 x 1024 map: edits repaired in place against a full
+//! rebuild of the same caches, and batch query throughput on 1, 2 and all cores.
+//!
+//! Run: `cargo bench -p clearance_core --bench live_map`. Prints a Markdown table.
+
+use clearance_core::{AgentProfile, Cell, PathCode, PathMap, PathQuery, Region, TerrainGrid};
+use std::hint::black_box;
+use std::time::Instant;
+
+const SIDE: i32 = 1024;
+const GROUND: u8 = 0;
+const WALL: u8 = 1;
+const SWAMP: u8 = 2;
+const PROFILES: [&str; 2] = ["soldier", "tank"];
+const SIZES: [i64; 3] = [1, 2, 3];
+
+/// A fixed-seed linear congruential generator: the same map and edits on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, bound: i32) -> i32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % bound as u64) as i32
+    }
+}
+
+/// Open ground with scattered wall blocks and swamp patches, about 20% walls.
+fn generated_map(rng: &mut Lcg) -> PathMap {
+    let mut grid = TerrainGrid::new(Region::new(0, 0, SIDE, SIDE), GROUND).unwrap();
+    for (count, terrain) in [(2500, SWAMP), (6000, WALL)] {
+        for _ in 0..count {
+            let (x, y) = (rng.below(SIDE), rng.below(SIDE));
+            let (w, h) = (1 + rng.below(12), 1 + rng.below(12));
+            let rect = Region::new(x, y, w.min(SIDE - x), h.min(SIDE - y));
+            grid.fill_rect(rect, terrain).unwrap();
+        }
+    }
+    let mut map = PathMap::new(grid);
+    map.set_profile(
+        AgentProfile::new("soldier")
+            .with_terrain(GROUND, 1.0)
+            .and_then(|p| p.with_terrain(SWAMP, 2.5))
+            .unwrap(),
+    )
+    .unwrap();
+    map.set_profile(AgentProfile::new("tank").with_terrain(GROUND, 1.0).unwrap())
+        .unwrap();
+    map
+}
+
+/// Builds every layer and graph the benchmark keeps cached (2 layers, 6 graphs).
+fn warm(map: &PathMap) {
+    for profile in PROFILES {
+        for size in SIZES {
+            assert_eq!(map.prepare(profile, size), PathCode::Ok);
+        }
+    }
+}
+
+fn micros(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e6
+}
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Mean time of `count` edits of `side x side` squares that toggle between wall and ground.
+fn time_edits(map: &mut PathMap, rng: &mut Lcg, side: i32, count: usize) -> f64 {
+    let start = Instant::now();
+    for _ in 0..count {
+        let (x, y) = (rng.below(SIDE - side + 1), rng.below(SIDE - side + 1));
+        let rect = Region::new(x, y, side, side);
+        let terrain = if map.grid().terrain(Cell::new(x, y)) == Some(WALL) {
+            GROUND
+        } else {
+            WALL
+        };
+        map.fill_rect(rect, terrain).unwrap();
+    }
+    micros(start) / count as f64
+}
+
+fn main() {
+    let mut rng = Lcg(0x5EED);
+    let mut map = generated_map(&mut rng);
+    let bytes = map.grid().as_bytes().to_vec();
+    warm(&map);
+
+    let rebuild = median(
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                map.load_terrain(&bytes).unwrap();
+                warm(&map);
+                micros(start)
+            })
+            .collect(),
+    );
+    println!(
+        "| operation on a 1024 x 1024 map, 2 layers + 6 graphs cached | time | vs full rebuild |"
+    );
+    println!("|---|---|---|");
+    println!(
+        "| full rebuild (drop and build every cache) | {:.1} ms | 1x |",
+        rebuild / 1000.0
+    );
+    for (label, side, count) in [
+        ("single-cell edit", 1, 4000),
+        ("8 x 8 rectangle edit", 8, 1000),
+    ] {
+        let mean = time_edits(&mut map, &mut rng, side, count);
+        println!(
+            "| {label}, repaired | {mean:.1} us | {:.0}x faster |",
+            rebuild / mean
+        );
+    }
+    // An edit while a query thread still holds the previous version copies what it touches.
+    let snapshots = 50;
+    let start = Instant::now();
+    for _ in 0..snapshots {
+        let held = black_box(map.clone());
+        time_edits(&mut map, &mut rng, 1, 1);
+        drop(held);
+    }
+    let copied = micros(start) / snapshots as f64;
+    println!(
+        "| single-cell edit while a snapshot is held (copy on write) | {:.1} ms | {:.1}x faster |",
+        copied / 1000.0,
+        rebuild / copied
+    );
+    if let Err(difference) = map.verify_caches() {
+        panic!("repair diverged from a rebuild: {difference}");
+    }
+
+    // Batch throughput: random legal queries over the three sizes and both profiles.
+    let mut queries = Vec::new();
+    while queries.len() < 3000 {
+        let size = SIZES[queries.len() % 3];
+        let profile = PROFILES[queries.len() / 3 % 2];
+        let start = Cell::new(rng.below(SIDE), rng.below(SIDE));
+        let goal = Cell::new(rng.below(SIDE), rng.below(SIDE));
+        let fits = |cell| map.clearance(cell, profile).unwrap_or(0) >= size as u8;
+        if fits(start) && fits(goal) {
+            queries.push((start, goal, size, profile));
+        }
+    }
+    let batch: Vec<PathQuery> = queries
+        .iter()
+        .map(|&(start, goal, size, profile)| PathQuery::new(start, goal, size, profile))
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!();
+    println!(
+        "| batch of {} queries, threads | queries per second | speed-up |",
+        batch.len()
+    );
+    println!("|---|---|---|");
+    let mut single = 0.0;
+    let mut thread_counts = vec![1, 2, cores];
+    thread_counts.dedup();
+    for threads in thread_counts {
+        let seconds = median(
+            (0..3)
+                .map(|_| {
+                    let start = Instant::now();
+                    black_box(map.query_batch(&batch, threads));
+                    start.elapsed().as_secs_f64()
+                })
+                .collect(),
+        );
+        let rate = batch.len() as f64 / seconds;
+        if threads == 1 {
+            single = rate;
+        }
+        println!("| {threads} | {rate:.0} | {:.2}x |", rate / single);
+    }
+    println!();
+    println!("({cores} cores available)");
+}

@@ -1,0 +1,228 @@
+//! Query options and batches: partial paths, expansion limits, cache memory limits, and many
+//! queries on several threads.
+
+use clearance_core::{
+    AgentProfile, Cell, LandmarkError, LandmarkPlacement, Movement, PathCode, PathMap, PathQuery,
+    Region, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
+};
+use clearance_tests::check::likely_legal_anchor;
+use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
+use clearance_tests::reference::Reference;
+
+/// The crow-flies distance the partial-path rule minimises, computed here on its own.
+fn crow_flies(from: Cell, to: Cell, eight_way: bool) -> u64 {
+    let (dx, dy) = (from.x.abs_diff(to.x) as u64, from.y.abs_diff(to.y) as u64);
+    if eight_way {
+        dx.min(dy) * DIAGONAL_STEP + (dx.max(dy) - dx.min(dy)) * STRAIGHT_STEP
+    } else {
+        (dx + dy) * STRAIGHT_STEP
+    }
+}
+
+#[test]
+fn partial_paths_lead_to_the_reachable_anchor_nearest_the_goal() {
+    let mut rng = Rng::new(0x09A2_71A1);
+    let mut partial = 0;
+    let mut full = 0;
+    for case in 0..300 {
+        let (width, height) = (rng.range(2, 16) as i32, rng.range(2, 16) as i32);
+        let walls = *rng.pick(&[15, 30, 45]);
+        let grid = random_grid(&mut rng, width, height, walls);
+        let movement = if case % 2 == 0 {
+            Movement::EightWay
+        } else {
+            Movement::FourWay
+        };
+        let eight_way = movement == Movement::EightWay;
+        let mut map = PathMap::new(grid.clone()).with_movement(movement);
+        map.set_profile(random_profile(&mut rng, "unit")).unwrap();
+        for _ in 0..4 {
+            let size = rng.range(1, 4);
+            let rules = Reference::new(&grid, map.profile("unit").unwrap(), size as i32, eight_way);
+            let start = likely_legal_anchor(&mut rng, &grid, &rules);
+            let goal = random_cell(&mut rng, grid.region());
+            let query = PathQuery::new(start, goal, size, "unit").allow_partial_path(true);
+            let result = map.query(&query);
+            let context = format!("case {case}: {start} -> {goal}, size {size}");
+            if !rules.legal(start) {
+                assert_eq!(
+                    result.code,
+                    PathCode::StartClearanceInsufficient,
+                    "{context}"
+                );
+                continue;
+            }
+            if let Some(cost) = rules.optimal_cost(start, goal) {
+                // Reachable goals are answered exactly as without the option.
+                assert_eq!(result.code, PathCode::Ok, "{context}");
+                assert_eq!(result.cost, cost, "{context}");
+                assert_eq!(result, map.find_path(start, goal, size, "unit"));
+                full += 1;
+                continue;
+            }
+            assert_eq!(result.code, PathCode::PartialPath, "{context}");
+            assert_eq!(
+                result.shortfall.is_some(),
+                !rules.legal(goal),
+                "the shortfall says whether the goal was too narrow, {context}"
+            );
+            let end = *result.path.last().expect("a partial path has an anchor");
+            let nearest = rules
+                .reachable_from(start)
+                .into_iter()
+                .map(|(cell, cost)| (crow_flies(cell, goal, eight_way), cell.y, cell.x, cost))
+                .min()
+                .unwrap();
+            assert_eq!((end.y, end.x), (nearest.1, nearest.2), "{context}");
+            assert_eq!(
+                result.cost, nearest.3,
+                "optimal to the nearest anchor, {context}"
+            );
+            assert_eq!(rules.path_cost(&result.path, start, end), Ok(result.cost));
+            // Without the option the same query fails with its own code.
+            let plain = map.find_path(start, goal, size, "unit");
+            assert!(
+                matches!(
+                    plain.code,
+                    PathCode::NoPath | PathCode::GoalClearanceInsufficient
+                ),
+                "{context}"
+            );
+            partial += 1;
+        }
+    }
+    assert!(
+        partial >= 150 && full >= 150,
+        "{partial} partial, {full} full"
+    );
+}
+
+#[test]
+fn expansion_limits_stop_the_search_exactly_at_the_limit() {
+    let mut rng = Rng::new(0x0011_3171);
+    let mut stopped = 0;
+    for _ in 0..200 {
+        let grid = random_grid(&mut rng, 30, 30, 20);
+        let mut map = PathMap::new(grid.clone());
+        map.set_profile(random_profile(&mut rng, "unit")).unwrap();
+        let rules = Reference::new(&grid, map.profile("unit").unwrap(), 1, true);
+        let start = likely_legal_anchor(&mut rng, &grid, &rules);
+        let goal = likely_legal_anchor(&mut rng, &grid, &rules);
+        let unlimited = map.find_path(start, goal, 1, "unit");
+        let limit = rng.range(1, 120) as u64;
+        let limited = map.query(&PathQuery::new(start, goal, 1, "unit").max_expansions(limit));
+        if unlimited.expanded <= limit {
+            assert_eq!(limited, unlimited);
+        } else {
+            assert_eq!(limited.code, PathCode::SearchLimitReached);
+            assert_eq!(limited.expanded, limit);
+            assert!(limited.path.is_empty());
+            stopped += 1;
+        }
+    }
+    assert!(stopped >= 50, "{stopped} searches stopped");
+    // A limit of 0 refuses every search but still answers validation failures.
+    let grid = TerrainGrid::new(Region::new(0, 0, 8, 8), 0).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    let zero = |start, goal, size| {
+        map.query(&PathQuery::new(start, goal, size, "unit").max_expansions(0))
+            .code
+    };
+    assert_eq!(
+        zero(Cell::new(0, 0), Cell::new(7, 7), 1),
+        PathCode::SearchLimitReached
+    );
+    assert_eq!(
+        zero(Cell::new(0, 0), Cell::new(0, 0), 1),
+        PathCode::Ok,
+        "start = goal needs no search"
+    );
+    assert_eq!(
+        zero(Cell::new(0, 0), Cell::new(7, 7), 0),
+        PathCode::InvalidAgentSize
+    );
+}
+
+#[test]
+fn cache_memory_limits_are_codes_not_aborts() {
+    let grid = TerrainGrid::new(Region::new(0, 0, 100, 100), 0).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    let (start, goal) = (Cell::new(0, 0), Cell::new(99, 99));
+
+    // Not even a clearance layer (10,000 bytes) fits.
+    map.set_cache_memory_limit(5_000);
+    assert_eq!(
+        map.find_path(start, goal, 1, "unit").code,
+        PathCode::MemoryLimitReached
+    );
+    assert_eq!(map.prepare("unit", 1), PathCode::MemoryLimitReached);
+    assert_eq!(map.clearance(start, "unit"), None);
+    assert_eq!(map.cache_memory_bytes(), 0);
+    // Validation still comes first.
+    assert_eq!(
+        map.find_path(start, goal, 0, "unit").code,
+        PathCode::InvalidAgentSize
+    );
+
+    // The layer fits, the graph (5 bytes per cell) does not.
+    map.set_cache_memory_limit(30_000);
+    assert_eq!(
+        map.find_path(start, goal, 1, "unit").code,
+        PathCode::MemoryLimitReached
+    );
+    assert_eq!(map.clearance(start, "unit"), Some(100));
+    assert!(map.cache_memory_bytes() <= 30_000);
+
+    // A landmark table that cannot fit is refused when configured.
+    assert!(matches!(
+        map.set_landmarks(LandmarkPlacement::Farthest(8)),
+        Err(LandmarkError::MemoryLimit { count: 8, .. })
+    ));
+    assert_eq!(map.landmark_placement(), &LandmarkPlacement::None);
+
+    // Room for the graph but not for the tables built later: queries stay exact without them.
+    map.set_cache_memory_limit(80_000);
+    map.set_landmarks(LandmarkPlacement::Farthest(1)).unwrap();
+    map.set_cache_memory_limit(70_000);
+    let result = map.find_path(start, goal, 1, "unit");
+    assert_eq!(result.code, PathCode::Ok);
+    assert!((result.total_cost() - 99.0 * 2f64.sqrt()).abs() < 1e-3);
+    assert_eq!(map.bake_landmarks("unit"), None);
+    assert!(map.cache_memory_bytes() <= 70_000);
+}
+
+#[test]
+fn batches_on_any_number_of_threads_equal_single_queries() {
+    let mut rng = Rng::new(0x000B_A7C4);
+    let grid = random_grid(&mut rng, 50, 50, 20);
+    let mut map = PathMap::new(grid.clone());
+    for name in ["a", "b"] {
+        map.set_profile(random_profile(&mut rng, name)).unwrap();
+    }
+    let names = ["a", "b", "missing"];
+    let queries: Vec<PathQuery> = (0..300)
+        .map(|_| {
+            let name = *rng.pick(&names);
+            PathQuery::new(
+                random_cell(&mut rng, grid.region()),
+                random_cell(&mut rng, grid.region()),
+                rng.range(0, 4),
+                name,
+            )
+            .allow_partial_path(rng.chance(30))
+        })
+        .collect();
+    let single: Vec<_> = queries.iter().map(|query| map.query(query)).collect();
+    for threads in [0, 1, 2, 3, 8] {
+        assert_eq!(
+            map.query_batch(&queries, threads),
+            single,
+            "{threads} threads"
+        );
+    }
+    assert!(map.query_batch(&[], 4).is_empty());
+}

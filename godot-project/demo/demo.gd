@@ -2,9 +2,12 @@ extends Node2D
 ## Clearance Pathfinder demo: four units of sizes 1, 2 and 3 on one map of ground, walls, road,
 ## swamp and water. Infantry wades through swamp and water; vehicles keep to land, prefer the
 ## road and avoid swamp. Keys 1-4 or a click on a unit select it; a click elsewhere sends it
-## there; H toggles the clearance heat map of the selected unit's profile.
+## there; a right click builds or removes a wall, and every unit on its way re-plans off the
+## main thread (request_path / path_found); H toggles the clearance heat map of the selected
+## unit's profile.
 ##
-## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`.
+## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
+## `--heat-map`, `--scripted-edits` (walls the upper bridge at frame 20, as a right click would).
 
 const GROUND := 0
 const WALL := 1
@@ -25,6 +28,10 @@ class Unit:
 	var colour: Color
 	var position: Vector2
 	var points := PackedVector2Array()
+	var goal := Vector2i.ZERO
+	var has_goal := false
+	## The re-plan request whose answer this unit waits for (0: none).
+	var request := 0
 	var status := "waiting for orders"
 
 	func _init(unit_title: String, size: int, profile_name: StringName, tint: Color) -> void:
@@ -45,6 +52,8 @@ var frame := 0
 var quit_after_frames := -1
 var screenshot_path := ""
 var last_refusal := "none yet"
+var scripted_edits := false
+var replans := 0
 
 
 func _ready() -> void:
@@ -55,6 +64,8 @@ func _ready() -> void:
 			screenshot_path = arg.get_slice("=", 1)
 		elif arg == "--heat-map":
 			pathfinder.debug_draw_clearance = true
+		elif arg == "--scripted-edits":
+			scripted_edits = true
 	_build_terrain()
 	units = [
 		Unit.new("Scout", 1, &"infantry", Color("ffd24a")),
@@ -66,6 +77,8 @@ func _ready() -> void:
 	for i in units.size():
 		units[i].position = pathfinder.to_global(pathfinder.footprint_center(starts[i], units[i].agent_size))
 	overlay.draw.connect(_draw_overlay)
+	pathfinder.map_changed.connect(_replan_all)
+	pathfinder.path_found.connect(_on_path_found)
 	_select(0)
 	# Opening orders: the scout slips through a one-cell door, the squad wades the river, the
 	# truck squeezes through a two-cell gap, and the tank, too wide for both, goes the long way.
@@ -91,6 +104,9 @@ func _process(delta: float) -> void:
 				budget = 0.0
 	overlay.queue_redraw()
 	frame += 1
+	if scripted_edits and frame == 20:
+		for cell in [Vector2i(30, 6), Vector2i(30, 7)]:
+			_toggle_wall(cell)
 	if frame == SCREENSHOT_FRAME and screenshot_path != "":
 		await RenderingServer.frame_post_draw
 		var saved := get_viewport().get_texture().get_image().save_png(screenshot_path)
@@ -107,6 +123,8 @@ func _unhandled_input(event: InputEvent) -> void:
 		elif key.keycode == KEY_H:
 			pathfinder.debug_draw_clearance = not pathfinder.debug_draw_clearance
 	var click := event as InputEventMouseButton
+	if click and click.pressed and click.button_index == MOUSE_BUTTON_RIGHT:
+		_toggle_wall(pathfinder.local_to_cell(pathfinder.to_local(get_global_mouse_position())))
 	if click and click.pressed and click.button_index == MOUSE_BUTTON_LEFT:
 		var target := get_global_mouse_position()
 		for i in units.size():
@@ -132,7 +150,10 @@ func _order(index: int, goal: Vector2i) -> void:
 func _order_world(index: int, target: Vector2) -> void:
 	var unit := units[index]
 	var result := pathfinder.find_path_world(unit.position, target, unit.agent_size, unit.profile)
+	unit.request = 0
 	if result.ok:
+		unit.goal = result.goal_anchor
+		unit.has_goal = true
 		unit.points = result.points
 		unit.status = "OK, cost %.2f, %d steps" % [result.total_cost, result.path.size() - 1]
 	else:
@@ -141,6 +162,43 @@ func _order_world(index: int, target: Vector2) -> void:
 			unit.status += " (clearance %d, needs %d)" % [result.clearance_found, result.clearance_needed]
 		last_refusal = "%s to %s: %s" % [unit.title, result.goal_anchor, unit.status]
 		print("demo: refused: " + last_refusal)
+	_update_status()
+
+
+## Builds a wall on `cell`, or removes the wall there; `map_changed` then re-plans the units.
+func _toggle_wall(cell: Vector2i) -> void:
+	var terrain := pathfinder.get_cell_terrain(cell)
+	if terrain < 0:
+		return
+	pathfinder.set_cell_terrain(cell, GROUND if terrain == WALL else WALL)
+	queue_redraw()
+
+
+## Every unit still on its way asks again, from where it stands, on a worker thread; a goal cut
+## off by the edit gives a partial path, as close as the unit can get.
+func _replan_all(_rect: Rect2i) -> void:
+	for unit in units:
+		if unit.has_goal and not unit.points.is_empty():
+			var shift := pathfinder.cell_size * (unit.agent_size - 1) / 2.0
+			var here := pathfinder.local_to_cell(pathfinder.to_local(unit.position) - shift)
+			unit.request = pathfinder.request_path(here, unit.goal, unit.agent_size, unit.profile, true)
+
+
+func _on_path_found(id: int, result: Dictionary) -> void:
+	for unit in units:
+		if unit.request != id:
+			continue
+		unit.request = 0
+		replans += 1
+		if result.path.is_empty():
+			unit.points.clear()
+			unit.status = "%s after the map changed" % result.code
+			break
+		unit.points.clear()
+		for anchor: Vector2i in result.path:
+			unit.points.append(pathfinder.to_global(pathfinder.footprint_center(anchor, unit.agent_size)))
+		unit.status = "re-planned: %s, cost %.2f" % [result.code, result.total_cost]
+		print("demo: %s re-planned after an edit: %s" % [unit.title, result.code])
 	_update_status()
 
 
@@ -155,6 +213,7 @@ func _update_status() -> void:
 	status_label.text = "\n".join(lines)
 	help_label.text = "\n".join([
 		"Keys 1-4 or click a unit: select.  Click the map: send it there.",
+		"Right-click: build or remove a wall; units on the move re-plan.",
 		"H: clearance heat map for the selected unit's profile.",
 		"Infantry wades: ground, road 1; swamp 1.5; water 2.",
 		"Vehicles keep to land: ground 1; road 0.5; swamp 6.",

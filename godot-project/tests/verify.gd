@@ -25,29 +25,36 @@ var rng := RandomNumberGenerator.new()
 
 func _initialize() -> void:
 	rng.seed = 20260329
-	_run("width_one_gap_passes_1x1_and_sends_2x2_round", _check_gap)
-	_run("road_at_1_beats_swamp_at_3", _check_road_vs_swamp)
-	_run("start_cell_is_never_charged", _check_uncharged_start)
-	_run("multiplier_below_one_takes_longer_cheaper_route", _check_cheap_road)
-	_run("larger_agents_pay_the_dearest_footprint_cell", _check_footprint_cost)
-	_run("diagonals_never_cut_corners", _check_corners)
-	_run("goal_and_start_clearance_codes", _check_clearance_codes)
-	_run("bad_queries_get_their_codes_in_order", _check_bad_queries)
-	_run("bad_terrain_edits_return_false_and_change_nothing", _check_bad_edits)
-	_run("good_terrain_edits_apply_and_signal", _check_good_edits)
-	_run("bad_profiles_return_false_and_change_nothing", _check_bad_profiles)
-	_run("bad_properties_are_refused", _check_bad_properties)
-	_run("region_change_rebuilds_and_keeps_profiles", _check_region_rebuild)
-	_run("determinism_same_query_same_path", _check_determinism)
-	_run("coordinates_and_footprints", _check_coordinates)
-	_run("find_path_world_uses_global_footprint_centres", _check_world)
-	_run("tile_map_layer_import", _check_import)
-	_run("tile_map_layer_import_refuses_bad_layers", _check_bad_import)
-	_run("agent_profile_resources", _check_resources)
-	_run("demo_scene_profiles_load_from_resources", _check_demo_scene)
-	_run("generated_size_2_and_3_queries_match_reference", _check_generated.bind(false, 8, 15))
-	_run("generated_weighted_queries_match_reference", _check_generated.bind(true, 8, 10))
-	_run("landmark_queries_agree_with_plain_queries", _check_landmarks)
+	await _run("width_one_gap_passes_1x1_and_sends_2x2_round", _check_gap)
+	await _run("road_at_1_beats_swamp_at_3", _check_road_vs_swamp)
+	await _run("start_cell_is_never_charged", _check_uncharged_start)
+	await _run("multiplier_below_one_takes_longer_cheaper_route", _check_cheap_road)
+	await _run("larger_agents_pay_the_dearest_footprint_cell", _check_footprint_cost)
+	await _run("diagonals_never_cut_corners", _check_corners)
+	await _run("goal_and_start_clearance_codes", _check_clearance_codes)
+	await _run("bad_queries_get_their_codes_in_order", _check_bad_queries)
+	await _run("bad_terrain_edits_return_false_and_change_nothing", _check_bad_edits)
+	await _run("good_terrain_edits_apply_and_signal", _check_good_edits)
+	await _run("bad_profiles_return_false_and_change_nothing", _check_bad_profiles)
+	await _run("bad_properties_are_refused", _check_bad_properties)
+	await _run("region_change_rebuilds_and_keeps_profiles", _check_region_rebuild)
+	await _run("determinism_same_query_same_path", _check_determinism)
+	await _run("coordinates_and_footprints", _check_coordinates)
+	await _run("find_path_world_uses_global_footprint_centres", _check_world)
+	await _run("tile_map_layer_import", _check_import)
+	await _run("tile_map_layer_import_refuses_bad_layers", _check_bad_import)
+	await _run("agent_profile_resources", _check_resources)
+	await _run("demo_scene_profiles_load_from_resources", _check_demo_scene)
+	await _run("generated_size_2_and_3_queries_match_reference", _check_generated.bind(false, 8, 15))
+	await _run("generated_weighted_queries_match_reference", _check_generated.bind(true, 8, 10))
+	await _run("landmark_queries_agree_with_plain_queries", _check_landmarks)
+	await _run("edits_between_queries_keep_results_exact", _check_live_edits)
+	await _run("partial_paths_end_at_the_nearest_reachable_anchor", _check_partial_paths)
+	await _run("expansion_and_memory_limits_are_codes", _check_limits)
+	await _run("async_requests_arrive_with_their_ids", _check_async_requests)
+	await _run("async_results_belong_to_the_map_version_they_were_asked_on", _check_async_versions)
+	await _run("batches_equal_single_queries", _check_batches)
+	await _run("every_func_refuses_bad_input_and_changes_nothing", _check_every_func_bad_input)
 	var failed := checks.filter(func(check: Dictionary) -> bool: return not check["pass"]).size()
 	var receipt := {
 		"suite": "clearance_pathfinder_godot",
@@ -63,7 +70,8 @@ func _initialize() -> void:
 
 func _run(check_name: String, check: Callable) -> void:
 	problems.clear()
-	var detail: Variant = check.call()
+	# Checks that wait for signals are coroutines; awaiting a plain call returns at once.
+	var detail: Variant = await check.call()
 	var entry := {"name": check_name, "pass": problems.is_empty()}
 	if not problems.is_empty():
 		entry["problems"] = Array(problems.slice(0, 8))
@@ -684,3 +692,264 @@ func _compare(reference: Reference, pf: ClearancePathfinder, result: Dictionary,
 	_expect(walked != INF, label + " every step of the path is legal on the raw grid")
 	_expect(absf(result.total_cost - best) <= 1e-6 * maxf(1.0, best), "%s cost %.9f, reference %.9f" % [label, result.total_cost, best])
 	_expect(absf(walked - result.total_cost) <= 1e-6 * maxf(1.0, walked), "%s reported cost %.9f, walked %.9f" % [label, result.total_cost, walked])
+
+
+## Random cell, rectangle and batch edits between queries; every query is compared with the
+## reference on the terrain as it is after the edits.
+func _check_live_edits() -> String:
+	var width := 20
+	var height := 14
+	var pf := _map(_rows_of(width, height, "."), EIGHT_WAY)
+	var costs := {GROUND: 1.0, ROAD: 0.5, SWAMP: 2.0}
+	pf.set_profile(&"generated", costs)
+	var emitted: Array[Rect2i] = []
+	pf.map_changed.connect(func(rect: Rect2i) -> void: emitted.append(rect))
+	var edits := 0
+	var compared := 0
+	for round_index in 40:
+		for edit in 3:
+			var terrain: int = [WALL, WALL, GROUND, ROAD, SWAMP][rng.randi_range(0, 4)]
+			var corner := Vector2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1))
+			var kind := rng.randi_range(0, 2)
+			if kind == 0:
+				_expect(pf.set_cell_terrain(corner, terrain), "set_cell_terrain")
+				_expect_eq(emitted.back(), Rect2i(corner, Vector2i.ONE), "map_changed for a cell")
+			elif kind == 1:
+				var rect := Rect2i(corner, Vector2i(rng.randi_range(1, 4), rng.randi_range(1, 3))).intersection(Rect2i(0, 0, width, height))
+				_expect(pf.fill_rect_terrain(rect, terrain), "fill_rect_terrain")
+				_expect_eq(emitted.back(), rect, "map_changed for a rectangle")
+			else:
+				var cells: Array[Vector2i] = [corner, Vector2i(width - 1 - corner.x, corner.y)]
+				_expect(pf.apply_terrain_batch(cells, PackedInt32Array([terrain, terrain])), "apply_terrain_batch")
+				_expect(emitted.back().has_point(cells[1]) and emitted.back().has_point(cells[0]), "map_changed covers the batch")
+			edits += 1
+		var reference := Reference.new(width, height, pf.get_terrain_data(), costs, true)
+		for query in 3:
+			var size := rng.randi_range(1, 3)
+			var start := _pick_anchor(reference, size)
+			var goal := _pick_anchor(reference, size)
+			var result := pf.find_path(start, goal, size, &"generated")
+			_compare(reference, pf, result, start, goal, size, "round %d size %d %s->%s" % [round_index, size, start, goal])
+			compared += 1
+	_expect_eq(emitted.size(), edits, "one map_changed per edit")
+	pf.free()
+	return "%d edits, %d queries compared" % [edits, compared]
+
+
+func _rows_of(width: int, height: int, character: String) -> Array:
+	var rows := []
+	for y in height:
+		rows.append(character.repeat(width))
+	return rows
+
+
+func _check_partial_paths() -> String:
+	# A walled pen in the middle; the goal inside it, or in a gap too narrow for a 2x2.
+	var pf := _map([
+		"..........",
+		"..........",
+		"...####...",
+		"...#..#...",
+		"...####...",
+		"..........",
+		"#.########",
+		"..........",
+	], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var plain := pf.find_path(Vector2i(0, 0), Vector2i(4, 3), 1, &"unit")
+	_expect_eq(plain.code, "NO_PATH", "without the option")
+	var partial := pf.find_path(Vector2i(0, 0), Vector2i(4, 3), 1, &"unit", true)
+	_expect_eq([partial.ok, partial.code], [false, "PARTIAL_PATH"], "with the option")
+	_expect_eq(partial.path.front(), Vector2i(0, 0), "starts at the start")
+	# Nearest reachable anchors to (4, 3) lie one diagonal away, outside the pen's corners and
+	# sides; the lowest row wins: (4, 1) is 2 straight steps away, as are none nearer.
+	_expect_eq(partial.path.back(), Vector2i(4, 1), "ends at the nearest reachable anchor")
+	var reference := Reference.new(10, 8, pf.get_terrain_data(), {GROUND: 1.0}, true)
+	_expect(is_equal_approx(partial.total_cost, reference.shortest_cost(Vector2i(0, 0), Vector2i(4, 1), 1)), "optimal to that anchor")
+	var narrow := pf.find_path(Vector2i(0, 0), Vector2i(1, 6), 2, &"unit", true)
+	_expect_eq([narrow.code, narrow.clearance_needed], ["PARTIAL_PATH", 2], "goal too narrow for a 2x2")
+	_expect_eq(narrow.path.back(), Vector2i(1, 4), "the 2x2 stops above the gap")
+	var reachable := pf.find_path(Vector2i(0, 0), Vector2i(9, 7), 1, &"unit", true)
+	_expect_eq(reachable.code, "OK", "a reachable goal is answered as usual")
+	var world := pf.find_path_world(pf.to_global(pf.cell_to_local(Vector2i(0, 0))), pf.to_global(pf.cell_to_local(Vector2i(4, 3))), 1, &"unit", true)
+	_expect_eq([world.code, world.points.size()], ["PARTIAL_PATH", partial.path.size()], "find_path_world with a partial path")
+	pf.free()
+	return "partial path of %d anchors" % partial.path.size()
+
+
+func _check_limits() -> void:
+	var pf := _map(_rows_of(30, 30, "."), EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	pf.search_expansion_limit = 5
+	var limited := pf.find_path(Vector2i(0, 0), Vector2i(29, 29), 1, &"unit")
+	_expect_eq([limited.code, limited.expanded, limited.path], ["SEARCH_LIMIT_REACHED", 5, []], "stopped at 5 expansions")
+	pf.search_expansion_limit = 0
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(29, 29), 1, &"unit").code, "OK", "0 means no limit")
+	var fresh := _map(_rows_of(30, 30, "."), EIGHT_WAY)
+	fresh.set_profile(&"unit", {GROUND: 1.0})
+	fresh.cache_memory_limit_mb = 1
+	_expect_eq(fresh.find_path(Vector2i(0, 0), Vector2i(29, 29), 1, &"unit").code, "OK", "900 cells fit in 1 MiB")
+	fresh.max_map_cells = 1000
+	var region := fresh.region
+	fresh.region = Rect2i(0, 0, 40, 40)
+	_expect_eq(fresh.region, region, "a region above max_map_cells is refused")
+	pf.free()
+	fresh.free()
+
+
+func _check_async_requests() -> String:
+	var pf := _map(["..........", "....#.....", "....#.....", "....#....."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var arrived := {}
+	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	var asked := {}
+	for i in 6:
+		var goal := Vector2i(9, i % 4)
+		var id := pf.request_path(Vector2i(0, 3), goal, 1 + i % 2, &"unit")
+		asked[id] = pf.find_path(Vector2i(0, 3), goal, 1 + i % 2, &"unit")
+	var bad_id := pf.request_path(Vector2i(0, 0), Vector2i(1, 1), 0, &"unit")
+	asked[bad_id] = {"code": "INVALID_AGENT_SIZE"}
+	var partial_id := pf.request_path(Vector2i(0, 3), Vector2i(4, 2), 1, &"unit", true)
+	var cancelled := pf.request_path(Vector2i(0, 0), Vector2i(9, 3), 1, &"unit")
+	_expect(pf.cancel_request(cancelled), "cancel a pending request")
+	_expect(not pf.cancel_request(cancelled), "cancel it twice")
+	_expect(not pf.cancel_request(12345), "cancel an unknown id")
+	_expect_eq(pf.get_pending_request_count(), 8, "pending requests")
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await process_frame
+		frames += 1
+	_expect_eq(pf.get_pending_request_count(), 0, "every request delivered within 600 frames")
+	for id: int in asked:
+		_expect(arrived.has(id), "request %d arrived" % id)
+		if arrived.has(id) and asked[id].has("path"):
+			_expect_eq(arrived[id], asked[id], "request %d equals find_path" % id)
+		elif arrived.has(id):
+			_expect_eq(arrived[id].code, asked[id].code, "request %d code" % id)
+	_expect(not arrived.has(cancelled), "no signal for the cancelled request")
+	_expect_eq(arrived.get(partial_id, {}).get("code"), "PARTIAL_PATH", "async partial path")
+	var ids := asked.keys()
+	ids.sort()
+	_expect_eq(ids, range(ids[0], ids[0] + ids.size()), "ids are consecutive")
+	pf.free()
+	return "%d results in %d frames" % [arrived.size(), frames]
+
+
+func _check_async_versions() -> void:
+	var pf := _map(["..........", "..........", ".........."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var arrived := {}
+	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	var before := pf.request_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit")
+	# The wall goes up after the first request and before the second.
+	_expect(pf.fill_rect_terrain(Rect2i(5, 0, 1, 3), WALL), "wall across the map")
+	var after := pf.request_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit")
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await process_frame
+		frames += 1
+	_expect_eq(arrived.get(before, {}).get("code"), "OK", "the first request saw the open map")
+	_expect_eq(arrived.get(before, {}).get("total_cost"), 9.0, "straight across the open map")
+	_expect_eq(arrived.get(after, {}).get("code"), "NO_PATH", "the second saw the wall")
+	_expect_eq(pf.find_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit").code, "NO_PATH", "the node's map has the wall")
+	pf.free()
+
+
+func _check_batches() -> String:
+	var pf := _map(["..........", "...##.....", "...##..s..", ".......s.."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0, SWAMP: 3.0})
+	var queries: Array = []
+	var expected: Array = []
+	for i in 40:
+		var start := Vector2i(rng.randi_range(0, 9), rng.randi_range(0, 3))
+		var goal := Vector2i(rng.randi_range(-1, 10), rng.randi_range(0, 3))
+		var size := rng.randi_range(1, 2)
+		var partial := i % 3 == 0
+		queries.append({"start": start, "goal": goal, "agent_size": size, "profile": &"unit", "allow_partial_path": partial})
+		expected.append(pf.find_path(start, goal, size, &"unit", partial))
+	_expect_eq(pf.find_paths(queries), expected, "find_paths equals find_path one by one")
+	var delivered := []
+	pf.paths_found.connect(func(id: int, results: Array) -> void: delivered.append([id, results]))
+	var id := pf.request_paths(queries)
+	var empty_id := pf.request_paths([])
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await process_frame
+		frames += 1
+	var by_id := {}
+	for entry: Array in delivered:
+		by_id[entry[0]] = entry[1]
+	_expect_eq(by_id.get(id), expected, "request_paths delivers the same results in order")
+	_expect_eq(by_id.get(empty_id), [], "an empty batch is delivered empty")
+	pf.free()
+	return "%d queries per batch" % queries.size()
+
+
+## Every method of the node with arguments it must refuse: each returns its failure value,
+## prints an error, and leaves the map, profiles and settings as they were.
+func _check_every_func_bad_input() -> void:
+	var pf := _map(["....", ".#..", "...."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var before := _snapshot(pf)
+	var settings := [pf.region, pf.cell_size, pf.offset, pf.diagonal_mode, pf.default_terrain,
+		pf.empty_cell_terrain, pf.landmark_count, pf.worker_thread_count, pf.search_expansion_limit,
+		pf.cache_memory_limit_mb, pf.max_map_cells]
+	var bad_cell := Vector2i(99, 99)
+	# Queries
+	_expect_eq(pf.find_path(Vector2i.ZERO, Vector2i.ONE, 0, &"unit").code, "INVALID_AGENT_SIZE", "find_path size 0")
+	_expect_eq(pf.find_path(Vector2i.ZERO, Vector2i.ONE, 1, &"nobody", true).code, "UNKNOWN_PROFILE", "find_path unknown profile")
+	_expect_eq(pf.find_path_world(Vector2(NAN, NAN), Vector2.ZERO, 300, &"unit").code, "INVALID_AGENT_SIZE", "find_path_world size 300")
+	_expect_eq(pf.request_paths([{"start": Vector2i.ZERO}]), -1, "request_paths: missing keys")
+	_expect_eq(pf.request_paths([{"start": Vector2(0, 0), "goal": Vector2i.ONE, "agent_size": 1, "profile": &"unit"}]), -1, "request_paths: Vector2 start")
+	_expect_eq(pf.request_paths([{"start": Vector2i.ZERO, "goal": Vector2i.ONE, "agent_size": 1.5, "profile": &"unit"}]), -1, "request_paths: float size")
+	_expect_eq(pf.request_paths([{"start": Vector2i.ZERO, "goal": Vector2i.ONE, "agent_size": 1, "profile": 7}]), -1, "request_paths: int profile")
+	_expect_eq(pf.request_paths([{"start": Vector2i.ZERO, "goal": Vector2i.ONE, "agent_size": 1, "profile": &"unit", "max_expansions": -3}]), -1, "request_paths: negative limit")
+	_expect_eq(pf.request_paths([{"start": Vector2i.ZERO, "goal": Vector2i.ONE, "agent_size": 1, "profile": &"unit", "allow_partial_path": 1}]), -1, "request_paths: int flag")
+	_expect_eq(pf.request_paths(["not a dictionary"]), -1, "request_paths: a string entry")
+	_expect_eq(pf.get_pending_request_count(), 0, "nothing started by refused batches")
+	_expect_eq(pf.find_paths([null]), [] as Array[Dictionary], "find_paths: a null entry")
+	_expect(not pf.cancel_request(-1), "cancel_request of -1")
+	_expect_eq(pf.get_footprint_cells(Vector2i.ZERO, -5), [] as Array[Vector2i], "get_footprint_cells size -5")
+	_expect_eq(pf.get_clearance(bad_cell, &"unit"), -1, "get_clearance off the map")
+	_expect_eq(pf.footprint_center(Vector2i.ZERO, 0), Vector2.ZERO, "footprint_center size 0")
+	_expect_eq(pf.local_to_cell(Vector2(INF, 0)), Vector2i.ZERO, "local_to_cell of INF")
+	# Terrain
+	_expect(not pf.set_cell_terrain(bad_cell, WALL), "set_cell_terrain off the map")
+	_expect(not pf.fill_rect_terrain(Rect2i(0, 0, 2147483647, 2147483647), WALL), "fill_rect_terrain huge")
+	_expect(not pf.load_terrain(PackedByteArray([1])), "load_terrain short")
+	_expect(not pf.apply_terrain_batch([bad_cell] as Array[Vector2i], PackedInt32Array([WALL])), "apply_terrain_batch off the map")
+	_expect_eq(pf.get_cell_terrain(bad_cell), -1, "get_cell_terrain off the map")
+	_expect(not pf.import_tile_map_layer(null, "terrain"), "import_tile_map_layer null")
+	# Profiles and landmarks
+	_expect(not pf.set_profile(&"unit", {GROUND: NAN}), "set_profile NaN")
+	_expect(not pf.remove_profile(&"nobody"), "remove_profile unknown")
+	_expect(not pf.has_profile(&"nobody"), "has_profile unknown")
+	_expect_eq(pf.bake_landmarks(&"nobody").ok, false, "bake_landmarks unknown profile")
+	_expect_eq(pf.get_landmark_stats(&"nobody").ok, false, "get_landmark_stats unknown profile")
+	# Properties
+	pf.region = Rect2i(0, 0, -1, 4)
+	pf.cell_size = Vector2(-1, 1)
+	pf.offset = Vector2(NAN, 0)
+	pf.diagonal_mode = 7
+	pf.default_terrain = 999
+	pf.empty_cell_terrain = -2
+	pf.landmark_count = 100
+	pf.worker_thread_count = -1
+	pf.worker_thread_count = 65
+	pf.search_expansion_limit = -1
+	pf.cache_memory_limit_mb = 0
+	pf.cache_memory_limit_mb = 2000000
+	pf.max_map_cells = 0
+	pf.max_map_cells = 300000000
+	var after := [pf.region, pf.cell_size, pf.offset, pf.diagonal_mode, pf.default_terrain,
+		pf.empty_cell_terrain, pf.landmark_count, pf.worker_thread_count, pf.search_expansion_limit,
+		pf.cache_memory_limit_mb, pf.max_map_cells]
+	_expect_eq(after, settings, "every property kept its value")
+	_expect_eq(_snapshot(pf), before, "map and profiles unchanged")
+	# Before the node enters the tree: queries and edits work on the default map.
+	var loose := ClearancePathfinder.new()
+	_expect_eq(loose.find_path(Vector2i.ZERO, Vector2i.ONE, 1, &"unit").code, "UNKNOWN_PROFILE", "query before ready")
+	_expect(loose.set_cell_terrain(Vector2i.ZERO, WALL), "edit before ready")
+	_expect_eq(loose.get_cell_terrain(Vector2i.ZERO), WALL, "the edit applied")
+	loose.free()
+	pf.free()

@@ -78,7 +78,12 @@ PY
     fi
 fi
 
-run demo 300 res://demo/demo.tscn -- --quit-after-frames=120
+# --scripted-edits walls a bridge at frame 20: units on their way must re-plan asynchronously.
+run demo 300 res://demo/demo.tscn -- --quit-after-frames=120 --scripted-edits
+if ! grep -q 're-planned after an edit' "$logs/demo.log"; then
+    echo "FAIL: no unit re-planned after the demo's scripted edit"
+    failed=1
+fi
 # The demo has no expected errors: any error line is a failure.
 if grep -E '^(ERROR|USER ERROR):' "$logs/demo.log" >/dev/null; then
     echo "FAIL: the demo printed errors:"

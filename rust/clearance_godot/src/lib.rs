@@ -15,6 +15,7 @@
 mod convert;
 mod pathfinder;
 mod profile;
+mod workers;
 
 pub use pathfinder::ClearancePathfinder;
 pub use profile::AgentProfile;

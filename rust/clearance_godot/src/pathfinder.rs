@@ -6,12 +6,15 @@ use crate::convert::{
     vector_of,
 };
 use crate::profile::AgentProfile;
+use crate::workers::{Job, OwnedQuery, Workers};
 use clearance_core::{
     AgentProfile as CoreProfile, Cell, LandmarkPlacement, LandmarkStats, Movement, PathMap,
     PathResult, Region, TerrainEdit, TerrainGrid, TerrainId, MAX_LANDMARKS,
 };
-use godot::classes::{Engine, INode2D, Node2D, TileMapLayer};
+use godot::classes::{Engine, INode2D, Node2D, Os, TileMapLayer};
 use godot::prelude::*;
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// AStarGrid2D's `DIAGONAL_MODE_NEVER`: 4-way movement.
 const DIAGONAL_MODE_NEVER: i64 = 1;
@@ -21,6 +24,9 @@ const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = 3;
 /// The heat map draws one rectangle per cell; above this many cells it is skipped (and a
 /// configuration warning says so) to keep the editor and the game responsive.
 const MAX_HEAT_MAP_CELLS: u64 = 65_536;
+
+/// Default `max_map_cells`: a 4096 x 4096 map.
+const DEFAULT_MAX_MAP_CELLS: i64 = 1 << 24;
 
 /// Grid pathfinding for units of many sizes and terrain rules on one shared map.
 ///
@@ -138,7 +144,40 @@ pub struct ClearancePathfinder {
     #[var(set = set_debug_draw_last_path)]
     debug_draw_last_path: bool,
 
-    map: PathMap,
+    /// Worker threads for `request_path()` and `request_paths()` (0: one fewer than the
+    /// machine's processors, at least 1). Applies from the next request; changing it waits for
+    /// running queries to finish and drops queued requests (their signals never come).
+    #[export(range = (0.0, 64.0))]
+    #[var(set = set_worker_thread_count)]
+    worker_thread_count: i64,
+
+    /// Most anchors one query may expand (0: no limit). A query that needs more fails with
+    /// `SEARCH_LIMIT_REACHED`; the limit bounds the time any query can take.
+    #[export(range = (0.0, 1000000000.0, or_greater))]
+    #[var(set = set_search_expansion_limit)]
+    search_expansion_limit: i64,
+
+    /// Most memory, in MiB, the map's cached clearance layers, search graphs and landmark
+    /// tables may hold together (1 to 1048576). A query that would need more fails with
+    /// `MEMORY_LIMIT_REACHED` instead of exhausting memory.
+    #[export(range = (1.0, 1048576.0))]
+    #[var(set = set_cache_memory_limit_mb)]
+    cache_memory_limit_mb: i64,
+
+    /// Largest map accepted, in cells (1 to 268435456): `region` and
+    /// `import_tile_map_layer()` refuse anything larger with an error. The default,
+    /// 16777216, is a 4096 x 4096 map.
+    #[export(range = (1.0, 268435456.0))]
+    #[var(set = set_max_map_cells)]
+    max_map_cells: i64,
+
+    /// The map; shared with worker threads, which see the version current at their request.
+    /// Edits copy what a running request still reads (copy on write).
+    map: Arc<PathMap>,
+    workers: Option<Workers>,
+    next_request_id: i64,
+    /// Requests whose signal has not been emitted yet.
+    pending: HashSet<i64>,
     /// `region` or `default_terrain` changed since the map was built.
     map_stale: bool,
     /// `profiles` changed since its resources were registered.
@@ -168,7 +207,14 @@ impl INode2D for ClearancePathfinder {
             debug_draw_clearance: false,
             debug_profile: StringName::default(),
             debug_draw_last_path: false,
-            map: PathMap::new(grid),
+            worker_thread_count: 0,
+            search_expansion_limit: 0,
+            cache_memory_limit_mb: (clearance_core::DEFAULT_CACHE_MEMORY_LIMIT >> 20) as i64,
+            max_map_cells: DEFAULT_MAX_MAP_CELLS,
+            map: Arc::new(PathMap::new(grid)),
+            workers: None,
+            next_request_id: 1,
+            pending: HashSet::new(),
             map_stale: false,
             profiles_stale: true,
             resource_profile_names: Vec::new(),
@@ -204,6 +250,11 @@ impl INode2D for ClearancePathfinder {
         if self.debug_draw_last_path && !self.last_path.is_empty() {
             self.draw_last_path();
         }
+    }
+
+    /// Delivers finished requests; processing is on only while requests are pending.
+    fn process(&mut self, _delta: f64) {
+        self.deliver_finished_requests();
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -263,6 +314,17 @@ impl ClearancePathfinder {
     #[signal]
     fn map_changed(rect: Rect2i);
 
+    /// Emitted on the main thread when the request `id` from `request_path()` has finished,
+    /// with the Dictionary `find_path()` would have returned for the map as it was when the
+    /// request was made.
+    #[signal]
+    fn path_found(id: i64, result: VarDictionary);
+
+    /// Emitted on the main thread when the batch `id` from `request_paths()` has finished,
+    /// with one result Dictionary per query, in the order of the queries.
+    #[signal]
+    fn paths_found(id: i64, results: VarArray);
+
     // ---------------------------------------------------------------------------------------
     // Queries
 
@@ -271,17 +333,25 @@ impl ClearancePathfinder {
     /// top-left cells of the unit's square footprint).
     ///
     /// Returns a Dictionary:
-    /// - `ok` (bool): whether a path was found.
+    /// - `ok` (bool): whether a path to the goal was found.
     /// - `code` (String): `OK`, `INVALID_AGENT_SIZE`, `UNKNOWN_PROFILE`, `START_OUT_OF_BOUNDS`,
-    ///   `GOAL_OUT_OF_BOUNDS`, `START_CLEARANCE_INSUFFICIENT`, `GOAL_CLEARANCE_INSUFFICIENT` or
-    ///   `NO_PATH`, checked in that order.
+    ///   `GOAL_OUT_OF_BOUNDS`, `MEMORY_LIMIT_REACHED`, `START_CLEARANCE_INSUFFICIENT`,
+    ///   `GOAL_CLEARANCE_INSUFFICIENT`, `NO_PATH`, `SEARCH_LIMIT_REACHED` or `PARTIAL_PATH`,
+    ///   checked in that order.
     /// - `path` (Array[Vector2i]): the anchors from start to goal, both included (one anchor
-    ///   when start equals goal); empty unless `ok`.
-    /// - `total_cost` (float): 1.0 per straight step at multiplier 1.0; the start is never
-    ///   charged.
+    ///   when start equals goal); with `PARTIAL_PATH`, to the reachable anchor nearest the
+    ///   goal; empty otherwise.
+    /// - `total_cost` (float): the cost of `path`, 1.0 per straight step at multiplier 1.0;
+    ///   the start is never charged.
     /// - `expanded` (int): anchors the search expanded (0 when validation failed).
-    /// - `clearance_found`, `clearance_needed` (int): only with the two clearance codes, the
-    ///   clearance at the refused anchor and the size that needed more.
+    /// - `clearance_found`, `clearance_needed` (int): only with the two clearance codes (and a
+    ///   partial path for a goal too narrow for the unit), the clearance at the refused anchor
+    ///   and the size that needed more.
+    ///
+    /// With `allow_partial_path` (as in AStarGrid2D's `get_id_path()`), a goal that cannot be
+    /// reached (`NO_PATH`, or `GOAL_CLEARANCE_INSUFFICIENT`) gives `PARTIAL_PATH` and an
+    /// optimal path to the reachable anchor nearest the goal (straight-line distance in
+    /// steps; the lowest row, then column, among equals); `ok` stays false.
     ///
     /// An invalid agent size or an unknown profile also prints an error.
     #[func]
@@ -291,6 +361,7 @@ impl ClearancePathfinder {
         goal: Vector2i,
         agent_size: i64,
         profile: StringName,
+        #[opt(default = false)] allow_partial_path: bool,
     ) -> VarDictionary {
         let result = self.query(
             "find_path",
@@ -298,8 +369,86 @@ impl ClearancePathfinder {
             cell_of(goal),
             agent_size,
             &profile,
+            allow_partial_path,
         );
         result_dictionary(&result)
+    }
+
+    /// Starts `find_path()` on a worker thread and returns its request id (1, 2, ...) at once;
+    /// `path_found(id, result)` follows on the main thread, in a later frame, with the result
+    /// for the map as it is now: edits made meanwhile do not affect it (subscribe to
+    /// `map_changed` to re-plan). The node must be inside the scene tree for results to be
+    /// delivered. An invalid agent size or unknown profile prints an error, and the result
+    /// carries its code.
+    #[func]
+    pub fn request_path(
+        &mut self,
+        start: Vector2i,
+        goal: Vector2i,
+        agent_size: i64,
+        profile: StringName,
+        #[opt(default = false)] allow_partial_path: bool,
+    ) -> i64 {
+        self.ensure_ready();
+        let query = self.owned_query(
+            "request_path",
+            cell_of(start),
+            cell_of(goal),
+            agent_size,
+            &profile,
+            allow_partial_path,
+        );
+        self.submit(vec![query], true)
+    }
+
+    /// Starts a batch of queries on a worker thread and returns its request id at once;
+    /// `paths_found(id, results)` follows with one result per query, in order. Each entry of
+    /// `queries` is a Dictionary with `start` and `goal` (Vector2i), `agent_size` (int),
+    /// `profile` (StringName or String), and optionally `allow_partial_path` (bool) and
+    /// `max_expansions` (int, 0 for no limit; defaults to `search_expansion_limit`). If any
+    /// entry is malformed, returns -1, prints an error naming it, and starts nothing.
+    #[func]
+    pub fn request_paths(&mut self, queries: VarArray) -> i64 {
+        self.ensure_ready();
+        match self.owned_queries("request_paths", &queries) {
+            Some(queries) => self.submit(queries, false),
+            None => -1,
+        }
+    }
+
+    /// Answers a batch of queries (entries as in `request_paths()`) now, spread over
+    /// `worker_thread_count` threads plus the calling one, and returns one result Dictionary
+    /// per query, in order. If any entry is malformed, returns an empty array and prints an
+    /// error naming it.
+    #[func]
+    pub fn find_paths(&mut self, queries: VarArray) -> Array<VarDictionary> {
+        self.ensure_ready();
+        let Some(owned) = self.owned_queries("find_paths", &queries) else {
+            return Array::new();
+        };
+        let batch: Vec<_> = owned.iter().map(OwnedQuery::as_query).collect();
+        let threads = self.resolved_worker_count() + 1;
+        let results = self.map.query_batch(&batch, threads);
+        let dictionaries: Vec<VarDictionary> = results.iter().map(result_dictionary).collect();
+        Array::from(dictionaries.as_slice())
+    }
+
+    /// Forgets request `id`: its signal will not be emitted. Returns `false` if no such request
+    /// is pending (already delivered, cancelled, or never made). The query itself may still
+    /// run to completion on its worker.
+    #[func]
+    pub fn cancel_request(&mut self, id: i64) -> bool {
+        let cancelled = self.pending.remove(&id);
+        if self.pending.is_empty() {
+            self.base_mut().set_process(false);
+        }
+        cancelled
+    }
+
+    /// Number of requests whose signal has not been emitted yet.
+    #[func]
+    pub fn get_pending_request_count(&self) -> i64 {
+        self.pending.len() as i64
     }
 
     /// `find_path()` for units placed in the world: `start_position` and `goal_position` are
@@ -308,7 +457,7 @@ impl ClearancePathfinder {
     ///
     /// Returns `find_path()`'s Dictionary plus `start_anchor` and `goal_anchor` (Vector2i, the
     /// anchors used) and `points` (PackedVector2Array): the **global** positions of the
-    /// footprint centres along the path, for a sprite to follow; empty unless `ok`. A NaN or
+    /// footprint centres along the path, for a sprite to follow (also for a partial path). A NaN or
     /// infinite position prints an error and counts as off the map.
     #[func]
     pub fn find_path_world(
@@ -317,13 +466,21 @@ impl ClearancePathfinder {
         goal_position: Vector2,
         agent_size: i64,
         profile: StringName,
+        #[opt(default = false)] allow_partial_path: bool,
     ) -> VarDictionary {
         self.ensure_map();
         let size = valid_agent_size(agent_size).unwrap_or(1);
         let start =
             self.anchor_at_global("find_path_world", "start_position", start_position, size);
         let goal = self.anchor_at_global("find_path_world", "goal_position", goal_position, size);
-        let result = self.query("find_path_world", start, goal, agent_size, &profile);
+        let result = self.query(
+            "find_path_world",
+            start,
+            goal,
+            agent_size,
+            &profile,
+            allow_partial_path,
+        );
         let mut dictionary = result_dictionary(&result);
         let mut points = PackedVector2Array::new();
         for &anchor in &result.path {
@@ -379,6 +536,14 @@ impl ClearancePathfinder {
         }
         match self.map.clearance(cell_of(cell), &name) {
             Some(clearance) => i64::from(clearance),
+            None if self.map.grid().index_of(cell_of(cell)).is_some() => {
+                godot_error!(
+                    "ClearancePathfinder.get_clearance: the clearance layer would exceed \
+                     cache_memory_limit_mb ({})",
+                    self.cache_memory_limit_mb
+                );
+                -1
+            }
             None => {
                 godot_error!(
                     "ClearancePathfinder.get_clearance: cell {cell} lies outside the map region \
@@ -441,7 +606,7 @@ impl ClearancePathfinder {
             return false;
         };
         self.ensure_map();
-        match self.map.set_cell(cell_of(cell), id) {
+        match self.map_mut().set_cell(cell_of(cell), id) {
             Ok(()) => {
                 self.after_terrain_change(Rect2i::new(cell, Vector2i::ONE));
                 true
@@ -462,7 +627,7 @@ impl ClearancePathfinder {
             return false;
         };
         self.ensure_map();
-        match self.map.fill_rect(region_of(rect), id) {
+        match self.map_mut().fill_rect(region_of(rect), id) {
             Ok(()) => {
                 self.after_terrain_change(rect);
                 true
@@ -480,7 +645,7 @@ impl ClearancePathfinder {
     #[func]
     pub fn load_terrain(&mut self, data: PackedByteArray) -> bool {
         self.ensure_map();
-        match self.map.load_terrain(data.as_slice()) {
+        match self.map_mut().load_terrain(data.as_slice()) {
             Ok(()) => {
                 let whole = rect_of(self.map.region());
                 self.after_terrain_change(whole);
@@ -535,7 +700,7 @@ impl ClearancePathfinder {
             changed.push(cell);
         }
         self.ensure_map();
-        match self.map.apply_edits(&edits) {
+        match self.map_mut().apply_edits(&edits) {
             Ok(()) => {
                 if let Some(rect) = bounding_rect(&changed) {
                     self.after_terrain_change(rect);
@@ -583,6 +748,16 @@ impl ClearancePathfinder {
             godot_error!("ClearancePathfinder.import_tile_map_layer: the layer is null");
             return false;
         };
+        let used = region_of(layer.get_used_rect());
+        if used.area() > self.max_map_cells as u64 {
+            godot_error!(
+                "ClearancePathfinder.import_tile_map_layer: the layer covers {} cells, more than \
+                 max_map_cells ({}); nothing changed",
+                used.area(),
+                self.max_map_cells
+            );
+            return false;
+        }
         let grid = match terrain_from_layer(&layer, &terrain_layer_name, self.empty_cell_terrain) {
             Ok(grid) => grid,
             Err(problem) => {
@@ -612,7 +787,7 @@ impl ClearancePathfinder {
         match profile_from_dictionary(&name, &costs) {
             Ok(profile) => {
                 self.ensure_ready();
-                match self.map.set_profile(profile) {
+                match self.map_mut().set_profile(profile) {
                     Ok(()) => {
                         self.after_profile_change();
                         true
@@ -636,7 +811,7 @@ impl ClearancePathfinder {
     pub fn remove_profile(&mut self, name: StringName) -> bool {
         self.ensure_ready();
         let name = name.to_string();
-        if self.map.remove_profile(&name) {
+        if self.map_mut().remove_profile(&name) {
             self.after_profile_change();
             true
         } else {
@@ -689,6 +864,15 @@ impl ClearancePathfinder {
             godot_error!("ClearancePathfinder.region: {error}; the region is unchanged");
             return;
         }
+        if region_of(region).area() > self.max_map_cells as u64 {
+            godot_error!(
+                "ClearancePathfinder.region: {region} has {} cells, more than max_map_cells \
+                 ({}); the region is unchanged",
+                region_of(region).area(),
+                self.max_map_cells
+            );
+            return;
+        }
         if region == self.region {
             return;
         }
@@ -737,7 +921,7 @@ impl ClearancePathfinder {
             return;
         };
         self.diagonal_mode = mode;
-        self.map.set_movement(movement);
+        self.map_mut().set_movement(movement);
     }
 
     /// Sets `default_terrain`; see the property.
@@ -777,7 +961,7 @@ impl ClearancePathfinder {
                 return;
             }
         };
-        match self.map.set_landmarks(placement) {
+        match self.map_mut().set_landmarks(placement) {
             Ok(()) => self.landmark_count = count,
             Err(error) => godot_error!("ClearancePathfinder.landmark_count: {error}"),
         }
@@ -826,6 +1010,66 @@ impl ClearancePathfinder {
         self._on_profile_changed();
     }
 
+    /// Sets `worker_thread_count`; see the property. A value outside 0 to 64 is refused with
+    /// an error.
+    #[func]
+    pub fn set_worker_thread_count(&mut self, count: i64) {
+        if !(0..=64).contains(&count) {
+            godot_error!(
+                "ClearancePathfinder.worker_thread_count: {count} is not from 0 to 64; unchanged"
+            );
+            return;
+        }
+        self.worker_thread_count = count;
+    }
+
+    /// Sets `search_expansion_limit`; see the property. A negative value is refused with an
+    /// error.
+    #[func]
+    pub fn set_search_expansion_limit(&mut self, limit: i64) {
+        if limit < 0 {
+            godot_error!(
+                "ClearancePathfinder.search_expansion_limit: {limit} is negative (0 means no \
+                 limit); unchanged"
+            );
+            return;
+        }
+        self.search_expansion_limit = limit;
+    }
+
+    /// Sets `cache_memory_limit_mb`; see the property. A value outside 1 to 1048576 is refused
+    /// with an error.
+    #[func]
+    pub fn set_cache_memory_limit_mb(&mut self, megabytes: i64) {
+        let Some(bytes) = u32::try_from(megabytes)
+            .ok()
+            .filter(|&mb| (1..=1 << 20).contains(&mb))
+            .and_then(|mb| usize::try_from(u64::from(mb) << 20).ok())
+        else {
+            godot_error!(
+                "ClearancePathfinder.cache_memory_limit_mb: {megabytes} is not from 1 to \
+                 1048576; unchanged"
+            );
+            return;
+        };
+        self.cache_memory_limit_mb = megabytes;
+        self.map_mut().set_cache_memory_limit(bytes);
+    }
+
+    /// Sets `max_map_cells`; see the property. A value outside 1 to 268435456 is refused with
+    /// an error; the current map is kept even if it is larger.
+    #[func]
+    pub fn set_max_map_cells(&mut self, cells: i64) {
+        if !(1..=clearance_core::MAX_CELLS as i64).contains(&cells) {
+            godot_error!(
+                "ClearancePathfinder.max_map_cells: {cells} is not from 1 to {}; unchanged",
+                clearance_core::MAX_CELLS
+            );
+            return;
+        }
+        self.max_map_cells = cells;
+    }
+
     /// Sets `debug_draw_clearance`; see the property.
     #[func]
     pub fn set_debug_draw_clearance(&mut self, enabled: bool) {
@@ -858,22 +1102,12 @@ impl ClearancePathfinder {
         goal: Cell,
         agent_size: i64,
         profile: &StringName,
+        allow_partial_path: bool,
     ) -> PathResult {
         self.ensure_ready();
-        let name = profile.to_string();
-        let result = self.map.find_path(start, goal, agent_size, &name);
-        // Off-map, too narrow and unreachable are outcomes a game meets in play (a click off
-        // the map); a bad size or an unknown profile is a programming mistake, so say so.
-        match result.code {
-            clearance_core::PathCode::InvalidAgentSize => godot_error!(
-                "ClearancePathfinder.{method}: agent_size must be from 1 to 255, got {agent_size}"
-            ),
-            clearance_core::PathCode::UnknownProfile => {
-                godot_error!("ClearancePathfinder.{method}: no profile called '{name}'")
-            }
-            _ => {}
-        }
-        if result.is_ok() {
+        let query = self.owned_query(method, start, goal, agent_size, profile, allow_partial_path);
+        let result = self.map.query(&query.as_query());
+        if !result.path.is_empty() {
             self.last_path.clone_from(&result.path);
             self.last_agent_size = valid_agent_size(agent_size).unwrap_or(1);
             if self.debug_draw_last_path {
@@ -881,6 +1115,146 @@ impl ClearancePathfinder {
             }
         }
         result
+    }
+
+    /// The query as the worker threads take it, with the node's expansion limit. Off-map, too
+    /// narrow and unreachable are outcomes a game meets in play (a click off the map); a bad
+    /// size or an unknown profile is a programming mistake, so it also prints an error.
+    fn owned_query(
+        &self,
+        method: &str,
+        start: Cell,
+        goal: Cell,
+        agent_size: i64,
+        profile: &StringName,
+        allow_partial_path: bool,
+    ) -> OwnedQuery {
+        let name = profile.to_string();
+        if valid_agent_size(agent_size).is_none() {
+            godot_error!(
+                "ClearancePathfinder.{method}: agent_size must be from 1 to 255, got {agent_size}"
+            );
+        } else if self.map.profile(&name).is_none() {
+            godot_error!("ClearancePathfinder.{method}: no profile called '{name}'");
+        }
+        OwnedQuery {
+            start,
+            goal,
+            agent_size,
+            profile: name,
+            allow_partial_path,
+            max_expansions: self.expansion_limit(),
+        }
+    }
+
+    fn expansion_limit(&self) -> Option<u64> {
+        u64::try_from(self.search_expansion_limit)
+            .ok()
+            .filter(|&limit| limit > 0)
+    }
+
+    /// The queries of a `request_paths()` or `find_paths()` batch, or `None` (with an error
+    /// naming the first bad entry) if any entry is malformed.
+    fn owned_queries(&self, method: &str, queries: &VarArray) -> Option<Vec<OwnedQuery>> {
+        let mut owned = Vec::with_capacity(queries.len());
+        for (index, entry) in queries.iter_shared().enumerate() {
+            match query_from_variant(&entry, self.expansion_limit()) {
+                Ok(query) => owned.push(query),
+                Err(problem) => {
+                    godot_error!(
+                        "ClearancePathfinder.{method}: queries[{index}] {problem}; nothing was \
+                         started"
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(owned)
+    }
+
+    /// Hands `queries` to the workers against the current map version; returns the request
+    /// id.
+    fn submit(&mut self, queries: Vec<OwnedQuery>, single: bool) -> i64 {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        let count = self.resolved_worker_count();
+        if self
+            .workers
+            .as_ref()
+            .is_none_or(|workers| workers.count() != count)
+        {
+            // Replacing the pool drops what it still had queued (see `worker_thread_count`).
+            self.pending.clear();
+            self.workers = Some(Workers::start(count));
+        }
+        let job = Job {
+            id,
+            map: Arc::clone(&self.map),
+            queries,
+            single,
+        };
+        let accepted = self
+            .workers
+            .as_ref()
+            .is_some_and(|workers| workers.submit(job));
+        if !accepted {
+            // Only if a worker died: start afresh rather than lose the request.
+            godot_error!("ClearancePathfinder: the worker threads stopped; restarting them");
+            self.workers = None;
+            return -1;
+        }
+        self.pending.insert(id);
+        self.base_mut().set_process(true);
+        id
+    }
+
+    fn resolved_worker_count(&self) -> usize {
+        match usize::try_from(self.worker_thread_count) {
+            Ok(count) if count > 0 => count,
+            _ => {
+                let processors =
+                    usize::try_from(Os::singleton().get_processor_count()).unwrap_or(1);
+                processors.saturating_sub(1).max(1)
+            }
+        }
+    }
+
+    /// Emits the signals of the requests the workers have finished.
+    fn deliver_finished_requests(&mut self) {
+        let Some(workers) = &self.workers else {
+            return;
+        };
+        let finished = workers.collect();
+        for done in finished {
+            if !self.pending.remove(&done.id) {
+                continue; // cancelled
+            }
+            if done.single {
+                let result = done
+                    .results
+                    .first()
+                    .map(result_dictionary)
+                    .unwrap_or_default();
+                self.signals().path_found().emit(done.id, &result);
+            } else {
+                let results: Vec<Variant> = done
+                    .results
+                    .iter()
+                    .map(|result| result_dictionary(result).to_variant())
+                    .collect();
+                self.signals()
+                    .paths_found()
+                    .emit(done.id, &VarArray::from(results.as_slice()));
+            }
+        }
+        if self.pending.is_empty() {
+            self.base_mut().set_process(false);
+        }
+    }
+
+    /// The map, for an edit: copied first if a pending request still reads this version.
+    fn map_mut(&mut self) -> &mut PathMap {
+        Arc::make_mut(&mut self.map)
     }
 
     /// Rebuilds the map if `region` or `default_terrain` changed, and registers the resource
@@ -908,7 +1282,7 @@ impl ClearancePathfinder {
     /// Puts `grid` in place of the map's terrain, keeping the movement rule, profiles and
     /// landmark settings.
     fn replace_grid(&mut self, grid: TerrainGrid) {
-        self.map.replace_grid(grid);
+        self.map_mut().replace_grid(grid);
         self.map_stale = false;
         self.last_path.clear();
     }
@@ -944,11 +1318,11 @@ impl ClearancePathfinder {
     fn register_profile_resources(&mut self, report: bool) -> bool {
         let (valid, problems) = self.read_profile_resources();
         for name in std::mem::take(&mut self.resource_profile_names) {
-            self.map.remove_profile(&name);
+            self.map_mut().remove_profile(&name);
         }
         for profile in valid {
             let name = profile.name().to_owned();
-            match self.map.set_profile(profile) {
+            match self.map_mut().set_profile(profile) {
                 Ok(()) => self.resource_profile_names.push(name),
                 Err(error) => godot_error!("ClearancePathfinder: profile '{name}': {error}"),
             }
@@ -1246,4 +1620,62 @@ fn terrain_from_layer(
         }
     }
     TerrainGrid::from_bytes(region, &data).map_err(|error| error.to_string())
+}
+
+/// One entry of a `request_paths()` or `find_paths()` batch, or what is wrong with it.
+fn query_from_variant(entry: &Variant, default_limit: Option<u64>) -> Result<OwnedQuery, String> {
+    let Ok(entry) = entry.try_to::<VarDictionary>() else {
+        return Err(format!("is {entry}, not a Dictionary"));
+    };
+    let field = |key: &str| -> Result<Variant, String> {
+        entry.get(key).ok_or_else(|| format!("has no '{key}'"))
+    };
+    let vector = |key: &str| -> Result<Cell, String> {
+        let value = field(key)?;
+        value
+            .try_to::<Vector2i>()
+            .ok()
+            .filter(|_| value.get_type() == VariantType::VECTOR2I)
+            .map(cell_of)
+            .ok_or_else(|| format!("has '{key}' = {value}, not a Vector2i"))
+    };
+    let integer = |value: &Variant, key: &str| -> Result<i64, String> {
+        value
+            .try_to::<i64>()
+            .ok()
+            .filter(|_| value.get_type() == VariantType::INT)
+            .ok_or_else(|| format!("has '{key}' = {value}, not an int"))
+    };
+    let profile = field("profile")?;
+    let profile = match profile.get_type() {
+        VariantType::STRING_NAME | VariantType::STRING => profile.to_string(),
+        _ => {
+            return Err(format!(
+                "has 'profile' = {profile}, not a StringName or String"
+            ))
+        }
+    };
+    let allow_partial_path = match entry.get("allow_partial_path") {
+        None => false,
+        Some(value) if value.get_type() == VariantType::BOOL => value.to::<bool>(),
+        Some(value) => return Err(format!("has 'allow_partial_path' = {value}, not a bool")),
+    };
+    let max_expansions = match entry.get("max_expansions") {
+        None => default_limit,
+        Some(value) => match integer(&value, "max_expansions")? {
+            0 => None,
+            limit => Some(
+                u64::try_from(limit)
+                    .map_err(|_| format!("has 'max_expansions' = {limit}, below 0"))?,
+            ),
+        },
+    };
+    Ok(OwnedQuery {
+        start: vector("start")?,
+        goal: vector("goal")?,
+        agent_size: integer(&field("agent_size")?, "agent_size")?,
+        profile,
+        allow_partial_path,
+        max_expansions,
+    })
 }

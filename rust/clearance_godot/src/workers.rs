@@ -1,0 +1,144 @@
+//! Worker threads for `request_path()` and `request_paths()`: queries run off the main thread
+//! on a snapshot of the map, and results wait in a channel until the node collects them on the
+//! main thread (Godot objects and signals stay on the main thread).
+#![forbid(unsafe_code)]
+
+use clearance_core::{Cell, PathMap, PathQuery, PathResult};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+/// A query that owns its profile name, so it can cross to a worker thread.
+#[derive(Debug, Clone)]
+pub struct OwnedQuery {
+    pub start: Cell,
+    pub goal: Cell,
+    pub agent_size: i64,
+    pub profile: String,
+    pub allow_partial_path: bool,
+    pub max_expansions: Option<u64>,
+}
+
+impl OwnedQuery {
+    pub fn as_query(&self) -> PathQuery<'_> {
+        PathQuery {
+            start: self.start,
+            goal: self.goal,
+            agent_size: self.agent_size,
+            profile: &self.profile,
+            allow_partial_path: self.allow_partial_path,
+            max_expansions: self.max_expansions,
+        }
+    }
+}
+
+/// One request: its id, the map version it was made against, and its queries.
+pub struct Job {
+    pub id: i64,
+    pub map: Arc<PathMap>,
+    pub queries: Vec<OwnedQuery>,
+    /// From `request_path()` (one query, one result) rather than `request_paths()`.
+    pub single: bool,
+}
+
+/// A finished request.
+pub struct Finished {
+    pub id: i64,
+    pub results: Vec<PathResult>,
+    pub single: bool,
+}
+
+/// A fixed set of threads taking jobs from one queue.
+pub struct Workers {
+    jobs: Option<Sender<Job>>,
+    finished: Receiver<Finished>,
+    /// Set when the pool shuts down: workers drop the rest of their batch.
+    stopping: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Workers {
+    /// Starts `count` threads (at least one).
+    pub fn start(count: usize) -> Self {
+        let (job_sender, job_receiver) = channel::<Job>();
+        let (finished_sender, finished) = channel();
+        let queue = Arc::new(Mutex::new(job_receiver));
+        let stopping = Arc::new(AtomicBool::new(false));
+        let threads = (0..count.max(1))
+            .map(|index| {
+                let queue = Arc::clone(&queue);
+                let finished = finished_sender.clone();
+                let stopping = Arc::clone(&stopping);
+                std::thread::Builder::new()
+                    .name(format!("clearance-pathfinder-{index}"))
+                    .spawn(move || work(&queue, &finished, &stopping))
+                    .expect("the system can start a thread")
+            })
+            .collect();
+        Workers {
+            jobs: Some(job_sender),
+            finished,
+            stopping,
+            threads,
+        }
+    }
+
+    /// Number of threads.
+    pub fn count(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Queues a job; returns `false` if the workers are gone (a worker panicked and the queue
+    /// closed), in which case the job is dropped.
+    pub fn submit(&self, job: Job) -> bool {
+        self.jobs
+            .as_ref()
+            .is_some_and(|jobs| jobs.send(job).is_ok())
+    }
+
+    /// The requests finished since the last call, in the order they finished.
+    pub fn collect(&self) -> Vec<Finished> {
+        self.finished.try_iter().collect()
+    }
+}
+
+impl Drop for Workers {
+    /// Stops the threads and waits for them, so that none outlives the extension library: a
+    /// query already running finishes, the rest of its batch and the queued jobs are dropped.
+    fn drop(&mut self) {
+        self.stopping.store(true, Ordering::Relaxed);
+        self.jobs = None;
+        for thread in self.threads.drain(..) {
+            // A worker that panicked has nothing left to clean up.
+            let _ = thread.join();
+        }
+    }
+}
+
+fn work(queue: &Mutex<Receiver<Job>>, finished: &Sender<Finished>, stopping: &AtomicBool) {
+    loop {
+        let job = {
+            let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+            match queue.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            }
+        };
+        let mut results = Vec::with_capacity(job.queries.len());
+        for query in &job.queries {
+            if stopping.load(Ordering::Relaxed) {
+                return;
+            }
+            results.push(job.map.query(&query.as_query()));
+        }
+        let done = Finished {
+            id: job.id,
+            results,
+            single: job.single,
+        };
+        if finished.send(done).is_err() {
+            return;
+        }
+    }
+}

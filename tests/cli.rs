@@ -244,3 +244,42 @@ fn render_writes_a_png() {
     assert_eq!((width, height), (160, 80));
     std::fs::remove_file(Path::new(&out)).unwrap();
 }
+
+#[test]
+fn partial_paths_and_expansion_limits_from_the_command_line() {
+    let args = ["path", MAP, "--from", "1,1", "--to", "30,10", "--size", "3"];
+    let refused = clearance(&args);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stdout(&refused).contains("GOAL_CLEARANCE_INSUFFICIENT"),
+        "{}",
+        stdout(&refused)
+    );
+
+    let partial = clearance(&[&args[..], &["--partial", "--json"]].concat());
+    assert_eq!(
+        partial.status.code(),
+        Some(1),
+        "a partial path is not the goal"
+    );
+    let value: serde_json::Value = serde_json::from_str(&stdout(&partial)).unwrap();
+    assert_eq!(value["code"], "PARTIAL_PATH");
+    assert_eq!(value["path"][0], serde_json::json!([1, 1]));
+    assert_ne!(
+        value["path"].as_array().unwrap().last(),
+        Some(&serde_json::json!([30, 10]))
+    );
+
+    let limited = clearance(&[
+        "path",
+        MAP,
+        "--from",
+        "1,1",
+        "--to",
+        "38,18",
+        "--max-expansions",
+        "3",
+    ]);
+    assert_eq!(limited.status.code(), Some(1));
+    assert!(stdout(&limited).contains("SEARCH_LIMIT_REACHED"));
+}

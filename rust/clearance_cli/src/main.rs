@@ -7,7 +7,7 @@ use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MovingA
 use clearance_cli::profiles::read_profiles;
 use clearance_cli::render::{write_png, Picture};
 use clearance_cli::CliError;
-use clearance_core::{Cell, LandmarkPlacement, Movement, PathCode, PathMap, PathResult};
+use clearance_core::{Cell, LandmarkPlacement, Movement, PathCode, PathMap, PathQuery, PathResult};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -90,6 +90,22 @@ struct AgentArgs {
     /// Landmarks for the differential heuristic (0 to 64), placed farthest-point.
     #[arg(long, default_value_t = 0)]
     landmarks: usize,
+    /// If the goal cannot be reached, show the path to the reachable anchor nearest to it
+    /// (code PARTIAL_PATH; the exit status stays 1).
+    #[arg(long)]
+    partial: bool,
+    /// Give up after expanding this many anchors (code SEARCH_LIMIT_REACHED).
+    #[arg(long)]
+    max_expansions: Option<u64>,
+}
+
+impl AgentArgs {
+    fn query(&self, from: Cell, to: Cell) -> PathQuery<'_> {
+        PathQuery {
+            max_expansions: self.max_expansions,
+            ..PathQuery::new(from, to, self.size, &self.profile).allow_partial_path(self.partial)
+        }
+    }
 }
 
 fn parse_cell(text: &str) -> Result<Cell, String> {
@@ -188,11 +204,11 @@ fn run_path(
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let (map, path_map) = load(map_file, agent)?;
-    let result = path_map.find_path(from, to, agent.size, &agent.profile);
+    let result = path_map.query(&agent.query(from, to));
     if json {
         println!("{}", result_json(&result));
     } else {
-        if result.is_ok() {
+        if !result.path.is_empty() {
             print!("{}", draw_path(&map.grid, &result.path, agent.size as i32));
         }
         println!("{}", describe(&result, from, to, agent));
@@ -369,16 +385,19 @@ fn run_render(
     let mut path = Vec::new();
     let mut status = ExitCode::SUCCESS;
     if let Some((from, to)) = endpoints {
-        let result = path_map.find_path(from, to, agent.size, &agent.profile);
+        let result = path_map.query(&agent.query(from, to));
         println!("{}", describe(&result, from, to, agent));
         if !result.is_ok() {
             status = ExitCode::FAILURE;
         }
         path = result.path;
     }
-    let clearance = path_map
-        .clearance_layer(&agent.profile)
-        .expect("load() checked the profile");
+    let clearance = path_map.clearance_layer(&agent.profile).ok_or_else(|| {
+        CliError::Usage(format!(
+            "the clearance layer of {} would exceed the cache memory limit",
+            agent.profile
+        ))
+    })?;
     let longest_side = map.grid.width().max(map.grid.height());
     let scale = scale.map_or((1024 / longest_side).clamp(1, 16), usize::from);
     let picture = Picture {

@@ -1181,11 +1181,18 @@ impl ClearancePathfinder {
         if self
             .workers
             .as_ref()
-            .is_none_or(|workers| workers.count() != count)
+            .is_none_or(|workers| workers.requested() != count)
         {
             // Replacing the pool drops what it still had queued (see `worker_thread_count`).
             self.pending.clear();
-            self.workers = Some(Workers::start(count));
+            self.workers = Workers::start(count);
+            if self.workers.is_none() {
+                godot_error!(
+                    "ClearancePathfinder: the system refused to start worker threads; the \
+                     request was not made"
+                );
+                return -1;
+            }
         }
         let job = Job {
             id,

@@ -56,11 +56,14 @@ pub struct Workers {
     /// Set when the pool shuts down: workers drop the rest of their batch.
     stopping: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
+    /// The thread count asked for (the pool may hold fewer).
+    requested: usize,
 }
 
 impl Workers {
-    /// Starts `count` threads (at least one).
-    pub fn start(count: usize) -> Self {
+    /// Starts `count` threads (at least one), or fewer if the system refuses some; `None` if
+    /// it refuses all.
+    pub fn start(count: usize) -> Option<Self> {
         let (job_sender, job_receiver) = channel::<Job>();
         let (finished_sender, finished) = channel();
         let queue = Arc::new(Mutex::new(job_receiver));
@@ -73,20 +76,25 @@ impl Workers {
                 std::thread::Builder::new()
                     .name(format!("clearance-pathfinder-{index}"))
                     .spawn(move || work(&queue, &finished, &stopping))
-                    .expect("the system can start a thread")
+                    .ok()
             })
-            .collect();
-        Workers {
+            .collect::<Vec<_>>();
+        let threads: Vec<JoinHandle<()>> = threads.into_iter().flatten().collect();
+        if threads.is_empty() {
+            return None;
+        }
+        Some(Workers {
             jobs: Some(job_sender),
             finished,
             stopping,
             threads,
-        }
+            requested: count.max(1),
+        })
     }
 
-    /// Number of threads.
-    pub fn count(&self) -> usize {
-        self.threads.len()
+    /// The number of threads the pool was started with.
+    pub fn requested(&self) -> usize {
+        self.requested
     }
 
     /// Queues a job; returns `false` if the workers are gone (a worker panicked and the queue

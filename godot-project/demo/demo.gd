@@ -7,7 +7,8 @@ extends Node2D
 ## unit's profile.
 ##
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
-## `--heat-map`, `--scripted-edits` (walls the upper bridge at frame 20, as a right click would).
+## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
+## right clicks would).
 
 const GROUND := 0
 const WALL := 1
@@ -104,8 +105,8 @@ func _process(delta: float) -> void:
 				budget = 0.0
 	overlay.queue_redraw()
 	frame += 1
-	if scripted_edits and frame == 20:
-		for cell in [Vector2i(30, 6), Vector2i(30, 7)]:
+	if scripted_edits and frame == 5:
+		for cell in [Vector2i(33, 6), Vector2i(33, 7)]:
 			_toggle_wall(cell)
 	if frame == SCREENSHOT_FRAME and screenshot_path != "":
 		await RenderingServer.frame_post_draw

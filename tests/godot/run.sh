@@ -78,7 +78,7 @@ PY
     fi
 fi
 
-# --scripted-edits walls a bridge at frame 20: units on their way must re-plan asynchronously.
+# --scripted-edits walls a bridge at frame 5: units on their way must re-plan asynchronously.
 run demo 300 res://demo/demo.tscn -- --quit-after-frames=120 --scripted-edits
 if ! grep -q 're-planned after an edit' "$logs/demo.log"; then
     echo "FAIL: no unit re-planned after the demo's scripted edit"

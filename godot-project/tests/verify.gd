@@ -868,6 +868,9 @@ func _check_batches() -> String:
 		queries.append({"start": start, "goal": goal, "agent_size": size, "profile": &"unit", "allow_partial_path": partial})
 		expected.append(pf.find_path(start, goal, size, &"unit", partial))
 	_expect_eq(pf.find_paths(queries), expected, "find_paths equals find_path one by one")
+	var typed: Array[Dictionary] = []
+	typed.assign(queries)
+	_expect_eq(pf.find_paths(typed), expected, "find_paths takes a typed Array[Dictionary] too")
 	var delivered := []
 	pf.paths_found.connect(func(id: int, results: Array) -> void: delivered.append([id, results]))
 	var id := pf.request_paths(queries)

@@ -347,3 +347,52 @@ fn replacing_the_grid_keeps_profiles_and_landmark_settings() {
     let result = map.find_path(Cell::new(0, 0), Cell::new(5, 5), 1, "unit");
     assert_eq!((result.code, result.total_cost()), (PathCode::Ok, 10.0));
 }
+
+#[test]
+fn switching_movement_rebuilds_landmark_tables() {
+    // Found by the differential fuzz target: 4-way distances are no lower bounds for 8-way
+    // moves, so tables built under one rule must not guide searches under the other.
+    let mut rng = Rng::new(0x0004_3A7E);
+    let mut baked = 0;
+    for case in 0..20 {
+        let (mut map, grid) = generated_map(&mut rng, case);
+        map.set_landmarks(LandmarkPlacement::Farthest(4)).unwrap();
+        let first = if case.is_multiple_of(2) {
+            Movement::FourWay
+        } else {
+            Movement::EightWay
+        };
+        map.set_movement(first);
+        if map.bake_landmarks("a").is_none() {
+            continue; // no region large enough for a landmark
+        }
+        baked += 1;
+        let other = if first == Movement::FourWay {
+            Movement::EightWay
+        } else {
+            Movement::FourWay
+        };
+        map.set_movement(other);
+        assert!(
+            map.landmark_stats("a").is_none(),
+            "tables dropped with the old movement rule"
+        );
+        let rules = Reference::new(
+            &grid,
+            map.profile("a").unwrap(),
+            1,
+            other == Movement::EightWay,
+        );
+        for _ in 0..20 {
+            let start = random_cell(&mut rng, grid.region());
+            let goal = random_cell(&mut rng, grid.region());
+            if let (Some(estimate), Some(cost)) = (
+                map.estimate_cost(start, goal, 1, "a"),
+                rules.optimal_cost(start, goal),
+            ) {
+                assert!(estimate <= cost, "case {case}: {estimate} > {cost}");
+            }
+        }
+    }
+    assert!(baked >= 10, "only {baked} maps had landmarks");
+}

@@ -105,11 +105,13 @@ impl PathMap {
         self
     }
 
-    /// Switches between 4-way and 8-way movement.
+    /// Switches between 4-way and 8-way movement. Search graphs and landmark tables are
+    /// rebuilt on demand: distances under one rule are no bounds under the other.
     pub fn set_movement(&mut self, movement: Movement) {
         if movement != self.movement {
             self.movement = movement;
             exclusive(&mut self.graphs).clear();
+            exclusive(&mut self.landmarks).clear();
         }
     }
 

@@ -50,13 +50,7 @@ impl AnchorGraph {
     ) -> Self {
         let (width, height) = (grid.width(), grid.height());
         let legal = |index: usize| clearance.at(index) >= agent_size;
-        let directions = movement.direction_count();
-        let mut moves = vec![0u8; width * height];
-        for y in 0..height {
-            for x in 0..width {
-                moves[y * width + x] = move_mask(clearance, agent_size, directions, x, y);
-            }
-        }
+        let moves = all_move_masks(clearance, agent_size, movement);
 
         let cost_unit = profile
             .capability()
@@ -208,6 +202,45 @@ impl AnchorGraph {
                 && *backward.entry(theirs).or_insert(mine) == mine
         })
     }
+}
+
+/// The move masks of every anchor at once (what [`move_mask`] gives for each), from a copy of
+/// the legality of each anchor with a one-anchor border of illegal ones: every neighbour is
+/// then a fixed offset away, with no bounds to check. Bits follow [`DIRECTIONS`]: north, east,
+/// south and west, then north-east, south-east, south-west and north-west; a diagonal needs
+/// both straight neighbours it passes.
+fn all_move_masks(clearance: &ClearanceLayer, size: u8, movement: Movement) -> Vec<u8> {
+    let (width, height) = (clearance.width(), clearance.height());
+    let stride = width + 2;
+    let mut legal = vec![0u8; stride * (height + 2)];
+    for (y, row) in clearance.values().chunks_exact(width).enumerate() {
+        let padded = &mut legal[(y + 1) * stride + 1..(y + 1) * stride + 1 + width];
+        for (flag, &value) in padded.iter_mut().zip(row) {
+            *flag = u8::from(value >= size);
+        }
+    }
+    let diagonals = movement == Movement::EightWay;
+    let mut moves = vec![0u8; width * height];
+    for y in 0..height {
+        for x in 0..width {
+            let at = (y + 1) * stride + x + 1;
+            if legal[at] == 0 {
+                continue;
+            }
+            let (north, east) = (legal[at - stride], legal[at + 1]);
+            let (south, west) = (legal[at + stride], legal[at - 1]);
+            let mut mask = north | east << 1 | south << 2 | west << 3;
+            if diagonals {
+                let north_east = legal[at - stride + 1] & north & east;
+                let south_east = legal[at + stride + 1] & south & east;
+                let south_west = legal[at + stride - 1] & south & west;
+                let north_west = legal[at - stride - 1] & north & west;
+                mask |= north_east << 4 | south_east << 5 | south_west << 6 | north_west << 7;
+            }
+            moves[y * width + x] = mask;
+        }
+    }
+    moves
 }
 
 /// The legal moves from the anchor at column `x`, row `y` for an agent of `size`: bit `d` is

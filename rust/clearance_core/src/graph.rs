@@ -48,7 +48,7 @@ impl AnchorGraph {
         agent_size: u8,
         movement: Movement,
     ) -> Self {
-        let (width, height) = (grid.width(), grid.height());
+        let width = grid.width();
         let legal = |index: usize| clearance.at(index) >= agent_size;
         let moves = all_move_masks(clearance, agent_size, movement);
 

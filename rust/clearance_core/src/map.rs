@@ -511,14 +511,12 @@ impl PathMap {
             // Unreachable with exact regions; kept so a bug degrades to an honest answer.
             (None, _) => PathCode::NoPath,
         };
-        let mut path: Vec<Cell> = outcome
+        // A search from an anchor to itself returns that one anchor, as a partial path should.
+        let path: Vec<Cell> = outcome
             .path
             .iter()
             .map(|&index| self.grid.cell_at(index))
             .collect();
-        if target == start_index {
-            path = vec![query.start];
-        }
         PathResult {
             code,
             path,

@@ -201,6 +201,11 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
 #[test]
 fn scen_checks_every_problem() {
     let dir = clearance_cli::shared_data::movingai_dir();
+    assert!(
+        dir.is_dir(),
+        "the Moving AI data is missing: expected {} (or set CLEARANCE_MOVINGAI_DIR)",
+        dir.display()
+    );
     let map = dir.join("arena.map");
     let scen = dir.join("arena.map.scen");
     let output = clearance(&[
@@ -209,7 +214,12 @@ fn scen_checks_every_problem() {
         scen.to_str().unwrap(),
         "--json",
     ]);
-    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        String::from_utf8_lossy(&output.stderr)
+    );
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(value["problems"], 130);
     assert_eq!(value["mismatches"], 0);

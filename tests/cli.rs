@@ -200,12 +200,8 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
 
 #[test]
 fn scen_checks_every_problem() {
-    let dir = clearance_cli::shared_data::movingai_dir();
-    assert!(
-        dir.is_dir(),
-        "the Moving AI data is missing: expected {} (or set CLEARANCE_MOVINGAI_DIR)",
-        dir.display()
-    );
+    let dir =
+        clearance_cli::shared_data::movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let map = dir.join("arena.map");
     let scen = dir.join("arena.map.scen");
     let output = clearance(&[

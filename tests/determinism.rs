@@ -140,12 +140,7 @@ type Queries = Vec<(Cell, Cell)>;
 /// Reads map `name` and its scenario from the shared data and builds a cold map for `variant`.
 /// Fails the test if the data is missing or unreadable.
 fn load(name: &str, variant: Variant) -> (PathMap, Queries) {
-    let dir = movingai_dir();
-    assert!(
-        dir.is_dir(),
-        "the Moving AI data is missing: expected {} (or set CLEARANCE_MOVINGAI_DIR)",
-        dir.display()
-    );
+    let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let map = read_map(&dir.join(format!("{name}.map")))
         .unwrap_or_else(|error| panic!("cannot read the shared map {name}: {error}"));
     let problems = read_scenario(&dir.join(format!("{name}.map.scen")), &map)

@@ -12,12 +12,7 @@ use std::path::Path;
 
 #[test]
 fn every_shared_scenario_matches_its_published_optimum() {
-    let dir = movingai_dir();
-    assert!(
-        dir.is_dir(),
-        "the Moving AI data is missing: expected {} (or set CLEARANCE_MOVINGAI_DIR)",
-        dir.display()
-    );
+    let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let mut total = 0;
     for name in MAPS {
         let map = read_map(&dir.join(format!("{name}.map"))).unwrap();

@@ -151,7 +151,7 @@ fn main() {
         .skip(1)
         .find_map(|arg| arg.parse().ok())
         .unwrap_or(5);
-    let dir = movingai_dir();
+    let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     println!(
         "Moving AI benchmarks from {} ({rounds} timed rounds after one warm-up)\n",
         dir.display()

@@ -6,11 +6,19 @@ use std::path::PathBuf;
 pub const MAPS: [&str; 5] = ["arena", "arena2", "AR0011SR", "maze-100-1", "random-100-33"];
 
 /// The folder holding the Moving AI maps and scenarios: `$CLEARANCE_MOVINGAI_DIR` if set,
-/// otherwise `shared/movingai` beside the repository root.
-pub fn movingai_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CLEARANCE_MOVINGAI_DIR") {
-        return PathBuf::from(dir);
+/// otherwise `shared/movingai` beside the repository root. If that folder does not exist, the
+/// error says where it was expected and how to point elsewhere.
+pub fn movingai_dir() -> Result<PathBuf, String> {
+    let dir = match std::env::var_os("CLEARANCE_MOVINGAI_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai"),
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "the Moving AI data is missing: expected {} (or set CLEARANCE_MOVINGAI_DIR)",
+            dir.display()
+        ))
     }
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    workspace.join("../shared/movingai")
 }

@@ -208,7 +208,9 @@ impl AnchorGraph {
 /// the legality of each anchor with a one-anchor border of illegal ones: every neighbour is
 /// then a fixed offset away, with no bounds to check. Bits follow [`DIRECTIONS`]: north, east,
 /// south and west, then north-east, south-east, south-west and north-west; a diagonal needs
-/// both straight neighbours it passes.
+/// both straight neighbours it passes. Builds use this; repairs, which touch few anchors, use
+/// [`move_mask`], and `PathMap::verify_caches` (run after every edit in the tests and the
+/// differential fuzz target) compares the two.
 fn all_move_masks(clearance: &ClearanceLayer, size: u8, movement: Movement) -> Vec<u8> {
     let (width, height) = (clearance.width(), clearance.height());
     let stride = width + 2;

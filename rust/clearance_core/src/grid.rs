@@ -100,6 +100,14 @@ impl Region {
         }
     }
 
+    /// The cells of the rectangle row by row, top-left first; none for an empty rectangle.
+    /// Cells past the `i32` range are not listed.
+    pub fn cells(self) -> impl Iterator<Item = Cell> {
+        let rows = self.y..self.y.saturating_add(self.height.max(0));
+        let columns = self.x..self.x.saturating_add(self.width.max(0));
+        rows.flat_map(move |y| columns.clone().map(move |x| Cell::new(x, y)))
+    }
+
     /// Checks that this region can be a map: sides within [`MAX_SIDE`], at most [`MAX_CELLS`]
     /// cells, far corner within `i32`.
     pub fn validate_as_map(&self) -> Result<(), GridError> {

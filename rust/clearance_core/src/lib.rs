@@ -40,6 +40,7 @@ mod clearance;
 mod connectivity;
 mod cost;
 mod error;
+mod footprint;
 mod graph;
 mod grid;
 mod heap;
@@ -57,12 +58,13 @@ pub use cost::{
     cost_to_f64, COST_SCALE, DIAGONAL_STEP, MAX_MULTIPLIER, MULTIPLIER_SCALE, STRAIGHT_STEP,
 };
 pub use error::{GridError, LandmarkError, ProfileError};
+pub use footprint::{checked_agent_size, footprint, MAX_AGENT_SIZE};
 pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
 pub use landmarks::{LandmarkPlacement, LandmarkStats, MAX_LANDMARKS};
-pub use map::{PathMap, DEFAULT_CACHE_MEMORY_LIMIT, MAX_AGENT_SIZE};
+pub use map::{PathMap, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
 pub use profile::AgentProfile;
 pub use query::PathQuery;
-pub use result::{ClearanceShortfall, PathCode, PathResult};
+pub use result::{ClearanceShortfall, FieldValue, PathCode, PathResult, ResultField};
 pub use search::SearchScratch;
 pub use terrain::{TerrainId, TerrainSet};

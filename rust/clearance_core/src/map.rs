@@ -3,6 +3,7 @@
 use crate::clearance::ClearanceLayer;
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::error::{GridError, LandmarkError, ProfileError};
+use crate::footprint::checked_agent_size;
 use crate::graph::AnchorGraph;
 use crate::grid::{Cell, Region, TerrainEdit, TerrainGrid, Window};
 use crate::landmarks::{LandmarkPlacement, LandmarkStats, LandmarkTable, MAX_LANDMARKS};
@@ -15,9 +16,6 @@ use crate::terrain::{TerrainId, TerrainSet};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError, RwLock};
-
-/// Largest agent size: clearance is stored in a byte.
-pub const MAX_AGENT_SIZE: i64 = 255;
 
 /// The default of [`PathMap::set_cache_memory_limit`]: 4 GiB.
 pub const DEFAULT_CACHE_MEMORY_LIMIT: usize = 4 << 30;
@@ -194,7 +192,7 @@ impl PathMap {
     /// use, so that the first such query does not pay for them. Returns the code a query
     /// would fail with for an invalid size or unknown profile, `PathCode::Ok` otherwise.
     pub fn prepare(&self, profile: &str, agent_size: i64) -> PathCode {
-        let Some(size) = valid_agent_size(agent_size) else {
+        let Some(size) = checked_agent_size(agent_size) else {
             return PathCode::InvalidAgentSize;
         };
         match self.profiles.get(profile) {
@@ -439,7 +437,7 @@ impl PathMap {
 
     /// [`query`](Self::query) with caller-owned search memory.
     pub fn query_with(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
-        let Some(size) = valid_agent_size(query.agent_size) else {
+        let Some(size) = checked_agent_size(query.agent_size) else {
             return PathResult::failure(PathCode::InvalidAgentSize);
         };
         let Some(found_profile) = self.profiles.get(query.profile) else {
@@ -588,7 +586,7 @@ impl PathMap {
         agent_size: i64,
         profile: &str,
     ) -> Option<u64> {
-        let size = valid_agent_size(agent_size)?;
+        let size = checked_agent_size(agent_size)?;
         let found_profile = self.profiles.get(profile)?;
         let (from_index, goal_index) = (self.grid.index_of(from)?, self.grid.index_of(goal)?);
         let clearance = self.clearance_layer_for(&found_profile.capability())?;
@@ -834,11 +832,6 @@ fn only_raises_costs(profile: &AgentProfile, old: &TerrainSet, new: &TerrainSet)
     let cheapest_new = new.iter().map(cost).min().unwrap_or(u64::MAX);
     let dearest_old = old.iter().map(cost).max().unwrap_or(0);
     cheapest_new >= dearest_old
-}
-
-/// The agent size as a byte, if it is a legal size (1 to [`MAX_AGENT_SIZE`]).
-fn valid_agent_size(agent_size: i64) -> Option<u8> {
-    u8::try_from(agent_size).ok().filter(|&size| size >= 1)
 }
 
 /// The lock's value, through `&mut` access (no locking needed).

@@ -118,6 +118,47 @@ impl PathResult {
         cost_to_f64(self.cost)
     }
 
+    /// The result's public fields, as every front end shows them: the Godot node's result
+    /// dictionary and the CLI's JSON are both written from this list, so a field is added or
+    /// renamed here once. `clearance_found` and `clearance_needed` appear only with a
+    /// shortfall.
+    ///
+    /// ```
+    /// use clearance_core::{Cell, FieldValue, PathMap, Region, ResultField, TerrainGrid};
+    /// let map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 3, 1), 0)?);
+    /// let result = map.find_path(Cell::new(0, 0), Cell::new(2, 0), 1, "none");
+    /// let names: Vec<&str> = result.fields().map(|(field, _)| field.name()).collect();
+    /// assert_eq!(names, ["ok", "code", "path", "total_cost", "expanded"]);
+    /// assert!(result.fields().any(|field| field == (ResultField::Code, FieldValue::Text("UNKNOWN_PROFILE"))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fields(&self) -> impl Iterator<Item = (ResultField, FieldValue<'_>)> {
+        let shortfall = self.shortfall.map(|shortfall| {
+            [
+                (
+                    ResultField::ClearanceFound,
+                    FieldValue::Count(u64::from(shortfall.found)),
+                ),
+                (
+                    ResultField::ClearanceNeeded,
+                    FieldValue::Count(u64::from(shortfall.needed)),
+                ),
+            ]
+        });
+        [
+            (ResultField::Ok, FieldValue::Flag(self.is_ok())),
+            (ResultField::Code, FieldValue::Text(self.code.as_str())),
+            (ResultField::Path, FieldValue::Anchors(&self.path)),
+            (
+                ResultField::TotalCost,
+                FieldValue::Number(self.total_cost()),
+            ),
+            (ResultField::Expanded, FieldValue::Count(self.expanded)),
+        ]
+        .into_iter()
+        .chain(shortfall.into_iter().flatten())
+    }
+
     pub(crate) fn failure(code: PathCode) -> Self {
         PathResult {
             code,
@@ -127,4 +168,64 @@ impl PathResult {
             shortfall: None,
         }
     }
+}
+
+/// A field of a [`PathResult`] as the front ends show it (see [`PathResult::fields`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResultField {
+    /// `ok`: whether a path to the goal was found.
+    Ok,
+    /// `code`: the [`PathCode`]'s name.
+    Code,
+    /// `path`: the anchors from start to goal (or to the partial path's end).
+    Path,
+    /// `total_cost`: the path's cost as a float.
+    TotalCost,
+    /// `expanded`: how many anchors the search expanded.
+    Expanded,
+    /// `clearance_found`: the clearance at the refused anchor (with a shortfall only).
+    ClearanceFound,
+    /// `clearance_needed`: the agent size that needed more (with a shortfall only).
+    ClearanceNeeded,
+}
+
+impl ResultField {
+    /// Every field, in the order [`PathResult::fields`] lists them.
+    pub const ALL: [ResultField; 7] = [
+        ResultField::Ok,
+        ResultField::Code,
+        ResultField::Path,
+        ResultField::TotalCost,
+        ResultField::Expanded,
+        ResultField::ClearanceFound,
+        ResultField::ClearanceNeeded,
+    ];
+
+    /// The field's key in the Godot dictionary and the CLI's JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultField::Ok => "ok",
+            ResultField::Code => "code",
+            ResultField::Path => "path",
+            ResultField::TotalCost => "total_cost",
+            ResultField::Expanded => "expanded",
+            ResultField::ClearanceFound => "clearance_found",
+            ResultField::ClearanceNeeded => "clearance_needed",
+        }
+    }
+}
+
+/// The value of one [`ResultField`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FieldValue<'a> {
+    /// A yes or no.
+    Flag(bool),
+    /// A stable name.
+    Text(&'static str),
+    /// Anchors, in path order.
+    Anchors(&'a [Cell]),
+    /// A float.
+    Number(f64),
+    /// A count.
+    Count(u64),
 }

@@ -1,6 +1,6 @@
 //! Text drawings of a map with a path.
 
-use clearance_core::{Cell, TerrainGrid};
+use clearance_core::{checked_agent_size, footprint, Cell, Region, TerrainGrid};
 
 /// Marks drawn over the map.
 pub const START_MARK: char = 's';
@@ -9,8 +9,18 @@ pub const GOAL_MARK: char = 'g';
 /// A cell covered by the agent's footprint somewhere along the path.
 pub const FOOTPRINT_MARK: char = '*';
 
+/// Every cell covered by the footprint of an `agent_size` unit at each anchor of `path`, anchor
+/// by anchor; a cell covered from several anchors is listed once for each. Cells may lie off
+/// the map.
+pub fn path_footprints(path: &[Cell], agent_size: u8) -> impl Iterator<Item = Cell> + '_ {
+    path.iter()
+        .filter_map(move |&anchor| footprint(anchor, agent_size))
+        .flat_map(Region::cells)
+}
+
 /// The map as text, one line per row, with every cell covered by the footprint along `path`
-/// marked `*` and the start and goal anchors marked `s` and `g`.
+/// marked `*` and the start and goal anchors marked `s` and `g`. A size that is not a legal
+/// agent size (see [`checked_agent_size`]) has no footprint: only the anchors are marked.
 pub fn draw_path(grid: &TerrainGrid, path: &[Cell], agent_size: i32) -> String {
     let width = grid.width();
     let mut canvas: Vec<char> = grid.as_bytes().iter().map(|&b| char::from(b)).collect();
@@ -19,11 +29,9 @@ pub fn draw_path(grid: &TerrainGrid, path: &[Cell], agent_size: i32) -> String {
             canvas[index] = mark;
         }
     };
-    for anchor in path {
-        for dy in 0..agent_size {
-            for dx in 0..agent_size {
-                mark(Cell::new(anchor.x + dx, anchor.y + dy), FOOTPRINT_MARK);
-            }
+    if let Some(agent_size) = checked_agent_size(i64::from(agent_size)) {
+        for cell in path_footprints(path, agent_size) {
+            mark(cell, FOOTPRINT_MARK);
         }
     }
     if let (Some(&first), Some(&last)) = (path.first(), path.last()) {

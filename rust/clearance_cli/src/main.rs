@@ -7,7 +7,10 @@ use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MovingA
 use clearance_cli::profiles::read_profiles;
 use clearance_cli::render::{write_png, Picture};
 use clearance_cli::CliError;
-use clearance_core::{Cell, LandmarkPlacement, Movement, PathCode, PathMap, PathQuery, PathResult};
+use clearance_core::{
+    checked_agent_size, Cell, LandmarkPlacement, Movement, PathCode, PathMap, PathQuery,
+    PathResult, MAX_AGENT_SIZE,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -378,10 +381,12 @@ fn run_render(
     agent: &AgentArgs,
 ) -> Result<ExitCode, CliError> {
     let (map, path_map) = load(map_file, agent)?;
-    let agent_size = u8::try_from(agent.size)
-        .ok()
-        .filter(|&size| size >= 1)
-        .ok_or_else(|| CliError::Usage(format!("--size {} is not from 1 to 255", agent.size)))?;
+    let agent_size = checked_agent_size(agent.size).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--size {} is not from 1 to {MAX_AGENT_SIZE}",
+            agent.size
+        ))
+    })?;
     let mut path = Vec::new();
     let mut status = ExitCode::SUCCESS;
     if let Some((from, to)) = endpoints {

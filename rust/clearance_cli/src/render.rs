@@ -1,5 +1,6 @@
 //! PNG pictures of a map: terrain, a clearance heat map and a path.
 
+use crate::draw::path_footprints;
 use crate::error::CliError;
 use clearance_core::{Cell, TerrainGrid};
 use std::path::Path;
@@ -35,13 +36,9 @@ pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
     let (width, height) = (grid.width(), grid.height());
     let largest = picture.clearance.iter().copied().max().unwrap_or(1).max(1);
     let mut on_path = vec![false; width * height];
-    for anchor in picture.path {
-        for dy in 0..i32::from(picture.agent_size) {
-            for dx in 0..i32::from(picture.agent_size) {
-                if let Some(index) = grid.index_of(Cell::new(anchor.x + dx, anchor.y + dy)) {
-                    on_path[index] = true;
-                }
-            }
+    for cell in path_footprints(picture.path, picture.agent_size) {
+        if let Some(index) = grid.index_of(cell) {
+            on_path[index] = true;
         }
     }
     let colour_of = |index: usize| -> [u8; 3] {

@@ -8,8 +8,8 @@ use clearance_cli::profiles::read_profiles;
 use clearance_cli::render::{write_png, Picture};
 use clearance_cli::CliError;
 use clearance_core::{
-    checked_agent_size, Cell, LandmarkPlacement, Movement, PathCode, PathMap, PathQuery,
-    PathResult, MAX_AGENT_SIZE,
+    checked_agent_size, Cell, FieldValue, LandmarkPlacement, Movement, PathCode, PathMap,
+    PathQuery, PathResult, MAX_AGENT_SIZE,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -223,19 +223,28 @@ fn run_path(
     })
 }
 
+/// The result as one JSON object: a key for each of [`PathResult::fields`], named by
+/// [`ResultField::name`](clearance_core::ResultField::name).
 fn result_json(result: &PathResult) -> serde_json::Value {
-    let mut value = json!({
-        "ok": result.is_ok(),
-        "code": result.code.as_str(),
-        "path": result.path.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>(),
-        "total_cost": result.total_cost(),
-        "expanded": result.expanded,
-    });
-    if let Some(shortfall) = result.shortfall {
-        value["clearance_found"] = json!(shortfall.found);
-        value["clearance_needed"] = json!(shortfall.needed);
+    let fields = result
+        .fields()
+        .map(|(field, value)| (field.name().to_owned(), field_json(value)))
+        .collect();
+    serde_json::Value::Object(fields)
+}
+
+/// A field's value in JSON: counts as integers, the cost as a float, anchors as `[x, y]` pairs.
+fn field_json(value: FieldValue<'_>) -> serde_json::Value {
+    match value {
+        FieldValue::Flag(flag) => json!(flag),
+        FieldValue::Text(text) => json!(text),
+        FieldValue::Anchors(anchors) => json!(anchors
+            .iter()
+            .map(|anchor| [anchor.x, anchor.y])
+            .collect::<Vec<_>>()),
+        FieldValue::Number(number) => json!(number),
+        FieldValue::Count(count) => json!(count),
     }
-    value
 }
 
 fn describe(result: &PathResult, from: Cell, to: Cell, agent: &AgentArgs) -> String {

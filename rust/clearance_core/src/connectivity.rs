@@ -12,7 +12,7 @@
 //! cut-off pocket is found and relabelled, or the budget runs out and the whole graph is
 //! labelled afresh. Each outcome leaves exactly the partition a full labelling would give.
 
-use crate::movement::DIRECTIONS;
+use crate::movement::direction_offsets;
 use std::collections::{HashMap, VecDeque};
 
 /// The label of anchors that are not legal for the agent.
@@ -36,7 +36,7 @@ pub(crate) struct Regions {
 impl Regions {
     /// Labels every anchor for which `legal` holds, following the move masks `moves`.
     pub fn label(moves: &[u8], legal: impl Fn(usize) -> bool, width: usize) -> Self {
-        let offsets = offsets(width);
+        let offsets = direction_offsets(width);
         let mut labels = vec![NO_REGION; moves.len()];
         let mut next_label = 0;
         let mut stack = Vec::new();
@@ -139,7 +139,7 @@ impl Regions {
         width: usize,
         lost: &[usize],
     ) {
-        let offsets = offsets(width);
+        let offsets = direction_offsets(width);
         let budget = SPLIT_CHECK_BASE_VISITS + SPLIT_CHECK_VISITS_PER_ANCHOR * lost.len();
         let mut seeds: Vec<(u32, usize)> = lost
             .iter()
@@ -180,11 +180,6 @@ impl Regions {
         }
         label as u32
     }
-}
-
-/// Storage offsets of the eight directions on a grid `width` columns wide.
-fn offsets(width: usize) -> [isize; 8] {
-    DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize)
 }
 
 /// The anchors one legal move away from `anchor`.

@@ -8,7 +8,7 @@
 use crate::clearance::ClearanceLayer;
 use crate::connectivity::Regions;
 use crate::grid::{TerrainGrid, Window};
-use crate::movement::{Movement, DIRECTIONS};
+use crate::movement::{direction_offsets, Movement, DIRECTIONS};
 use crate::profile::AgentProfile;
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
@@ -114,7 +114,7 @@ impl AnchorGraph {
             return;
         };
         let directions = self.movement.direction_count();
-        let offsets = DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize);
+        let offsets = direction_offsets(width);
         let touched = changed.grown(1, 1, width, height);
         let mut gained = Vec::new();
         let mut lost = Vec::new();

@@ -317,18 +317,32 @@ impl TerrainGrid {
     /// Applies a batch of edits in order, all or nothing: every entry is checked before the
     /// first write, and on error the grid is unchanged.
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
-        for (index, edit) in edits.iter().enumerate() {
-            self.check_edit(edit)
-                .map_err(|source| GridError::InvalidBatchEntry {
-                    index,
-                    source: Box::new(source),
-                })?;
-        }
+        self.check_batch(edits)?;
         for edit in edits {
             let written = self.fill_rect(edit.rect(), edit.terrain());
             debug_assert!(written.is_ok(), "edits were checked before the first write");
         }
         Ok(())
+    }
+
+    /// Checks every entry of a batch before any is applied, and gives each one's storage
+    /// window. The first bad entry is reported with its index.
+    pub(crate) fn check_batch(&self, edits: &[TerrainEdit]) -> Result<Vec<Window>, GridError> {
+        let check = |edit: &TerrainEdit| {
+            self.check_edit(edit)?;
+            self.window_of(edit.rect())
+                .ok_or(GridError::RectOutOfBounds { rect: edit.rect() })
+        };
+        edits
+            .iter()
+            .enumerate()
+            .map(|(index, edit)| {
+                check(edit).map_err(|source| GridError::InvalidBatchEntry {
+                    index,
+                    source: Box::new(source),
+                })
+            })
+            .collect()
     }
 
     /// The set of terrains present in `rect`, or `None` if `rect` is not a non-empty rectangle

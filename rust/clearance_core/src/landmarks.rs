@@ -28,10 +28,9 @@
 //! overestimate, and it is dropped before the next query.
 
 use crate::connectivity::NO_REGION;
-use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::grid::Cell;
-use crate::movement::{DIRECTIONS, STRAIGHT_DIRECTIONS};
+use crate::movement::{direction_offsets, STEP_LENGTHS};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -117,7 +116,7 @@ impl LandmarkTable {
             LandmarkPlacement::At(_) => given
                 .iter()
                 .filter(|&&anchor| graph.regions.region_of(anchor) != NO_REGION)
-                .map(|&anchor| (anchor, dijkstra.run(anchor, Direction::FromSource)))
+                .map(|&anchor| (anchor, dijkstra.distances(anchor, Sweep::FromSource)))
                 .collect(),
             LandmarkPlacement::Farthest(count) => farthest_point(&dijkstra, *count),
         };
@@ -132,7 +131,7 @@ impl LandmarkTable {
         } else {
             let backward: Vec<Vec<u64>> = landmarks
                 .iter()
-                .map(|&anchor| dijkstra.run(anchor, Direction::ToSource))
+                .map(|&anchor| dijkstra.distances(anchor, Sweep::ToSource))
                 .collect();
             Some(interleave(&backward)?)
         };
@@ -262,12 +261,12 @@ fn farthest_point(dijkstra: &Dijkstra, count: usize) -> Vec<(usize, Vec<u64>)> {
         }
         let landmark = if distance == u64::MAX {
             // A region without a landmark: start from its far end, not its first anchor.
-            let from_candidate = dijkstra.run(candidate, Direction::FromSource);
+            let from_candidate = dijkstra.distances(candidate, Sweep::FromSource);
             farthest_reached(&from_candidate).unwrap_or(candidate)
         } else {
             candidate
         };
-        let column = dijkstra.run(landmark, Direction::FromSource);
+        let column = dijkstra.distances(landmark, Sweep::FromSource);
         for (near, &d) in nearest.iter_mut().zip(&column) {
             *near = (*near).min(d);
         }
@@ -286,8 +285,9 @@ fn farthest_reached(distances: &[u64]) -> Option<usize> {
         .map(|(index, _)| index)
 }
 
+/// Which way a Dijkstra sweep measures: away from its source or towards it.
 #[derive(Clone, Copy, PartialEq)]
-enum Direction {
+enum Sweep {
     /// Distances from the source to every anchor.
     FromSource,
     /// Distances from every anchor to the source.
@@ -301,10 +301,9 @@ struct Dijkstra<'a> {
 }
 
 impl Dijkstra<'_> {
-    fn run(&self, source: usize, direction: Direction) -> Vec<u64> {
+    fn distances(&self, source: usize, sweep: Sweep) -> Vec<u64> {
         let graph = self.graph;
-        let offsets: [isize; 8] =
-            DIRECTIONS.map(|d| d.dy as isize * self.width as isize + d.dx as isize);
+        let offsets = direction_offsets(self.width);
         let multiplier = |anchor: usize| -> u64 {
             match &graph.entry {
                 EntryCosts::Uniform(m) => u64::from(*m),
@@ -324,16 +323,12 @@ impl Dijkstra<'_> {
                 let step = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let neighbour = anchor.wrapping_add_signed(offsets[step]);
-                let length = if step < STRAIGHT_DIRECTIONS {
-                    STRAIGHT_STEP
-                } else {
-                    DIAGONAL_STEP
-                };
+                let length = STEP_LENGTHS[step];
                 // Entry-cost convention: a step costs the multiplier of the anchor it enters.
                 // Backwards, the step neighbour -> anchor enters `anchor`.
-                let entered = match direction {
-                    Direction::FromSource => neighbour,
-                    Direction::ToSource => anchor,
+                let entered = match sweep {
+                    Sweep::FromSource => neighbour,
+                    Sweep::ToSource => anchor,
                 };
                 let next = d + length * multiplier(entered);
                 if next < distance[neighbour] {

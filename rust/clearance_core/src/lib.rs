@@ -11,6 +11,13 @@
 //! top-left cell is each anchor) serves every agent size: an anchor is legal for size `k` iff
 //! its clearance is at least `k` (Annotated A*, Harabor and Botea 2008).
 //!
+//! **Layout.** One concept per file: `grid`, `terrain`, `profile`, `cost`, `movement`,
+//! `footprint`, `clearance`, `graph` (move masks and entry multipliers per agent size),
+//! `connectivity` (region labels), `landmarks`, `heap`, `query`, `result`, `error`; two
+//! concepts have parts and a folder each: `map/` (the [`PathMap`] facade, its caches, edits,
+//! queries, batches and landmark configuration) and `search/` (one file per search algorithm,
+//! beside the heuristics, step costs, open-list keys and pruning tables they share).
+//!
 //! ```
 //! use clearance_core::{AgentProfile, Cell, PathMap, Region, TerrainGrid};
 //!

@@ -1,4 +1,7 @@
-//! Movement rules: which steps an agent may take between anchors.
+//! Movement rules: which steps an agent may take between anchors, how long each step is, and
+//! the crow-flies distance they imply.
+
+use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 
 /// How agents move between anchors.
 ///
@@ -37,7 +40,59 @@ pub(crate) const DIRECTIONS: [Direction; 8] = [
 /// Number of straight directions at the front of [`DIRECTIONS`].
 pub(crate) const STRAIGHT_DIRECTIONS: usize = 4;
 
+/// `STEP_LENGTHS[d]`: the fixed-point length of a step in `DIRECTIONS[d]`.
+pub(crate) const STEP_LENGTHS: [u64; 8] = {
+    let mut lengths = [DIAGONAL_STEP; 8];
+    let mut direction = 0;
+    while direction < STRAIGHT_DIRECTIONS {
+        lengths[direction] = STRAIGHT_STEP;
+        direction += 1;
+    }
+    lengths
+};
+
+/// `OPPOSITE[d]` is the direction that undoes `DIRECTIONS[d]`.
+pub(crate) const OPPOSITE: [usize; 8] = {
+    let mut opposite = [0; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut e = 0;
+        while e < 8 {
+            if DIRECTIONS[e].dx == -DIRECTIONS[d].dx && DIRECTIONS[e].dy == -DIRECTIONS[d].dy {
+                opposite[d] = e;
+            }
+            e += 1;
+        }
+        d += 1;
+    }
+    opposite
+};
+
+/// Storage-index offsets of the eight [`DIRECTIONS`] on a grid `width` cells wide (cells are
+/// stored row by row): the neighbour of anchor `i` in direction `d` is `i + offsets[d]`.
+pub(crate) fn direction_offsets(width: usize) -> [isize; 8] {
+    DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize)
+}
+
 impl Movement {
+    /// The crow-flies length of the shortest step sequence covering `dx` columns and `dy`
+    /// rows on an open map, in fixed-point length units: octile distance for 8-way movement,
+    /// Manhattan for 4-way.
+    pub(crate) fn distance(self, dx: u64, dy: u64) -> u64 {
+        let (straight, diagonal_extra) = self.distance_weights();
+        dx.max(dy) * straight + dx.min(dy) * diagonal_extra
+    }
+
+    /// The weights `(a, b)` of [`distance`](Self::distance) `= max(dx, dy) * a + min(dx, dy) *
+    /// b`. Octile: a diagonal step replaces a straight one, adding `DIAGONAL - STRAIGHT`.
+    /// Manhattan: there is no diagonal, so `dx + dy` straight steps remain.
+    pub(crate) fn distance_weights(self) -> (u64, u64) {
+        match self {
+            Movement::FourWay => (STRAIGHT_STEP, STRAIGHT_STEP),
+            Movement::EightWay => (STRAIGHT_STEP, DIAGONAL_STEP - STRAIGHT_STEP),
+        }
+    }
+
     /// How many of [`DIRECTIONS`] this movement uses.
     pub(crate) fn direction_count(self) -> usize {
         match self {

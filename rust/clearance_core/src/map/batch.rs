@@ -1,0 +1,47 @@
+//! Many queries at once, on several threads that share one map version.
+
+use super::PathMap;
+use crate::query::PathQuery;
+use crate::result::PathResult;
+use crate::search::SearchScratch;
+
+impl PathMap {
+    /// Answers many queries on `threads` threads (at least one; the calling thread is one of
+    /// them), each with its own scratch; results come back in the order of `queries`. Every
+    /// query sees this same map version. If the system refuses to start a thread, the others
+    /// (at least the calling one) answer its share.
+    pub fn query_batch(&self, queries: &[PathQuery<'_>], threads: usize) -> Vec<PathResult> {
+        let threads = threads.clamp(1, queries.len().max(1));
+        if threads == 1 {
+            return queries.iter().map(|query| self.query(query)).collect();
+        }
+        // Threads take the next unanswered query, so slow queries do not hold up a share.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let answer = || {
+            let mut scratch = SearchScratch::new();
+            let mut answered = Vec::new();
+            loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(query) = queries.get(index) else {
+                    return answered;
+                };
+                answered.push((index, self.query_with(&mut scratch, query)));
+            }
+        };
+        let mut answered: Vec<(usize, PathResult)> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, answer).ok())
+                .collect();
+            let mut all = answer();
+            for helper in helpers {
+                match helper.join() {
+                    Ok(answers) => all.extend(answers),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            all
+        });
+        answered.sort_unstable_by_key(|&(index, _)| index);
+        answered.into_iter().map(|(_, result)| result).collect()
+    }
+}

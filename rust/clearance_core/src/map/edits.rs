@@ -1,0 +1,139 @@
+//! Terrain edits: every entry is checked before the first write, and cached layers and graphs
+//! are repaired around the edit rather than rebuilt.
+
+use super::{exclusive, PathMap};
+use crate::error::GridError;
+use crate::grid::{Cell, Region, TerrainEdit, Window};
+use crate::profile::AgentProfile;
+use crate::terrain::{TerrainId, TerrainSet};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+impl PathMap {
+    /// Sets the terrain of one cell. On error nothing changes.
+    pub fn set_cell(&mut self, cell: Cell, terrain: TerrainId) -> Result<(), GridError> {
+        self.fill_rect(Region::new(cell.x, cell.y, 1, 1), terrain)
+            .map_err(|_| GridError::CellOutOfBounds { cell })
+    }
+
+    /// Sets the terrain of every cell of `rect` (non-empty, inside the map). On error nothing
+    /// changes.
+    pub fn fill_rect(&mut self, rect: Region, terrain: TerrainId) -> Result<(), GridError> {
+        self.apply_edits(&[TerrainEdit::Rect { rect, terrain }])
+            .map_err(|_| GridError::RectOutOfBounds { rect })
+    }
+
+    /// Replaces the terrain of every cell (one byte per cell, row by row). On error nothing
+    /// changes.
+    pub fn load_terrain(&mut self, data: &[TerrainId]) -> Result<(), GridError> {
+        let old: TerrainSet = self.grid.as_bytes().iter().copied().collect();
+        self.grid.load(data)?;
+        exclusive(&mut self.clearance).clear();
+        exclusive(&mut self.graphs).clear();
+        self.drop_landmarks_unless_costs_only_rose(old, data.iter().copied().collect());
+        Ok(())
+    }
+
+    /// Applies a batch of edits in order, all or nothing: every entry is checked before the
+    /// first write, and on error nothing changes.
+    ///
+    /// Cached clearance layers and search graphs are repaired around each edit rather than
+    /// rebuilt: the work grows with the cells whose clearance changes, not with the map. A
+    /// batch covering more than a quarter of the map drops them instead, to be rebuilt on
+    /// demand. Landmark tables survive edits that can only raise a profile's costs (see
+    /// [`set_landmarks`](Self::set_landmarks)) and are rebuilt on demand otherwise.
+    pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
+        let windows = self.grid.check_batch(edits)?;
+        if edits.is_empty() {
+            return Ok(());
+        }
+        let mut old = TerrainSet::new();
+        for edit in edits {
+            let present = self.grid.terrains_in(edit.rect()).unwrap_or_default();
+            for terrain in present.iter() {
+                old.insert(terrain);
+            }
+        }
+        let edited_area: usize = windows.iter().map(|window| window.area()).sum();
+        let repair = edited_area.saturating_mul(4) <= self.grid.as_bytes().len();
+        if !repair {
+            exclusive(&mut self.clearance).clear();
+            exclusive(&mut self.graphs).clear();
+        }
+        for (edit, window) in edits.iter().zip(windows) {
+            let written = self.grid.fill_rect(edit.rect(), edit.terrain());
+            debug_assert!(written.is_ok(), "edits were checked before the first write");
+            if repair {
+                self.repair_caches(window);
+            }
+        }
+        self.drop_landmarks_unless_costs_only_rose(
+            old,
+            edits.iter().map(TerrainEdit::terrain).collect(),
+        );
+        Ok(())
+    }
+
+    /// Repairs every cached clearance layer and search graph after the terrain in `edited`
+    /// changed. Layers shared with a clone of this map are copied first (copy on write), so
+    /// the clone keeps seeing its own version.
+    fn repair_caches(&mut self, edited: Window) {
+        let layers = exclusive(&mut self.clearance);
+        let mut changed = HashMap::with_capacity(layers.len());
+        for (capability, layer) in layers.iter_mut() {
+            let window = Arc::make_mut(layer).repair(&self.grid, capability, edited);
+            changed.insert(*capability, window);
+        }
+        let graphs = exclusive(&mut self.graphs);
+        graphs.retain(|name, by_size| {
+            let Some(profile) = self.profiles.get(name) else {
+                return false;
+            };
+            let capability = profile.capability();
+            let Some(layer) = layers.get(&capability) else {
+                // Never reached: a graph is built from its layer, and both are dropped
+                // together; without the layer the graph cannot be repaired, so drop it.
+                return false;
+            };
+            for graph in by_size.values_mut() {
+                Arc::make_mut(graph).repair(
+                    &self.grid,
+                    layer,
+                    profile,
+                    edited,
+                    changed.get(&capability).copied().flatten(),
+                );
+            }
+            true
+        });
+    }
+
+    /// Drops the landmark tables of profiles for which replacing terrains `old` by terrains
+    /// `new` may have lowered a cost or opened a cell (see the `landmarks` module).
+    pub(super) fn drop_landmarks_unless_costs_only_rose(
+        &mut self,
+        old: TerrainSet,
+        new: TerrainSet,
+    ) {
+        let profiles = &self.profiles;
+        exclusive(&mut self.landmarks).retain(|name, _| {
+            profiles
+                .get(name)
+                .is_some_and(|profile| only_raises_costs(profile, &old, &new))
+        });
+    }
+}
+
+/// Whether replacing terrains `old` by terrains `new` can only raise the profile's costs:
+/// every new terrain costs at least as much as every old one (impassable counting as
+/// infinitely dear).
+fn only_raises_costs(profile: &AgentProfile, old: &TerrainSet, new: &TerrainSet) -> bool {
+    let cost = |terrain| {
+        profile
+            .fixed_multiplier(terrain)
+            .map_or(u64::MAX, u64::from)
+    };
+    let cheapest_new = new.iter().map(cost).min().unwrap_or(u64::MAX);
+    let dearest_old = old.iter().map(cost).max().unwrap_or(0);
+    cheapest_new >= dearest_old
+}

@@ -1,0 +1,215 @@
+//! The shared map: terrain, profiles, cached layers and path queries.
+//!
+//! [`PathMap`] is the facade every front end talks to. Its parts, one file each:
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `mod.rs` | the type, its contract, movement and profiles |
+//! | `caches.rs` | clearance layers and search graphs built on demand, and the memory limit |
+//! | `edits.rs` | terrain edits, validated before the first write, and cache repair |
+//! | `queries.rs` | query validation and the path search behind `find_path` |
+//! | `partial.rs` | the nearest reachable anchor, for partial paths |
+//! | `batch.rs` | many queries on several threads |
+//! | `landmarks.rs` | landmark placement and the tables built from it |
+
+mod batch;
+mod caches;
+mod edits;
+mod landmarks;
+mod partial;
+mod queries;
+
+pub use caches::DEFAULT_CACHE_MEMORY_LIMIT;
+
+use crate::clearance::ClearanceLayer;
+use crate::error::ProfileError;
+use crate::graph::AnchorGraph;
+use crate::grid::{Region, TerrainGrid};
+use crate::landmarks::{LandmarkPlacement, LandmarkTable};
+use crate::movement::Movement;
+use crate::profile::AgentProfile;
+use crate::terrain::TerrainSet;
+use std::collections::HashMap;
+use std::sync::{Arc, PoisonError, RwLock};
+
+/// One map shared by every unit: terrain, the registered [`AgentProfile`]s, and lazily built
+/// clearance layers and search graphs.
+///
+/// Queries take `&self`: any number of threads may query one map at once, each with its own
+/// [`SearchScratch`]. Edits take `&mut self`, so no query can observe a half-applied edit; an
+/// edit drops the cached layers it invalidates, and they are rebuilt on the next query that
+/// needs them.
+///
+/// # The query contract
+///
+/// * An agent of size `k` covers a `k x k` footprint; its position, the *anchor*, is the
+///   footprint's top-left cell. An anchor is legal iff every footprint cell is inside the map
+///   and traversable for the profile (its clearance is at least `k`).
+/// * Steps go to the 4 or 8 neighbouring anchors ([`Movement`]); a diagonal step also needs
+///   both orthogonal anchors it passes to be legal (no corner cutting).
+/// * Entry-cost convention: a step costs its length (1 straight, sqrt 2 diagonal) times the
+///   largest multiplier among the cells under the footprint at the anchor it enters. The start
+///   anchor is never charged.
+/// * Paths are optimal. Ties break by lowest `f`, then lowest `h`, then lowest `y`, then
+///   lowest `x`, so equal queries on equal maps return equal paths.
+///
+/// ```
+/// use clearance_core::{AgentProfile, Cell, PathCode, PathMap, Region, TerrainGrid};
+///
+/// const OPEN: u8 = 0;
+/// const WALL: u8 = 1;
+/// // A wall down column 2 with a one-cell gap at row 2.
+/// let mut grid = TerrainGrid::new(Region::new(0, 0, 5, 5), OPEN)?;
+/// grid.fill_rect(Region::new(2, 0, 1, 5), WALL)?;
+/// grid.set_cell(Cell::new(2, 2), OPEN)?;
+/// let mut map = PathMap::new(grid);
+/// map.set_profile(AgentProfile::new("unit").with_terrain(OPEN, 1.0)?)?;
+///
+/// let small = map.find_path(Cell::new(0, 2), Cell::new(4, 2), 1, "unit");
+/// assert_eq!(small.code, PathCode::Ok);
+/// assert_eq!(small.path.len(), 5);
+/// assert_eq!(small.total_cost(), 4.0);
+///
+/// let large = map.find_path(Cell::new(0, 2), Cell::new(3, 2), 2, "unit");
+/// assert_eq!(large.code, PathCode::NoPath); // a 2x2 body cannot pass the gap
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct PathMap {
+    grid: TerrainGrid,
+    movement: Movement,
+    profiles: HashMap<String, Arc<AgentProfile>>,
+    clearance: RwLock<HashMap<TerrainSet, Arc<ClearanceLayer>>>,
+    graphs: RwLock<HashMap<String, HashMap<u8, Arc<AnchorGraph>>>>,
+    landmark_placement: LandmarkPlacement,
+    /// Storage indices of the cells of `LandmarkPlacement::At`.
+    landmark_anchors: Vec<usize>,
+    /// Per profile: its landmark table, or `None` if none could be built.
+    landmarks: RwLock<HashMap<String, Option<Arc<LandmarkTable>>>>,
+    cache_memory_limit: usize,
+}
+
+impl PathMap {
+    /// A map over `grid` with 8-way movement and no profiles yet.
+    pub fn new(grid: TerrainGrid) -> Self {
+        PathMap {
+            grid,
+            movement: Movement::EightWay,
+            profiles: HashMap::new(),
+            clearance: RwLock::default(),
+            graphs: RwLock::default(),
+            landmark_placement: LandmarkPlacement::None,
+            landmark_anchors: Vec::new(),
+            landmarks: RwLock::default(),
+            cache_memory_limit: DEFAULT_CACHE_MEMORY_LIMIT,
+        }
+    }
+
+    /// Builder form of [`set_movement`](Self::set_movement).
+    pub fn with_movement(mut self, movement: Movement) -> Self {
+        self.set_movement(movement);
+        self
+    }
+
+    /// Switches between 4-way and 8-way movement. Search graphs and landmark tables are
+    /// rebuilt on demand: distances under one rule are no bounds under the other.
+    pub fn set_movement(&mut self, movement: Movement) {
+        if movement != self.movement {
+            self.movement = movement;
+            exclusive(&mut self.graphs).clear();
+            exclusive(&mut self.landmarks).clear();
+        }
+    }
+
+    /// The movement rule in force.
+    pub fn movement(&self) -> Movement {
+        self.movement
+    }
+
+    /// The terrain grid.
+    pub fn grid(&self) -> &TerrainGrid {
+        &self.grid
+    }
+
+    /// The region the map covers.
+    pub fn region(&self) -> Region {
+        self.grid.region()
+    }
+
+    /// Replaces the whole terrain grid, region included, keeping the profiles, the movement
+    /// rule and the landmark placement (landmark cells of `LandmarkPlacement::At` that fall
+    /// outside the new region are dropped). Every cached layer and table is rebuilt on demand.
+    pub fn replace_grid(&mut self, grid: TerrainGrid) {
+        if let LandmarkPlacement::At(cells) = &mut self.landmark_placement {
+            cells.retain(|&cell| grid.index_of(cell).is_some());
+            self.landmark_anchors = cells
+                .iter()
+                .filter_map(|&cell| grid.index_of(cell))
+                .collect();
+        }
+        self.grid = grid;
+        exclusive(&mut self.clearance).clear();
+        exclusive(&mut self.graphs).clear();
+        exclusive(&mut self.landmarks).clear();
+    }
+
+    /// Registers `profile` under its name, replacing any profile of the same name.
+    pub fn set_profile(&mut self, profile: AgentProfile) -> Result<(), ProfileError> {
+        if profile.name().is_empty() {
+            return Err(ProfileError::EmptyName);
+        }
+        let name = profile.name().to_owned();
+        self.drop_search_caches_of(&name);
+        self.profiles.insert(name, Arc::new(profile));
+        Ok(())
+    }
+
+    /// Removes the profile called `name`; returns whether there was one.
+    pub fn remove_profile(&mut self, name: &str) -> bool {
+        self.drop_search_caches_of(name);
+        self.profiles.remove(name).is_some()
+    }
+
+    /// The profile called `name`.
+    pub fn profile(&self, name: &str) -> Option<&AgentProfile> {
+        self.profiles.get(name).map(|profile| &**profile)
+    }
+
+    /// The registered profiles, in no particular order.
+    pub fn profiles(&self) -> impl Iterator<Item = &AgentProfile> {
+        self.profiles.values().map(|profile| &**profile)
+    }
+}
+
+impl Clone for PathMap {
+    /// Copies terrain and profiles; cached layers are shared, since they describe equal terrain.
+    fn clone(&self) -> Self {
+        PathMap {
+            grid: self.grid.clone(),
+            movement: self.movement,
+            profiles: self.profiles.clone(),
+            clearance: RwLock::new(read(&self.clearance).clone()),
+            graphs: RwLock::new(read(&self.graphs).clone()),
+            landmark_placement: self.landmark_placement.clone(),
+            landmark_anchors: self.landmark_anchors.clone(),
+            landmarks: RwLock::new(read(&self.landmarks).clone()),
+            cache_memory_limit: self.cache_memory_limit,
+        }
+    }
+}
+
+/// The lock's value, through `&mut` access (no locking needed).
+fn exclusive<T>(lock: &mut RwLock<T>) -> &mut T {
+    lock.get_mut().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A read guard, also when a panicking thread poisoned the lock (caches stay consistent:
+/// they are replaced whole).
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A write guard, also when a panicking thread poisoned the lock.
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
+}

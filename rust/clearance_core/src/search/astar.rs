@@ -1,0 +1,288 @@
+//! A* proper: the expansion loop over one graph with one heuristic, one cost model and one
+//! key representation.
+
+use super::heuristic::Heuristic;
+use super::keys::KeyCodec;
+use super::pruning::REDUNDANT_STEPS;
+use super::scratch::{Node, SearchScratch, DIRECTION_MASK};
+use super::step_costs::StepCosts;
+use super::SearchOutcome;
+use crate::movement::{direction_offsets, DIRECTIONS, OPPOSITE};
+
+/// One query on one graph.
+pub(super) struct Problem<'a, H> {
+    pub(super) moves: &'a [u8],
+    pub(super) width: usize,
+    pub(super) start: usize,
+    pub(super) goal: usize,
+    pub(super) heuristic: &'a H,
+    pub(super) max_expansions: u64,
+}
+
+/// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
+/// wider key type).
+pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts>(
+    scratch: &mut SearchScratch,
+    problem: &Problem<H>,
+    costs: &C,
+    codec: K,
+) -> Option<SearchOutcome> {
+    let Problem {
+        moves,
+        width,
+        start,
+        goal,
+        heuristic,
+        max_expansions,
+    } = *problem;
+    let reached = scratch.begin(moves.len());
+    let offsets = direction_offsets(width);
+    let (nodes, open) = K::open_list(scratch);
+    let nodes = &mut nodes[..moves.len()];
+
+    nodes[start] = Node {
+        g: 0,
+        slot: 0,
+        state: reached,
+    };
+    let start_h = heuristic.estimate(start, (start % width) as u32, (start / width) as u32);
+    let mut next_entry = Some(codec.encode(start_h, start_h, start as u32)?);
+
+    let mut expanded = 0u64;
+    // `next_entry` is a one-place fast lane in front of the heap: a successor whose key is
+    // below every key in the heap (typically the next anchor of a dive along an f-plateau)
+    // would be popped next anyway, so it skips the push and the pop.
+    while let Some(entry) =
+        next_entry.or_else(|| open.pop(|key, slot| nodes[codec.index(key)].slot = slot))
+    {
+        next_entry = None;
+        if expanded == max_expansions {
+            return Some(SearchOutcome::unfinished(expanded, true));
+        }
+        let index = codec.index(entry);
+        expanded += 1;
+        if index == goal {
+            return Some(SearchOutcome {
+                cost: Some(nodes[index].g),
+                path: trace_back(nodes, &offsets, start, goal),
+                expanded,
+                limit_reached: false,
+            });
+        }
+        let g = nodes[index].g;
+        // 32-bit division: indices are below 2^28, and it is several times cheaper than 64-bit.
+        let (x, y) = (index as u32 % width as u32, index as u32 / width as u32);
+        let mut mask = moves_worth_trying::<C>(moves, nodes, &offsets, index, start);
+        while mask != 0 {
+            let direction = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let target = index.wrapping_add_signed(offsets[direction]);
+            let next = nodes[target];
+            let next_g = g + costs.step_cost(direction, target);
+            let unreached = next.state < reached;
+            // An unreached anchor's stale cost reads as infinite; computed without a branch.
+            let known_g = next.g | u64::from(unreached).wrapping_neg();
+            if next_g < known_g {
+                nodes[target].g = next_g;
+                nodes[target].state = reached | direction as u32;
+                let step = DIRECTIONS[direction];
+                let h = heuristic.estimate(
+                    target,
+                    x.wrapping_add_signed(step.dx),
+                    y.wrapping_add_signed(step.dy),
+                );
+                let key = codec.encode(next_g + h, h, target as u32)?;
+                let placed = |key: K::Key, slot| nodes[codec.index(key)].slot = slot;
+                if !unreached && open.holds(next.slot, |held| codec.index(held) == target) {
+                    open.decrease(next.slot, key, placed);
+                } else if !unreached {
+                    // Unreachable with a consistent heuristic (an improved anchor is always
+                    // open); if a bug ever broke consistency, reopening keeps the search sound.
+                    open.push(key, placed);
+                } else if next_entry.is_none_or(|held| key < held)
+                    && open.peek().is_none_or(|top| key < top)
+                {
+                    // The new best successor takes the fast lane; a successor held there
+                    // before it goes to the heap.
+                    if let Some(held) = next_entry.replace(key) {
+                        open.push(held, placed);
+                    }
+                } else {
+                    open.push(key, placed);
+                }
+            }
+        }
+        // A decrease-key above may have put a smaller key in the heap than the one held.
+        if let Some(held) = next_entry {
+            if open.peek().is_some_and(|top| top < held) {
+                open.push(held, |key: K::Key, slot| {
+                    nodes[codec.index(key)].slot = slot
+                });
+                next_entry = None;
+            }
+        }
+    }
+    Some(SearchOutcome::unfinished(expanded, false))
+}
+
+/// The legal steps from the anchor stored at `index` that may still improve something: all
+/// of them at the start; elsewhere all but the step back to the parent, and on uniform-cost
+/// graphs also those the parent's own relaxations already covered (see `pruning.rs`).
+#[inline(always)]
+fn moves_worth_trying<C: StepCosts>(
+    moves: &[u8],
+    nodes: &[Node],
+    offsets: &[isize; 8],
+    index: usize,
+    start: usize,
+) -> u8 {
+    let mask = moves[index];
+    if index == start {
+        return mask;
+    }
+    let arrival = (nodes[index].state & DIRECTION_MASK) as usize;
+    mask & !if C::UNIFORM {
+        let parent = index.wrapping_add_signed(-offsets[arrival]);
+        REDUNDANT_STEPS[arrival][usize::from(moves[parent])]
+    } else {
+        1 << OPPOSITE[arrival]
+    }
+}
+
+/// The anchors from `start` to `goal`, following each anchor's arrival direction back.
+fn trace_back(nodes: &[Node], offsets: &[isize; 8], start: usize, goal: usize) -> Vec<usize> {
+    let mut path = vec![goal];
+    let mut at = goal;
+    while at != start {
+        let direction = (nodes[at].state & DIRECTION_MASK) as usize;
+        at = at.wrapping_add_signed(-offsets[direction]);
+        path.push(at);
+    }
+    path.reverse();
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::heuristic::DistanceHeuristic;
+    use super::super::keys::{Compact, Packed, Wide};
+    use super::super::step_costs::{PerAnchorCosts, UniformCosts};
+    use super::*;
+    use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
+    use crate::movement::STEP_LENGTHS;
+
+    /// Move masks of a `width` x `width` map whose open cells `open(x, y)` says, for size 1
+    /// and 8-way movement without corner cutting.
+    fn move_masks(width: usize, open: impl Fn(usize, usize) -> bool) -> Vec<u8> {
+        let legal = |x: i64, y: i64| {
+            x >= 0 && y >= 0 && x < width as i64 && y < width as i64 && open(x as usize, y as usize)
+        };
+        (0..width * width)
+            .map(|index| {
+                let (x, y) = ((index % width) as i64, (index / width) as i64);
+                if !legal(x, y) {
+                    return 0;
+                }
+                DIRECTIONS.iter().enumerate().fold(0u8, |mask, (bit, d)| {
+                    let (dx, dy) = (i64::from(d.dx), i64::from(d.dy));
+                    if legal(x + dx, y + dy) && legal(x + dx, y) && legal(x, y + dy) {
+                        mask | 1 << bit
+                    } else {
+                        mask
+                    }
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn both_key_types_find_the_same_paths() {
+        // A 40x40 map with a wall pattern, multiplier 1, all eight directions where legal.
+        let width = 40;
+        let open = |x: usize, y: usize| !(x % 7 == 3 && y % 9 != 4);
+        let moves = move_masks(width, open);
+        let mut scratch = SearchScratch::new();
+        // Multiplier 1: costs in cost units, as the map hands them to the search.
+        let costs = UniformCosts(STEP_LENGTHS);
+        for (start, goal) in [(0, width * width - 1), (45, 1000), (5, 1555), (300, 301)] {
+            let heuristic = DistanceHeuristic {
+                goal_x: (goal % width) as u64,
+                goal_y: (goal / width) as u64,
+                straight: STRAIGHT_STEP,
+                diagonal_extra: DIAGONAL_STEP - STRAIGHT_STEP,
+            };
+            let problem = Problem {
+                moves: &moves,
+                width,
+                start,
+                goal,
+                heuristic: &heuristic,
+                max_expansions: u64::MAX,
+            };
+            let compact = Compact::for_cells(moves.len());
+            let small = astar(&mut scratch, &problem, &costs, compact).unwrap();
+            let packed = astar(&mut scratch, &problem, &costs, Packed).unwrap();
+            let wide = astar(&mut scratch, &problem, &costs, Wide).unwrap();
+            assert_eq!(packed.cost, wide.cost);
+            assert_eq!(packed.path, wide.path);
+            assert_eq!(packed.expanded, wide.expanded);
+            assert_eq!(small.cost, wide.cost);
+            assert_eq!(small.path, wide.path);
+            assert_eq!(small.expanded, wide.expanded);
+            assert!(packed.cost.is_some());
+        }
+    }
+
+    #[test]
+    fn skipping_redundant_steps_changes_nothing() {
+        // The same uniform-cost graph searched with the pruning cost model and with a per-anchor
+        // model whose multipliers are all equal (which prunes only the step back): same paths,
+        // same costs, same expansion counts.
+        let width = 48;
+        let mut state = 0xABCDu64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let open: Vec<bool> = (0..width * width).map(|_| random() % 100 >= 22).collect();
+        let moves = move_masks(width, |x, y| open[y * width + x]);
+        let uniform = UniformCosts(STEP_LENGTHS.map(|length| length * 1500));
+        let multipliers = vec![1500u32; width * width];
+        let per_anchor = PerAnchorCosts {
+            lengths: STEP_LENGTHS,
+            multipliers: &multipliers,
+        };
+        let mut scratch = SearchScratch::new();
+        let mut found = 0;
+        for _ in 0..300 {
+            let start = random() as usize % (width * width);
+            let goal = random() as usize % (width * width);
+            if !open[start] || !open[goal] {
+                continue;
+            }
+            let heuristic = DistanceHeuristic {
+                goal_x: (goal % width) as u64,
+                goal_y: (goal / width) as u64,
+                straight: STRAIGHT_STEP * 1500,
+                diagonal_extra: (DIAGONAL_STEP - STRAIGHT_STEP) * 1500,
+            };
+            let problem = Problem {
+                moves: &moves,
+                width,
+                start,
+                goal,
+                heuristic: &heuristic,
+                max_expansions: u64::MAX,
+            };
+            let pruned = astar(&mut scratch, &problem, &uniform, Packed).unwrap();
+            let plain = astar(&mut scratch, &problem, &per_anchor, Packed).unwrap();
+            assert_eq!(pruned.cost, plain.cost);
+            assert_eq!(pruned.path, plain.path);
+            assert_eq!(pruned.expanded, plain.expanded);
+            found += usize::from(pruned.cost.is_some());
+        }
+        assert!(found > 50);
+    }
+}

@@ -1,0 +1,185 @@
+//! Path search over the anchors of one agent size and profile, with reusable memory.
+//!
+//! The search is textbook A* with a consistent heuristic: an open list, a closed set, and one
+//! relaxation per legal move. Because the heuristic is consistent, an anchor's cost is final
+//! when it is first expanded, so closed anchors are never reopened and the first expansion of
+//! the goal ends the search with an optimal cost.
+//!
+//! One concept per file; a new search algorithm is a sibling of `astar.rs`:
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `astar.rs` | the expansion loop and the path trace |
+//! | `heuristic.rs` | the distance heuristic and its maximum with the landmark bounds |
+//! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
+//! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
+//! | `pruning.rs` | the steps an expansion may skip on uniform-cost graphs |
+//! | `scratch.rs` | [`SearchScratch`], the per-anchor memory reused between queries |
+//!
+//! **Open list.** An indexed 4-ary heap: when a cheaper route to an open anchor turns up, its
+//! entry is lowered in place rather than pushed again, so each anchor is popped at most once.
+//! Entries pack `(f, h, y, x)` into one `u64` or `u128`, compared without branches; a query
+//! whose costs outgrow the packing is run again with wider entries.
+//!
+//! **Tie-breaking.** Open entries are ordered by `(f, h, y, x)`: lowest estimated total cost,
+//! then lowest remaining estimate (deepest first), then lowest row, then lowest column. The
+//! order of expansions, and so the path returned, depends on nothing but the query and the map.
+//!
+//! **Memory reuse.** Per-anchor search state lives in a [`SearchScratch`] that survives between
+//! queries. Each query takes a fresh *generation stamp*; state whose stamp is older counts as
+//! unvisited, so nothing proportional to the map is cleared per query.
+
+mod astar;
+mod heuristic;
+mod keys;
+mod pruning;
+mod scratch;
+mod step_costs;
+
+pub use scratch::SearchScratch;
+
+use crate::graph::{AnchorGraph, EntryCosts};
+use crate::landmarks::LandmarkTable;
+use crate::movement::{Movement, STEP_LENGTHS};
+use astar::{astar, Problem};
+use heuristic::{DistanceHeuristic, Heuristic, WithLandmarks};
+use keys::{Compact, Packed, Wide};
+use step_costs::{PerAnchorCosts, StepCosts, UniformCosts};
+
+/// What one search found: the optimal cost and anchor indices from start to goal, if any.
+pub(crate) struct SearchOutcome {
+    /// The optimal cost, if the goal was reached.
+    pub cost: Option<u64>,
+    /// Storage indices of the anchors from start to goal; empty without a path.
+    pub path: Vec<usize>,
+    /// Anchors expanded, the goal included when it was expanded.
+    pub expanded: u64,
+    /// The search stopped at its expansion limit before reaching the goal.
+    pub limit_reached: bool,
+}
+
+impl SearchOutcome {
+    /// A search that ended without reaching the goal.
+    fn unfinished(expanded: u64, limit_reached: bool) -> Self {
+        SearchOutcome {
+            cost: None,
+            path: Vec::new(),
+            expanded,
+            limit_reached,
+        }
+    }
+}
+
+/// The anchors a search may expand and the landmarks it may use.
+#[derive(Clone, Copy)]
+pub(crate) struct SearchLimits<'a> {
+    /// Expansions allowed; the goal counts when it is expanded.
+    pub max_expansions: u64,
+    pub landmarks: Option<&'a LandmarkTable>,
+}
+
+/// Runs A* from `start` to `goal` (storage indices of legal anchors) on a map `width` wide.
+pub(crate) fn search(
+    scratch: &mut SearchScratch,
+    graph: &AnchorGraph,
+    movement: Movement,
+    limits: SearchLimits<'_>,
+    width: usize,
+    start: usize,
+    goal: usize,
+) -> SearchOutcome {
+    let distance = DistanceHeuristic::new(graph, movement, width, goal);
+    fn problem<'a, H>(
+        graph: &'a AnchorGraph,
+        width: usize,
+        (start, goal): (usize, usize),
+        max_expansions: u64,
+        heuristic: &'a H,
+    ) -> Problem<'a, H> {
+        Problem {
+            moves: &graph.moves,
+            width,
+            start,
+            goal,
+            heuristic,
+            max_expansions,
+        }
+    }
+    let mut outcome = match limits.landmarks {
+        None => {
+            let problem = problem(
+                graph,
+                width,
+                (start, goal),
+                limits.max_expansions,
+                &distance,
+            );
+            search_with(scratch, graph, &problem)
+        }
+        Some(table) => {
+            let heuristic = WithLandmarks {
+                distance,
+                bounds: table.towards(goal),
+            };
+            let problem = problem(
+                graph,
+                width,
+                (start, goal),
+                limits.max_expansions,
+                &heuristic,
+            );
+            search_with(scratch, graph, &problem)
+        }
+    };
+    outcome.cost = outcome.cost.map(|cost| cost * graph.cost_unit);
+    outcome
+}
+
+/// The heuristic value the search uses at `from` on its way to `goal`.
+pub(crate) fn estimate(
+    graph: &AnchorGraph,
+    movement: Movement,
+    landmarks: Option<&LandmarkTable>,
+    width: usize,
+    from: usize,
+    goal: usize,
+) -> u64 {
+    let distance = DistanceHeuristic::new(graph, movement, width, goal);
+    let (x, y) = ((from % width) as u32, (from / width) as u32);
+    // The same maximum `WithLandmarks` takes during a search.
+    let landmark_bound = landmarks.map_or(0, |table| table.towards(goal).estimate(from));
+    distance.distance(x, y).max(landmark_bound) * graph.cost_unit
+}
+
+fn search_with<H: Heuristic>(
+    scratch: &mut SearchScratch,
+    graph: &AnchorGraph,
+    problem: &Problem<H>,
+) -> SearchOutcome {
+    match &graph.entry {
+        EntryCosts::Uniform(multiplier) => {
+            let costs = UniformCosts(STEP_LENGTHS.map(|length| length * u64::from(*multiplier)));
+            run_with_fallback(scratch, problem, &costs)
+        }
+        EntryCosts::PerAnchor(multipliers) => {
+            let costs = PerAnchorCosts {
+                lengths: STEP_LENGTHS,
+                multipliers,
+            };
+            run_with_fallback(scratch, problem, &costs)
+        }
+    }
+}
+
+/// Searches with compact keys; if a cost outgrows them, searches again with wider ones.
+fn run_with_fallback<H: Heuristic, C: StepCosts>(
+    scratch: &mut SearchScratch,
+    problem: &Problem<H>,
+    costs: &C,
+) -> SearchOutcome {
+    let compact = Compact::for_cells(problem.moves.len());
+    astar(scratch, problem, costs, compact)
+        .or_else(|| astar(scratch, problem, costs, Packed))
+        .or_else(|| astar(scratch, problem, costs, Wide))
+        .expect("wide keys hold any cost")
+}

@@ -1,0 +1,86 @@
+//! Reusable per-anchor search memory, stamped with generations so that nothing proportional
+//! to the map is cleared per query.
+
+use super::keys::{PackedKey, WideKey};
+use crate::heap::IndexedHeap;
+
+/// Reusable memory for path queries: per-anchor costs, parents and stamps, and the open list.
+///
+/// One scratch serves any number of queries, on any maps, one query at a time. Threads that
+/// query the same map at once each use their own scratch;
+/// [`PathMap::find_path`](crate::PathMap::find_path) keeps one per thread for you.
+///
+/// ```
+/// use clearance_core::{AgentProfile, Cell, PathMap, Region, SearchScratch, TerrainGrid};
+///
+/// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 8, 8), 0)?);
+/// map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0)?)?;
+/// let mut scratch = SearchScratch::new();
+/// for goal in [Cell::new(7, 7), Cell::new(0, 7)] {
+///     let result = map.find_path_with(&mut scratch, Cell::new(0, 0), goal, 1, "walker");
+///     assert!(result.is_ok());
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SearchScratch {
+    pub(super) nodes: Vec<Node>,
+    pub(super) compact_open: IndexedHeap<u64>,
+    pub(super) packed_open: IndexedHeap<PackedKey>,
+    pub(super) wide_open: IndexedHeap<WideKey>,
+    generation: u32,
+}
+
+/// Search state of one anchor, 16 bytes. `state` packs `generation << 3 | direction`: an
+/// anchor whose generation is older than the query's is unreached (its other fields are
+/// stale); `direction` is the step by which its parent reached it.
+///
+/// There is no closed flag. With a consistent heuristic an expanded anchor's cost is already
+/// optimal, so no later relaxation can lower it, and the ordinary "is this cheaper?" test
+/// turns every step into an expanded anchor away. Dropping the flag removes the least
+/// predictable branch of the inner loop.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Node {
+    pub(super) g: u64,
+    /// Where the anchor's entry sits in the open list, while it is open.
+    pub(super) slot: u32,
+    pub(super) state: u32,
+}
+
+pub(super) const GENERATION_SHIFT: u32 = 3;
+pub(super) const DIRECTION_MASK: u32 = 0b111;
+const LAST_GENERATION: u32 = u32::MAX >> GENERATION_SHIFT;
+
+impl SearchScratch {
+    /// Empty scratch; it grows on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bytes of memory held.
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.compact_open.memory_bytes()
+            + self.packed_open.memory_bytes()
+            + self.wide_open.memory_bytes()
+    }
+
+    /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached
+    /// in this query".
+    pub(super) fn begin(&mut self, cells: usize) -> u32 {
+        if self.nodes.len() < cells {
+            self.nodes.resize(cells, Node::default());
+        }
+        if self.generation == LAST_GENERATION {
+            for node in &mut self.nodes {
+                node.state = 0;
+            }
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.compact_open.clear();
+        self.packed_open.clear();
+        self.wide_open.clear();
+        self.generation << GENERATION_SHIFT
+    }
+}

@@ -1,0 +1,36 @@
+//! Step costs under the entry-cost convention: a step's length times the multiplier of the
+//! anchor it enters.
+
+/// The cost of one step, given its direction and the anchor it enters.
+pub(super) trait StepCosts {
+    /// Whether every legal anchor costs the same to enter. Then step costs obey the triangle
+    /// inequality between neighbouring anchors, which the pruning of `pruning.rs` relies on.
+    const UNIFORM: bool;
+    /// The cost of the step in `direction` into the anchor stored at `target`.
+    fn step_cost(&self, direction: usize, target: usize) -> u64;
+}
+
+/// Every anchor costs the same to enter: the cost of a step depends on its direction only.
+pub(super) struct UniformCosts(pub(super) [u64; 8]);
+
+impl StepCosts for UniformCosts {
+    const UNIFORM: bool = true;
+    #[inline(always)]
+    fn step_cost(&self, direction: usize, _target: usize) -> u64 {
+        self.0[direction]
+    }
+}
+
+/// Each anchor has its own entry multiplier (the largest under its footprint).
+pub(super) struct PerAnchorCosts<'a> {
+    pub(super) lengths: [u64; 8],
+    pub(super) multipliers: &'a [u32],
+}
+
+impl StepCosts for PerAnchorCosts<'_> {
+    const UNIFORM: bool = false;
+    #[inline(always)]
+    fn step_cost(&self, direction: usize, target: usize) -> u64 {
+        self.lengths[direction] * u64::from(self.multipliers[target])
+    }
+}

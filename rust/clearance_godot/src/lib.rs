@@ -13,8 +13,10 @@
 #![deny(unsafe_code)]
 
 mod convert;
+mod marshal;
 mod pathfinder;
 mod profile;
+mod tilemap;
 mod workers;
 
 pub use pathfinder::ClearancePathfinder;

@@ -1,0 +1,150 @@
+//! Results and dictionaries in and out: the result and landmark Dictionaries, anchor arrays,
+//! batch entries and profile Dictionaries.
+#![forbid(unsafe_code)]
+
+use crate::convert::{cell_of, terrain_id, vector_of};
+use crate::workers::OwnedQuery;
+use clearance_core::{AgentProfile as CoreProfile, Cell, LandmarkStats, PathResult};
+use godot::prelude::*;
+
+/// `cells` as a typed Array, built from a slice: gdext sizes the array once and writes the
+/// elements in place. Collecting from an iterator pushes element by element, an engine call
+/// each, which made long paths dearer to return than to find.
+pub fn anchor_array(cells: &[Cell]) -> Array<Vector2i> {
+    let vectors: Vec<Vector2i> = cells.iter().map(|&cell| vector_of(cell)).collect();
+    Array::from(vectors.as_slice())
+}
+
+/// The Dictionary `bake_landmarks()` and `get_landmark_stats()` return.
+pub fn landmark_dictionary(stats: Option<LandmarkStats>) -> VarDictionary {
+    let mut dictionary = VarDictionary::new();
+    dictionary.set("ok", stats.is_some());
+    let stats = stats.unwrap_or(LandmarkStats {
+        landmarks: Vec::new(),
+        bytes: 0,
+        bytes_per_cell_per_landmark: 0.0,
+    });
+    dictionary.set("landmarks", &anchor_array(&stats.landmarks));
+    dictionary.set("bytes", stats.bytes as i64);
+    dictionary.set(
+        "bytes_per_cell_per_landmark",
+        stats.bytes_per_cell_per_landmark,
+    );
+    dictionary
+}
+
+pub fn result_dictionary(result: &PathResult) -> VarDictionary {
+    let path = anchor_array(&result.path);
+    let mut dictionary = VarDictionary::new();
+    dictionary.set("ok", result.is_ok());
+    dictionary.set("code", result.code.as_str());
+    dictionary.set("path", &path);
+    dictionary.set("total_cost", result.total_cost());
+    dictionary.set(
+        "expanded",
+        i64::try_from(result.expanded).unwrap_or(i64::MAX),
+    );
+    if let Some(shortfall) = result.shortfall {
+        dictionary.set("clearance_found", i64::from(shortfall.found));
+        dictionary.set("clearance_needed", i64::from(shortfall.needed));
+    }
+    dictionary
+}
+
+pub fn profile_from_dictionary(name: &str, costs: &VarDictionary) -> Result<CoreProfile, String> {
+    if name.is_empty() {
+        return Err("a profile needs a non-empty name".to_owned());
+    }
+    let mut profile = CoreProfile::new(name);
+    for (key, value) in costs.iter_shared() {
+        let terrain = match key.try_to::<i64>() {
+            Ok(terrain) if key.get_type() == VariantType::INT => terrain,
+            _ => {
+                return Err(format!(
+                    "profile '{name}': key {key} is not an int terrain id (keys must be ints \
+                     from 0 to 255)"
+                ))
+            }
+        };
+        let Some(id) = terrain_id(terrain) else {
+            return Err(format!(
+                "profile '{name}': key {terrain} is not a terrain id from 0 to 255"
+            ));
+        };
+        let multiplier = match value.get_type() {
+            VariantType::FLOAT => value.try_to::<f64>().ok(),
+            VariantType::INT => value.try_to::<i64>().ok().map(|whole| whole as f64),
+            _ => None,
+        };
+        let Some(multiplier) = multiplier else {
+            return Err(format!(
+                "profile '{name}': the multiplier for terrain {id} is {value}, not a number"
+            ));
+        };
+        profile
+            .set_terrain(id, multiplier)
+            .map_err(|error| format!("profile '{name}': {error}"))?;
+    }
+    Ok(profile)
+}
+
+/// One entry of a `request_paths()` or `find_paths()` batch, or what is wrong with it.
+pub fn query_from_variant(
+    entry: &Variant,
+    default_limit: Option<u64>,
+) -> Result<OwnedQuery, String> {
+    let Ok(entry) = entry.try_to::<VarDictionary>() else {
+        return Err(format!("is {entry}, not a Dictionary"));
+    };
+    let field = |key: &str| -> Result<Variant, String> {
+        entry.get(key).ok_or_else(|| format!("has no '{key}'"))
+    };
+    let vector = |key: &str| -> Result<Cell, String> {
+        let value = field(key)?;
+        value
+            .try_to::<Vector2i>()
+            .ok()
+            .filter(|_| value.get_type() == VariantType::VECTOR2I)
+            .map(cell_of)
+            .ok_or_else(|| format!("has '{key}' = {value}, not a Vector2i"))
+    };
+    let integer = |value: &Variant, key: &str| -> Result<i64, String> {
+        value
+            .try_to::<i64>()
+            .ok()
+            .filter(|_| value.get_type() == VariantType::INT)
+            .ok_or_else(|| format!("has '{key}' = {value}, not an int"))
+    };
+    let profile = field("profile")?;
+    let profile = match profile.get_type() {
+        VariantType::STRING_NAME | VariantType::STRING => profile.to_string(),
+        _ => {
+            return Err(format!(
+                "has 'profile' = {profile}, not a StringName or String"
+            ))
+        }
+    };
+    let allow_partial_path = match entry.get("allow_partial_path") {
+        None => false,
+        Some(value) if value.get_type() == VariantType::BOOL => value.to::<bool>(),
+        Some(value) => return Err(format!("has 'allow_partial_path' = {value}, not a bool")),
+    };
+    let max_expansions = match entry.get("max_expansions") {
+        None => default_limit,
+        Some(value) => match integer(&value, "max_expansions")? {
+            0 => None,
+            limit => Some(
+                u64::try_from(limit)
+                    .map_err(|_| format!("has 'max_expansions' = {limit}, below 0"))?,
+            ),
+        },
+    };
+    Ok(OwnedQuery {
+        start: vector("start")?,
+        goal: vector("goal")?,
+        agent_size: integer(&field("agent_size")?, "agent_size")?,
+        profile,
+        allow_partial_path,
+        max_expansions,
+    })
+}

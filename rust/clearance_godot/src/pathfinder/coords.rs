@@ -1,0 +1,153 @@
+//! Coordinates: cells and local positions, footprints, and clearance.
+#![forbid(unsafe_code)]
+
+use super::ClearancePathfinder;
+use crate::convert::{cell_of, cell_outside, valid_agent_size, vector_of};
+use clearance_core::{Cell, Region};
+use godot::prelude::*;
+
+#[godot_api(secondary)]
+impl ClearancePathfinder {
+    /// The cells a unit of `agent_size` covers at `anchor`, row by row from the anchor (the
+    /// top-left cell). Pure geometry: cells off the map are included. An agent size outside 1
+    /// to 255 prints an error and returns an empty array.
+    #[func]
+    pub fn get_footprint_cells(&self, anchor: Vector2i, agent_size: i64) -> Array<Vector2i> {
+        let mut cells = Array::new();
+        let Some(size) = valid_agent_size(agent_size) else {
+            godot_error!(
+                "ClearancePathfinder.get_footprint_cells: agent_size must be from 1 to 255, \
+                 got {agent_size}"
+            );
+            return cells;
+        };
+        let reach = i32::from(size) - 1;
+        if anchor.x.checked_add(reach).is_none() || anchor.y.checked_add(reach).is_none() {
+            godot_error!(
+                "ClearancePathfinder.get_footprint_cells: a footprint of size {size} at \
+                 {anchor} reaches beyond the 32-bit coordinate range"
+            );
+            return cells;
+        }
+        for dy in 0..=reach {
+            for dx in 0..=reach {
+                cells.push(Vector2i::new(anchor.x + dx, anchor.y + dy));
+            }
+        }
+        cells
+    }
+
+    /// The clearance of `cell` for the profile called `profile`: the side of the largest
+    /// square with top-left cell `cell` that the profile may enter entirely (0 if it may not
+    /// enter the cell, at most 255). A unit of size k fits at an anchor iff its clearance is at
+    /// least k. Returns -1 and prints an error for an unknown profile or a cell off the map.
+    #[func]
+    pub fn get_clearance(&mut self, cell: Vector2i, profile: StringName) -> i64 {
+        self.ensure_ready();
+        let name = profile.to_string();
+        if self.map.profile(&name).is_none() {
+            godot_error!("ClearancePathfinder.get_clearance: no profile called '{name}'");
+            return -1;
+        }
+        match self.map.clearance(cell_of(cell), &name) {
+            Some(clearance) => i64::from(clearance),
+            None if self.map.grid().index_of(cell_of(cell)).is_some() => {
+                godot_error!(
+                    "ClearancePathfinder.get_clearance: the clearance layer would exceed \
+                     cache_memory_limit_mb ({})",
+                    self.cache_memory_limit_mb
+                );
+                -1
+            }
+            None => {
+                godot_error!(
+                    "ClearancePathfinder.get_clearance: cell {cell} lies outside the map region \
+                     {}",
+                    self.region
+                );
+                -1
+            }
+        }
+    }
+
+    /// The cell containing `local_position` (in the node's local space). A NaN or infinite
+    /// position prints an error and returns `Vector2i(0, 0)`; very distant positions clamp to
+    /// the 32-bit range.
+    #[func]
+    pub fn local_to_cell(&self, local_position: Vector2) -> Vector2i {
+        if !local_position.is_finite() {
+            godot_error!(
+                "ClearancePathfinder.local_to_cell: position {local_position} is not finite"
+            );
+            return Vector2i::ZERO;
+        }
+        vector_of(self.cell_containing(local_position))
+    }
+
+    /// The local position of the centre of `cell`.
+    #[func]
+    pub fn cell_to_local(&self, cell: Vector2i) -> Vector2 {
+        self.footprint_centre(cell_of(cell), 1)
+    }
+
+    /// The local position of the centre of the footprint of a unit of `agent_size` at `anchor`:
+    /// where its sprite belongs. An agent size outside 1 to 255 prints an error and returns
+    /// `Vector2(0, 0)`.
+    #[func]
+    pub fn footprint_center(&self, anchor: Vector2i, agent_size: i64) -> Vector2 {
+        match valid_agent_size(agent_size) {
+            Some(size) => self.footprint_centre(cell_of(anchor), size),
+            None => {
+                godot_error!(
+                    "ClearancePathfinder.footprint_center: agent_size must be from 1 to 255, \
+                     got {agent_size}"
+                );
+                Vector2::ZERO
+            }
+        }
+    }
+}
+
+impl ClearancePathfinder {
+    fn cell_containing(&self, local_position: Vector2) -> Cell {
+        let relative = (local_position - self.offset) / self.cell_size;
+        // `as` saturates: distant positions land on the edge of the 32-bit range.
+        Cell::new(relative.x.floor() as i32, relative.y.floor() as i32)
+    }
+
+    pub(super) fn footprint_centre(&self, anchor: Cell, size: u8) -> Vector2 {
+        let half = f64::from(size) / 2.0;
+        Vector2::new(
+            self.offset.x + ((f64::from(anchor.x) + half) * f64::from(self.cell_size.x)) as f32,
+            self.offset.y + ((f64::from(anchor.y) + half) * f64::from(self.cell_size.y)) as f32,
+        )
+    }
+
+    /// The anchor whose footprint centre is nearest to `global_position`.
+    pub(super) fn anchor_at_global(
+        &self,
+        method: &str,
+        argument: &str,
+        global_position: Vector2,
+        size: u8,
+    ) -> Cell {
+        if !global_position.is_finite() {
+            godot_error!(
+                "ClearancePathfinder.{method}: {argument} {global_position} is not finite"
+            );
+            return cell_outside(self.map.region());
+        }
+        let local = self.base().to_local(global_position);
+        // The footprint centre sits (size - 1) / 2 cells right of and below the anchor's
+        // centre; undo that, then take the cell containing the point.
+        let shift = (f32::from(size) - 1.0) / 2.0;
+        self.cell_containing(local - self.cell_size * shift)
+    }
+
+    pub(super) fn cells_rect(&self, region: Region) -> Rect2 {
+        Rect2::new(
+            self.offset + Vector2::new(region.x as f32, region.y as f32) * self.cell_size,
+            Vector2::new(region.width as f32, region.height as f32) * self.cell_size,
+        )
+    }
+}

@@ -1,0 +1,87 @@
+//! The debug overlay: the clearance heat map and the last path.
+#![forbid(unsafe_code)]
+
+use super::ClearancePathfinder;
+use godot::prelude::*;
+
+/// The heat map draws one rectangle per cell; above this many cells it is skipped (and a
+/// configuration warning says so) to keep the editor and the game responsive.
+pub(super) const MAX_HEAT_MAP_CELLS: u64 = 65_536;
+
+impl ClearancePathfinder {
+    pub(super) fn draw_heat_map(&mut self) {
+        let region = self.map.region();
+        if region.area() > MAX_HEAT_MAP_CELLS {
+            return;
+        }
+        let Some(layer) = self.map.clearance_layer(&self.debug_profile.to_string()) else {
+            return;
+        };
+        let width = region.width.max(1) as usize;
+        let cell_size = self.cell_size;
+        let offset = self.offset;
+        let mut base = self.base_mut();
+        for (index, &clearance) in layer.values().iter().enumerate() {
+            let cell = Vector2::new(
+                (region.x as f32) + (index % width) as f32,
+                (region.y as f32) + (index / width) as f32,
+            );
+            let rect = Rect2::new(offset + cell * cell_size, cell_size);
+            base.draw_rect(rect, clearance_colour(clearance));
+        }
+    }
+
+    pub(super) fn draw_last_path(&mut self) {
+        let size = self.last_agent_size;
+        let side = self.cell_size * f32::from(size);
+        let footprints: Vec<Rect2> = self
+            .last_path
+            .iter()
+            .map(|&anchor| {
+                let corner =
+                    self.offset + Vector2::new(anchor.x as f32, anchor.y as f32) * self.cell_size;
+                Rect2::new(corner, side)
+            })
+            .collect();
+        let centres: PackedVector2Array = self
+            .last_path
+            .iter()
+            .map(|&anchor| self.footprint_centre(anchor, size))
+            .collect();
+        let line_width = (self.cell_size.x.min(self.cell_size.y) / 8.0).max(1.0);
+        let mut base = self.base_mut();
+        for footprint in footprints {
+            base.draw_rect_ex(footprint, Color::from_rgba(0.3, 0.85, 1.0, 0.7))
+                .filled(false)
+                .width(1.0)
+                .done();
+        }
+        if centres.len() > 1 {
+            base.draw_polyline_ex(&centres, Color::from_rgba(1.0, 1.0, 1.0, 0.95))
+                .width(line_width)
+                .done();
+        }
+        if let (Some(first), Some(last)) = (centres.as_slice().first(), centres.as_slice().last()) {
+            base.draw_circle(
+                *first,
+                line_width * 2.0,
+                Color::from_rgba(0.2, 1.0, 0.4, 1.0),
+            );
+            base.draw_circle(
+                *last,
+                line_width * 2.0,
+                Color::from_rgba(1.0, 0.3, 0.3, 1.0),
+            );
+        }
+    }
+}
+
+/// Heat-map colour: translucent dark where the profile cannot stand, then red through yellow
+/// to green as the clearance grows to 6.
+fn clearance_colour(clearance: u8) -> Color {
+    if clearance == 0 {
+        return Color::from_rgba(0.05, 0.05, 0.08, 0.55);
+    }
+    let warmth = f64::from(clearance.min(6) - 1) / 5.0;
+    Color::from_hsv(warmth / 3.0, 0.85, 0.95).with_alpha(0.4)
+}

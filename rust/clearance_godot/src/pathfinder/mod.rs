@@ -1,0 +1,609 @@
+//! The `ClearancePathfinder` node: the struct, its `INode2D` lifecycle, and the primary
+//! `#[godot_api]` block. gdext registers signals, constants and the setters named in
+//! `#[var(set = ...)]` only from the primary block, so those live here; the rest of the
+//! GDScript API is in `#[godot_api(secondary)]` blocks, one file per concern:
+//!
+//! - [`queries`]: `find_path()`, `find_paths()`, `find_path_world()`, the asynchronous
+//!   requests and their delivery;
+//! - [`terrain`]: terrain edits and reads, and the TileMapLayer import;
+//! - [`profiles`]: profiles from code and from `AgentProfile` resources, and landmarks;
+//! - [`coords`]: cells, local positions, footprints and clearance;
+//! - [`draw`]: the debug overlay.
+#![forbid(unsafe_code)]
+
+mod coords;
+mod draw;
+mod profiles;
+mod queries;
+mod terrain;
+
+use self::draw::MAX_HEAT_MAP_CELLS;
+use crate::convert::{rect_of, region_of, terrain_id};
+use crate::profile::AgentProfile;
+use crate::workers::Workers;
+use clearance_core::{
+    Cell, LandmarkPlacement, Movement, PathMap, Region, TerrainGrid, TerrainId, MAX_LANDMARKS,
+};
+use godot::classes::{Engine, INode2D, Node2D};
+use godot::prelude::*;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// AStarGrid2D's `DIAGONAL_MODE_NEVER`: 4-way movement.
+const DIAGONAL_MODE_NEVER: i64 = 1;
+/// AStarGrid2D's `DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES`: 8-way movement without cutting corners.
+const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = 3;
+
+/// Default `max_map_cells`: a 4096 x 4096 map.
+const DEFAULT_MAX_MAP_CELLS: i64 = 1 << 24;
+
+/// Grid pathfinding for units of many sizes and terrain rules on one shared map.
+///
+/// The node holds a map of terrain ids (0 to 255) over `region`, and named profiles (from
+/// `AgentProfile` resources in `profiles`, or from code with `set_profile()`) that say which
+/// terrains a kind of unit may enter and at what cost. `find_path()` takes the start and goal
+/// **anchors** (the top-left cell of the unit's `agent_size` x `agent_size` footprint), the
+/// agent size and a profile name, and returns an optimal path or a code that says why there is
+/// none:
+///
+/// ```gdscript
+/// var result := $ClearancePathfinder.find_path(Vector2i(2, 2), Vector2i(30, 9), 2, &"truck")
+/// if result.ok:
+///     follow(result.path)           # Array[Vector2i] of anchors, start and goal included
+/// else:
+///     print(result.code)            # e.g. "GOAL_CLEARANCE_INSUFFICIENT"
+/// ```
+///
+/// **The map** is built from `region`, filled with `default_terrain`, on ready. Assigning
+/// `region` or `default_terrain` later discards the terrain (edits included) and rebuilds the
+/// map, filled again, before the next query or edit; profiles are kept. `import_tile_map_layer()`
+/// replaces region and terrain at once.
+///
+/// **Costs** follow the entry-cost convention: a step costs its length (1 straight, sqrt 2
+/// diagonal) times the highest multiplier under the footprint where it arrives; the start is
+/// never charged. Equal queries on equal maps return equal paths.
+///
+/// **Coordinates**: cell `(0, 0)` has its top-left corner at `offset` in the node's local
+/// space and each cell is `cell_size` wide, as in AStarGrid2D. `cell_to_local()` and
+/// `footprint_center()` return local positions; `find_path_world()` works in global positions.
+///
+/// **Errors**: bad arguments (an agent size outside 1 to 255, an unknown profile, a terrain
+/// outside 0 to 255, a cell or rectangle off the map, arrays of different lengths, NaN
+/// weights...) return a failure code, `false`, `-1` or an empty result, print an error that
+/// names the method and the problem, and change nothing. A query whose start or goal is off
+/// the map, too narrow for the unit, or unreachable is a normal outcome, reported by its code
+/// only.
+#[derive(GodotClass)]
+#[class(tool, base = Node2D)]
+pub struct ClearancePathfinder {
+    /// The cells the map covers, like AStarGrid2D's `region`; the origin may be negative.
+    /// Width and height must be from 1 to 32768 (at most 2^28 cells); anything else is
+    /// refused with an error. Changing it rebuilds the map filled with `default_terrain`
+    /// (terrain edits are discarded, profiles kept) and emits `map_changed`.
+    #[export]
+    #[var(set = set_region)]
+    region: Rect2i,
+
+    /// Size of one cell in local units (both components finite and above 0).
+    #[export]
+    #[var(set = set_cell_size)]
+    cell_size: Vector2,
+
+    /// Local position of the top-left corner of cell `(0, 0)`.
+    #[export]
+    #[var(set = set_offset)]
+    offset: Vector2,
+
+    /// How units move, with AStarGrid2D's constants: `DIAGONAL_MODE_NEVER` (1) for 4-way
+    /// movement, or `DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES` (3, the default) for 8-way movement
+    /// where a diagonal step also needs both orthogonal anchors it passes to be legal for the
+    /// unit's size (no corner cutting). Other values are refused with an error.
+    #[export(enum = (Never = 1, OnlyIfNoObstacles = 3))]
+    #[var(set = set_diagonal_mode)]
+    diagonal_mode: i64,
+
+    /// Terrain id (0 to 255) every cell gets when the map is built or rebuilt. Changing it
+    /// rebuilds the map (terrain edits are discarded) and emits `map_changed`.
+    #[export(range = (0.0, 255.0))]
+    #[var(set = set_default_terrain)]
+    default_terrain: i64,
+
+    /// Terrain id (0 to 255) that `import_tile_map_layer()` gives cells without a tile. The
+    /// default, 255, is this addon's convention for "blocked": list it in no profile, and no
+    /// unit will enter empty cells.
+    #[export(range = (0.0, 255.0))]
+    #[var(set = set_empty_cell_terrain)]
+    empty_cell_terrain: i64,
+
+    /// Landmarks per profile for the differential heuristic (0 to 64; 0 turns them off).
+    /// Landmarks make long queries on maps with walls expand several times fewer cells;
+    /// results stay optimal. Each profile's table is built on its first query after a change,
+    /// or at once by `bake_landmarks()`, and costs 4 bytes per cell per landmark (8 where the
+    /// profile's multipliers differ). Edits that only raise costs or close cells keep the
+    /// tables; other edits drop them until they are rebuilt.
+    #[export(range = (0.0, 64.0))]
+    #[var(set = set_landmark_count)]
+    landmark_count: i64,
+
+    /// The profiles to register, edited in the inspector. Registered on ready and whenever this
+    /// property is assigned or a profile in it emits `changed`; invalid entries are skipped
+    /// with an error and listed in the configuration warnings. If you change the array in
+    /// place (`profiles.append(p)`), call `reload_profiles()`. A resource profile replaces a
+    /// profile of the same name added with `set_profile()`.
+    #[export]
+    #[var(set = set_profiles)]
+    profiles: Array<Option<Gd<AgentProfile>>>,
+
+    /// Draws a heat map of each cell's clearance for `debug_profile`: dark for cells the
+    /// profile cannot enter, then red (room for a 1x1) through yellow to green (room for 6x6
+    /// and more). Skipped for maps of more than 65,536 cells.
+    #[export_group(name = "Debug Overlay", prefix = "debug_")]
+    #[export]
+    #[var(set = set_debug_draw_clearance)]
+    debug_draw_clearance: bool,
+
+    /// The profile whose clearance the heat map shows.
+    #[export]
+    #[var(set = set_debug_profile)]
+    debug_profile: StringName,
+
+    /// Draws the footprints and centre line of the last path `find_path()` or
+    /// `find_path_world()` found.
+    #[export]
+    #[var(set = set_debug_draw_last_path)]
+    debug_draw_last_path: bool,
+
+    /// Worker threads for `request_path()` and `request_paths()` (0: one fewer than the
+    /// machine's processors, at least 1). Applies from the next request; changing it waits for
+    /// running queries to finish and drops queued requests (their signals never come).
+    #[export(range = (0.0, 64.0))]
+    #[var(set = set_worker_thread_count)]
+    worker_thread_count: i64,
+
+    /// Most anchors one query may expand (0: no limit). A query that needs more fails with
+    /// `SEARCH_LIMIT_REACHED`; the limit bounds the time any query can take.
+    #[export(range = (0.0, 1000000000.0, or_greater))]
+    #[var(set = set_search_expansion_limit)]
+    search_expansion_limit: i64,
+
+    /// Most memory, in MiB, the map's cached clearance layers, search graphs and landmark
+    /// tables may hold together (1 to 1048576). A query that would need more fails with
+    /// `MEMORY_LIMIT_REACHED` instead of exhausting memory.
+    #[export(range = (1.0, 1048576.0))]
+    #[var(set = set_cache_memory_limit_mb)]
+    cache_memory_limit_mb: i64,
+
+    /// Largest map accepted, in cells (1 to 268435456): `region` and
+    /// `import_tile_map_layer()` refuse anything larger with an error. The default,
+    /// 16777216, is a 4096 x 4096 map.
+    #[export(range = (1.0, 268435456.0))]
+    #[var(set = set_max_map_cells)]
+    max_map_cells: i64,
+
+    /// The map; shared with worker threads, which see the version current at their request.
+    /// Edits copy what a running request still reads (copy on write).
+    map: Arc<PathMap>,
+    workers: Option<Workers>,
+    next_request_id: i64,
+    /// Requests whose signal has not been emitted yet.
+    pending: HashSet<i64>,
+    /// `region` or `default_terrain` changed since the map was built.
+    map_stale: bool,
+    /// `profiles` changed since its resources were registered.
+    profiles_stale: bool,
+    /// Names registered from `profiles` last time, so a reload can retire them.
+    resource_profile_names: Vec<String>,
+    last_path: Vec<Cell>,
+    last_agent_size: u8,
+
+    base: Base<Node2D>,
+}
+
+#[godot_api]
+impl INode2D for ClearancePathfinder {
+    fn init(base: Base<Node2D>) -> Self {
+        let region = Region::new(0, 0, 32, 32);
+        let grid = TerrainGrid::new(region, 0).expect("the constant default region is valid");
+        ClearancePathfinder {
+            region: rect_of(region),
+            cell_size: Vector2::new(16.0, 16.0),
+            offset: Vector2::ZERO,
+            diagonal_mode: DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES,
+            default_terrain: 0,
+            empty_cell_terrain: 255,
+            landmark_count: 0,
+            profiles: Array::new(),
+            debug_draw_clearance: false,
+            debug_profile: StringName::default(),
+            debug_draw_last_path: false,
+            worker_thread_count: 0,
+            search_expansion_limit: 0,
+            cache_memory_limit_mb: (clearance_core::DEFAULT_CACHE_MEMORY_LIMIT >> 20) as i64,
+            max_map_cells: DEFAULT_MAX_MAP_CELLS,
+            map: Arc::new(PathMap::new(grid)),
+            workers: None,
+            next_request_id: 1,
+            pending: HashSet::new(),
+            map_stale: false,
+            profiles_stale: true,
+            resource_profile_names: Vec::new(),
+            last_path: Vec::new(),
+            last_agent_size: 1,
+            base,
+        }
+    }
+
+    fn ready(&mut self) {
+        self.ensure_map();
+        // In the editor, configuration warnings report bad profiles; errors would repeat them.
+        let report = !Engine::singleton().is_editor_hint();
+        self.register_profile_resources(report);
+    }
+
+    fn draw(&mut self) {
+        self.ensure_map();
+        if self.profiles_stale {
+            self.register_profile_resources(false);
+        }
+        if Engine::singleton().is_editor_hint() {
+            let outline = self.cells_rect(self.map.region());
+            self.base_mut()
+                .draw_rect_ex(outline, Color::from_rgba(1.0, 1.0, 1.0, 0.5))
+                .filled(false)
+                .width(1.0)
+                .done();
+        }
+        if self.debug_draw_clearance {
+            self.draw_heat_map();
+        }
+        if self.debug_draw_last_path && !self.last_path.is_empty() {
+            self.draw_last_path();
+        }
+    }
+
+    /// Delivers finished requests; processing is on only while requests are pending.
+    fn process(&mut self, _delta: f64) {
+        self.deliver_finished_requests();
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        let mut warnings = PackedStringArray::new();
+        if self.profiles.is_empty() {
+            warnings.push(
+                "No AgentProfile in `profiles`. Add one in the inspector, or register \
+                 profiles from code with set_profile() before querying.",
+            );
+        }
+        let (valid, problems) = self.read_profile_resources();
+        for problem in problems {
+            warnings.push(problem.as_str());
+        }
+        if self.debug_draw_clearance {
+            let name = self.debug_profile.to_string();
+            if name.is_empty() {
+                warnings.push("Debug Overlay: set `debug_profile` to the profile to draw.");
+            } else if !valid.iter().any(|profile| profile.name() == name) {
+                warnings.push(
+                    format!(
+                        "Debug Overlay: `debug_profile` '{name}' is not one of the AgentProfile \
+                         resources (a profile added from code is drawn when the game runs)."
+                    )
+                    .as_str(),
+                );
+            }
+            if region_of(self.region).area() > MAX_HEAT_MAP_CELLS {
+                warnings.push(
+                    format!(
+                        "Debug Overlay: the clearance heat map is skipped for maps of more than \
+                         {MAX_HEAT_MAP_CELLS} cells."
+                    )
+                    .as_str(),
+                );
+            }
+        }
+        warnings
+    }
+}
+
+#[godot_api]
+impl ClearancePathfinder {
+    /// `diagonal_mode` for 4-way movement (same value as AStarGrid2D's).
+    #[constant]
+    const DIAGONAL_MODE_NEVER: i64 = DIAGONAL_MODE_NEVER;
+
+    /// `diagonal_mode` for 8-way movement without cutting corners (same value as
+    /// AStarGrid2D's).
+    #[constant]
+    const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES;
+
+    /// Emitted after every successful terrain change (`set_cell_terrain()`,
+    /// `fill_rect_terrain()`, `load_terrain()`, `apply_terrain_batch()`,
+    /// `import_tile_map_layer()`, and a new `region` or `default_terrain`), with the rectangle
+    /// of cells that may have changed.
+    #[signal]
+    fn map_changed(rect: Rect2i);
+
+    /// Emitted on the main thread when the request `id` from `request_path()` has finished,
+    /// with the Dictionary `find_path()` would have returned for the map as it was when the
+    /// request was made.
+    #[signal]
+    fn path_found(id: i64, result: VarDictionary);
+
+    /// Emitted on the main thread when the batch `id` from `request_paths()` has finished,
+    /// with one result Dictionary per query, in the order of the queries.
+    #[signal]
+    fn paths_found(id: i64, results: VarArray);
+
+    // ---------------------------------------------------------------------------------------
+    // Property setters
+
+    /// Sets `region`; see the property.
+    #[func]
+    pub fn set_region(&mut self, region: Rect2i) {
+        if let Err(error) = region_of(region).validate_as_map() {
+            godot_error!("ClearancePathfinder.region: {error}; the region is unchanged");
+            return;
+        }
+        if region_of(region).area() > self.max_map_cells as u64 {
+            godot_error!(
+                "ClearancePathfinder.region: {region} has {} cells, more than max_map_cells \
+                 ({}); the region is unchanged",
+                region_of(region).area(),
+                self.max_map_cells
+            );
+            return;
+        }
+        if region == self.region {
+            return;
+        }
+        self.region = region;
+        self.map_stale = true;
+        self.last_path.clear();
+        self.base_mut().update_configuration_warnings();
+        self.after_terrain_change(region);
+    }
+
+    /// Sets `cell_size`; see the property.
+    #[func]
+    pub fn set_cell_size(&mut self, cell_size: Vector2) {
+        if !(cell_size.is_finite() && cell_size.x > 0.0 && cell_size.y > 0.0) {
+            godot_error!(
+                "ClearancePathfinder.cell_size: both components must be finite and above 0, got \
+                 {cell_size}; unchanged"
+            );
+            return;
+        }
+        self.cell_size = cell_size;
+        self.base_mut().queue_redraw();
+    }
+
+    /// Sets `offset`; see the property.
+    #[func]
+    pub fn set_offset(&mut self, offset: Vector2) {
+        if !offset.is_finite() {
+            godot_error!("ClearancePathfinder.offset: {offset} is not finite; unchanged");
+            return;
+        }
+        self.offset = offset;
+        self.base_mut().queue_redraw();
+    }
+
+    /// Sets `diagonal_mode`; see the property.
+    #[func]
+    pub fn set_diagonal_mode(&mut self, mode: i64) {
+        let Some(movement) = movement_of(mode) else {
+            godot_error!(
+                "ClearancePathfinder.diagonal_mode: {mode} is not supported; use \
+                 DIAGONAL_MODE_NEVER ({DIAGONAL_MODE_NEVER}) or \
+                 DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES ({DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES}); \
+                 unchanged"
+            );
+            return;
+        };
+        self.diagonal_mode = mode;
+        self.map_mut().set_movement(movement);
+    }
+
+    /// Sets `default_terrain`; see the property.
+    #[func]
+    pub fn set_default_terrain(&mut self, terrain: i64) {
+        if checked_terrain("default_terrain", "the value", terrain).is_none() {
+            return;
+        }
+        if terrain == self.default_terrain {
+            return;
+        }
+        self.default_terrain = terrain;
+        self.map_stale = true;
+        let region = self.region;
+        self.after_terrain_change(region);
+    }
+
+    /// Sets `empty_cell_terrain`; see the property.
+    #[func]
+    pub fn set_empty_cell_terrain(&mut self, terrain: i64) {
+        if checked_terrain("empty_cell_terrain", "the value", terrain).is_some() {
+            self.empty_cell_terrain = terrain;
+        }
+    }
+
+    /// Sets `landmark_count`; see the property. A value outside 0 to 64 is refused with an
+    /// error and changes nothing.
+    #[func]
+    pub fn set_landmark_count(&mut self, count: i64) {
+        let placement = match usize::try_from(count) {
+            Ok(0) => LandmarkPlacement::None,
+            Ok(count) => LandmarkPlacement::Farthest(count),
+            Err(_) => {
+                godot_error!(
+                    "ClearancePathfinder.landmark_count: {count} is not from 0 to {MAX_LANDMARKS}"
+                );
+                return;
+            }
+        };
+        match self.map_mut().set_landmarks(placement) {
+            Ok(()) => self.landmark_count = count,
+            Err(error) => godot_error!("ClearancePathfinder.landmark_count: {error}"),
+        }
+    }
+
+    /// Sets `profiles`; see the property.
+    #[func]
+    pub fn set_profiles(&mut self, profiles: Array<Option<Gd<AgentProfile>>>) {
+        let listener = Callable::from_object_method(&self.to_gd(), "_on_profile_changed");
+        for profile in self.profiles.iter_shared().flatten() {
+            let mut resource = profile.upcast::<Resource>();
+            if resource.is_connected("changed", &listener) {
+                resource.disconnect("changed", &listener);
+            }
+        }
+        for profile in profiles.iter_shared().flatten() {
+            let mut resource = profile.upcast::<Resource>();
+            if !resource.is_connected("changed", &listener) {
+                resource.connect("changed", &listener);
+            }
+        }
+        self.profiles = profiles;
+        self._on_profile_changed();
+    }
+
+    /// Marks the resource profiles for registration before the next query: connected to the
+    /// `changed` signal of each AgentProfile in `profiles`.
+    #[func]
+    fn _on_profile_changed(&mut self) {
+        self.profiles_stale = true;
+        self.base_mut().update_configuration_warnings();
+        self.base_mut().queue_redraw();
+    }
+
+    /// Sets `worker_thread_count`; see the property. A value outside 0 to 64 is refused with
+    /// an error.
+    #[func]
+    pub fn set_worker_thread_count(&mut self, count: i64) {
+        if !(0..=64).contains(&count) {
+            godot_error!(
+                "ClearancePathfinder.worker_thread_count: {count} is not from 0 to 64; unchanged"
+            );
+            return;
+        }
+        self.worker_thread_count = count;
+    }
+
+    /// Sets `search_expansion_limit`; see the property. A negative value is refused with an
+    /// error.
+    #[func]
+    pub fn set_search_expansion_limit(&mut self, limit: i64) {
+        if limit < 0 {
+            godot_error!(
+                "ClearancePathfinder.search_expansion_limit: {limit} is negative (0 means no \
+                 limit); unchanged"
+            );
+            return;
+        }
+        self.search_expansion_limit = limit;
+    }
+
+    /// Sets `cache_memory_limit_mb`; see the property. A value outside 1 to 1048576 is refused
+    /// with an error.
+    #[func]
+    pub fn set_cache_memory_limit_mb(&mut self, megabytes: i64) {
+        let Some(bytes) = u32::try_from(megabytes)
+            .ok()
+            .filter(|&mb| (1..=1 << 20).contains(&mb))
+            .and_then(|mb| usize::try_from(u64::from(mb) << 20).ok())
+        else {
+            godot_error!(
+                "ClearancePathfinder.cache_memory_limit_mb: {megabytes} is not from 1 to \
+                 1048576; unchanged"
+            );
+            return;
+        };
+        self.cache_memory_limit_mb = megabytes;
+        self.map_mut().set_cache_memory_limit(bytes);
+    }
+
+    /// Sets `max_map_cells`; see the property. A value outside 1 to 268435456 is refused with
+    /// an error; the current map is kept even if it is larger.
+    #[func]
+    pub fn set_max_map_cells(&mut self, cells: i64) {
+        if !(1..=clearance_core::MAX_CELLS as i64).contains(&cells) {
+            godot_error!(
+                "ClearancePathfinder.max_map_cells: {cells} is not from 1 to {}; unchanged",
+                clearance_core::MAX_CELLS
+            );
+            return;
+        }
+        self.max_map_cells = cells;
+    }
+
+    /// Sets `debug_draw_clearance`; see the property.
+    #[func]
+    pub fn set_debug_draw_clearance(&mut self, enabled: bool) {
+        self.debug_draw_clearance = enabled;
+        self.base_mut().update_configuration_warnings();
+        self.base_mut().queue_redraw();
+    }
+
+    /// Sets `debug_profile`; see the property.
+    #[func]
+    pub fn set_debug_profile(&mut self, profile: StringName) {
+        self.debug_profile = profile;
+        self.base_mut().update_configuration_warnings();
+        self.base_mut().queue_redraw();
+    }
+
+    /// Sets `debug_draw_last_path`; see the property.
+    #[func]
+    pub fn set_debug_draw_last_path(&mut self, enabled: bool) {
+        self.debug_draw_last_path = enabled;
+        self.base_mut().queue_redraw();
+    }
+}
+
+impl ClearancePathfinder {
+    /// The map, for an edit: copied first if a pending request still reads this version.
+    fn map_mut(&mut self) -> &mut PathMap {
+        Arc::make_mut(&mut self.map)
+    }
+
+    /// Rebuilds the map if `region` or `default_terrain` changed, and registers the resource
+    /// profiles if `profiles` changed.
+    fn ensure_ready(&mut self) {
+        self.ensure_map();
+        if self.profiles_stale {
+            self.register_profile_resources(!Engine::singleton().is_editor_hint());
+        }
+    }
+
+    fn ensure_map(&mut self) {
+        if !self.map_stale {
+            return;
+        }
+        self.map_stale = false;
+        let fill = terrain_id(self.default_terrain).unwrap_or(0);
+        match TerrainGrid::new(region_of(self.region), fill) {
+            Ok(grid) => self.replace_grid(grid),
+            // The setter validated the region; keep the old map rather than trust that here.
+            Err(error) => godot_error!("ClearancePathfinder: cannot build the map: {error}"),
+        }
+    }
+}
+
+fn movement_of(mode: i64) -> Option<Movement> {
+    match mode {
+        DIAGONAL_MODE_NEVER => Some(Movement::FourWay),
+        DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES => Some(Movement::EightWay),
+        _ => None,
+    }
+}
+
+fn checked_terrain(method: &str, argument: &str, terrain: i64) -> Option<TerrainId> {
+    let id = terrain_id(terrain);
+    if id.is_none() {
+        godot_error!(
+            "ClearancePathfinder.{method}: {argument} must be a terrain id from 0 to 255, got \
+             {terrain}; nothing changed"
+        );
+    }
+    id
+}

@@ -1,0 +1,158 @@
+//! Profiles, from code (`set_profile()`) and from the `AgentProfile` resources in `profiles`,
+//! and their landmark tables.
+#![forbid(unsafe_code)]
+
+use super::ClearancePathfinder;
+use crate::marshal::{landmark_dictionary, profile_from_dictionary};
+use clearance_core::AgentProfile as CoreProfile;
+use godot::prelude::*;
+
+#[godot_api(secondary)]
+impl ClearancePathfinder {
+    /// Registers (or replaces) the profile called `name` from code. `costs` maps terrain ids
+    /// (int keys, 0 to 255) to cost multipliers (int or float values, finite, 0 to 10000); a
+    /// terrain not listed is impassable: `set_profile(&"boat", {4: 1.0})`. Returns `false`
+    /// and prints an error, changing nothing, for an empty name or any bad key or value.
+    #[func]
+    pub fn set_profile(&mut self, name: StringName, costs: VarDictionary) -> bool {
+        let name = name.to_string();
+        match profile_from_dictionary(&name, &costs) {
+            Ok(profile) => {
+                self.ensure_ready();
+                match self.map_mut().set_profile(profile) {
+                    Ok(()) => {
+                        self.after_profile_change();
+                        true
+                    }
+                    Err(error) => {
+                        godot_error!("ClearancePathfinder.set_profile: {error}; nothing changed");
+                        false
+                    }
+                }
+            }
+            Err(problem) => {
+                godot_error!("ClearancePathfinder.set_profile: {problem}; nothing changed");
+                false
+            }
+        }
+    }
+
+    /// Unregisters the profile called `name`. Returns `false` and prints an error if there is
+    /// none. A profile from `profiles` comes back on the next `reload_profiles()`.
+    #[func]
+    pub fn remove_profile(&mut self, name: StringName) -> bool {
+        self.ensure_ready();
+        let name = name.to_string();
+        if self.map_mut().remove_profile(&name) {
+            self.after_profile_change();
+            true
+        } else {
+            godot_error!("ClearancePathfinder.remove_profile: no profile called '{name}'");
+            false
+        }
+    }
+
+    /// Whether a profile called `name` is registered.
+    #[func]
+    pub fn has_profile(&mut self, name: StringName) -> bool {
+        self.ensure_ready();
+        self.map.profile(&name.to_string()).is_some()
+    }
+
+    /// The names of all registered profiles, sorted.
+    #[func]
+    pub fn get_profile_names(&mut self) -> PackedStringArray {
+        self.ensure_ready();
+        let mut names: Vec<&str> = self.map.profiles().map(CoreProfile::name).collect();
+        names.sort_unstable();
+        names.into_iter().map(GString::from).collect()
+    }
+
+    /// Registers the AgentProfile resources in `profiles` again (after they were changed in
+    /// place), retiring the ones registered from it before. Invalid entries are skipped with an
+    /// error each; returns `true` if every entry was valid.
+    #[func]
+    pub fn reload_profiles(&mut self) -> bool {
+        self.ensure_map();
+        self.register_profile_resources(true)
+    }
+
+    /// Builds the landmark table of `profile` now (on this thread), so that its next query
+    /// does not pay for it, and describes it like `get_landmark_stats()`. With
+    /// `landmark_count` 0 or an unknown profile, returns `ok` false (an unknown profile also
+    /// prints an error).
+    #[func]
+    pub fn bake_landmarks(&mut self, profile: StringName) -> VarDictionary {
+        self.ensure_ready();
+        let name = profile.to_string();
+        if self.map.profile(&name).is_none() {
+            godot_error!("ClearancePathfinder.bake_landmarks: unknown profile '{name}'");
+        }
+        landmark_dictionary(self.map.bake_landmarks(&name))
+    }
+
+    /// Describes the landmark table of `profile` if it is built: `ok` (bool), `landmarks`
+    /// (Array[Vector2i], the landmark cells), `bytes` (int, memory held) and
+    /// `bytes_per_cell_per_landmark` (float). `ok` is false when no table is built.
+    #[func]
+    pub fn get_landmark_stats(&mut self, profile: StringName) -> VarDictionary {
+        self.ensure_ready();
+        landmark_dictionary(self.map.landmark_stats(&profile.to_string()))
+    }
+}
+
+impl ClearancePathfinder {
+    /// The valid resource profiles in `profiles`, and a message for each invalid entry.
+    pub(super) fn read_profile_resources(&self) -> (Vec<CoreProfile>, Vec<String>) {
+        let mut valid: Vec<CoreProfile> = Vec::new();
+        let mut problems = Vec::new();
+        for (index, entry) in self.profiles.iter_shared().enumerate() {
+            let Some(resource) = entry else {
+                problems.push(format!(
+                    "profiles[{index}] is empty: assign an AgentProfile"
+                ));
+                continue;
+            };
+            let resource = resource.bind();
+            match resource.to_core() {
+                Ok(profile) if valid.iter().any(|other| other.name() == profile.name()) => {
+                    problems.push(format!(
+                        "profiles[{index}]: another AgentProfile is already called '{}'",
+                        resource.name_string()
+                    ));
+                }
+                Ok(profile) => valid.push(profile),
+                Err(problem) => problems.push(format!("profiles[{index}]: {problem}")),
+            }
+        }
+        (valid, problems)
+    }
+
+    /// Registers the valid resource profiles in place of those registered from `profiles`
+    /// before; returns whether every entry was valid.
+    pub(super) fn register_profile_resources(&mut self, report: bool) -> bool {
+        let (valid, problems) = self.read_profile_resources();
+        for name in std::mem::take(&mut self.resource_profile_names) {
+            self.map_mut().remove_profile(&name);
+        }
+        for profile in valid {
+            let name = profile.name().to_owned();
+            match self.map_mut().set_profile(profile) {
+                Ok(()) => self.resource_profile_names.push(name),
+                Err(error) => godot_error!("ClearancePathfinder: profile '{name}': {error}"),
+            }
+        }
+        self.profiles_stale = false;
+        if report {
+            for problem in &problems {
+                godot_error!("ClearancePathfinder.profiles: {problem}; that profile is skipped");
+            }
+        }
+        self.base_mut().queue_redraw();
+        problems.is_empty()
+    }
+
+    fn after_profile_change(&mut self) {
+        self.base_mut().queue_redraw();
+    }
+}

@@ -1,0 +1,346 @@
+//! Queries: `find_path()`, `find_paths()`, `find_path_world()`, and the asynchronous
+//! `request_path()` and `request_paths()` with their delivery on the main thread.
+#![forbid(unsafe_code)]
+
+use super::ClearancePathfinder;
+use crate::convert::{cell_of, valid_agent_size, vector_of};
+use crate::marshal::{query_from_variant, result_dictionary};
+use crate::workers::{Job, OwnedQuery, Workers};
+use clearance_core::{Cell, PathResult};
+use godot::classes::Os;
+use godot::prelude::*;
+use std::sync::Arc;
+
+#[godot_api(secondary)]
+impl ClearancePathfinder {
+    /// Finds an optimal path for a unit of `agent_size` (1 to 255) that moves by the rules of
+    /// the profile called `profile`, from anchor `start` to anchor `goal` (anchors are the
+    /// top-left cells of the unit's square footprint).
+    ///
+    /// Returns a Dictionary:
+    /// - `ok` (bool): whether a path to the goal was found.
+    /// - `code` (String): `OK`, `INVALID_AGENT_SIZE`, `UNKNOWN_PROFILE`, `START_OUT_OF_BOUNDS`,
+    ///   `GOAL_OUT_OF_BOUNDS`, `MEMORY_LIMIT_REACHED`, `START_CLEARANCE_INSUFFICIENT`,
+    ///   `GOAL_CLEARANCE_INSUFFICIENT`, `NO_PATH`, `SEARCH_LIMIT_REACHED` or `PARTIAL_PATH`,
+    ///   checked in that order.
+    /// - `path` (Array[Vector2i]): the anchors from start to goal, both included (one anchor
+    ///   when start equals goal); with `PARTIAL_PATH`, to the reachable anchor nearest the
+    ///   goal; empty otherwise.
+    /// - `total_cost` (float): the cost of `path`, 1.0 per straight step at multiplier 1.0;
+    ///   the start is never charged.
+    /// - `expanded` (int): anchors the search expanded (0 when validation failed).
+    /// - `clearance_found`, `clearance_needed` (int): only with the two clearance codes (and a
+    ///   partial path for a goal too narrow for the unit), the clearance at the refused anchor
+    ///   and the size that needed more.
+    ///
+    /// With `allow_partial_path` (as in AStarGrid2D's `get_id_path()`), a goal that cannot be
+    /// reached (`NO_PATH`, or `GOAL_CLEARANCE_INSUFFICIENT`) gives `PARTIAL_PATH` and an
+    /// optimal path to the reachable anchor nearest the goal (straight-line distance in
+    /// steps; the lowest row, then column, among equals); `ok` stays false.
+    ///
+    /// An invalid agent size or an unknown profile also prints an error.
+    #[func]
+    pub fn find_path(
+        &mut self,
+        start: Vector2i,
+        goal: Vector2i,
+        agent_size: i64,
+        profile: StringName,
+        #[opt(default = false)] allow_partial_path: bool,
+    ) -> VarDictionary {
+        let result = self.query(
+            "find_path",
+            cell_of(start),
+            cell_of(goal),
+            agent_size,
+            &profile,
+            allow_partial_path,
+        );
+        result_dictionary(&result)
+    }
+
+    /// Starts `find_path()` on a worker thread and returns its request id (1, 2, ...) at once;
+    /// `path_found(id, result)` follows on the main thread, in a later frame, with the result
+    /// for the map as it is now: edits made meanwhile do not affect it (subscribe to
+    /// `map_changed` to re-plan). The node must be inside the scene tree for results to be
+    /// delivered. An invalid agent size or unknown profile prints an error, and the result
+    /// carries its code.
+    #[func]
+    pub fn request_path(
+        &mut self,
+        start: Vector2i,
+        goal: Vector2i,
+        agent_size: i64,
+        profile: StringName,
+        #[opt(default = false)] allow_partial_path: bool,
+    ) -> i64 {
+        self.ensure_ready();
+        let query = self.owned_query(
+            "request_path",
+            cell_of(start),
+            cell_of(goal),
+            agent_size,
+            &profile,
+            allow_partial_path,
+        );
+        self.submit(vec![query], true)
+    }
+
+    /// Starts a batch of queries on a worker thread and returns its request id at once;
+    /// `paths_found(id, results)` follows with one result per query, in order. Each entry of
+    /// `queries` is a Dictionary with `start` and `goal` (Vector2i), `agent_size` (int),
+    /// `profile` (StringName or String), and optionally `allow_partial_path` (bool) and
+    /// `max_expansions` (int, 0 for no limit; defaults to `search_expansion_limit`). If any
+    /// entry is malformed, returns -1, prints an error naming it, and starts nothing.
+    #[func]
+    pub fn request_paths(&mut self, queries: VarArray) -> i64 {
+        self.ensure_ready();
+        match self.owned_queries("request_paths", &queries) {
+            Some(queries) => self.submit(queries, false),
+            None => -1,
+        }
+    }
+
+    /// Answers a batch of queries (entries as in `request_paths()`) now, spread over
+    /// `worker_thread_count` threads plus the calling one, and returns one result Dictionary
+    /// per query, in order. If any entry is malformed, returns an empty array and prints an
+    /// error naming it.
+    #[func]
+    pub fn find_paths(&mut self, queries: VarArray) -> Array<VarDictionary> {
+        self.ensure_ready();
+        let Some(owned) = self.owned_queries("find_paths", &queries) else {
+            return Array::new();
+        };
+        let batch: Vec<_> = owned.iter().map(OwnedQuery::as_query).collect();
+        let threads = self.resolved_worker_count() + 1;
+        let results = self.map.query_batch(&batch, threads);
+        let dictionaries: Vec<VarDictionary> = results.iter().map(result_dictionary).collect();
+        Array::from(dictionaries.as_slice())
+    }
+
+    /// Forgets request `id`: its signal will not be emitted. Returns `false` if no such request
+    /// is pending (already delivered, cancelled, or never made). The query itself may still
+    /// run to completion on its worker.
+    #[func]
+    pub fn cancel_request(&mut self, id: i64) -> bool {
+        let cancelled = self.pending.remove(&id);
+        if self.pending.is_empty() {
+            self.base_mut().set_process(false);
+        }
+        cancelled
+    }
+
+    /// Number of requests whose signal has not been emitted yet.
+    #[func]
+    pub fn get_pending_request_count(&self) -> i64 {
+        self.pending.len() as i64
+    }
+
+    /// `find_path()` for units placed in the world: `start_position` and `goal_position` are
+    /// **global** positions of footprint centres (where a unit's sprite sits), and the anchors
+    /// are the cells whose footprint centre is nearest to them.
+    ///
+    /// Returns `find_path()`'s Dictionary plus `start_anchor` and `goal_anchor` (Vector2i, the
+    /// anchors used) and `points` (PackedVector2Array): the **global** positions of the
+    /// footprint centres along the path, for a sprite to follow (also for a partial path). A NaN or
+    /// infinite position prints an error and counts as off the map.
+    #[func]
+    pub fn find_path_world(
+        &mut self,
+        start_position: Vector2,
+        goal_position: Vector2,
+        agent_size: i64,
+        profile: StringName,
+        #[opt(default = false)] allow_partial_path: bool,
+    ) -> VarDictionary {
+        self.ensure_map();
+        let size = valid_agent_size(agent_size).unwrap_or(1);
+        let start =
+            self.anchor_at_global("find_path_world", "start_position", start_position, size);
+        let goal = self.anchor_at_global("find_path_world", "goal_position", goal_position, size);
+        let result = self.query(
+            "find_path_world",
+            start,
+            goal,
+            agent_size,
+            &profile,
+            allow_partial_path,
+        );
+        let mut dictionary = result_dictionary(&result);
+        let mut points = PackedVector2Array::new();
+        for &anchor in &result.path {
+            let local = self.footprint_centre(anchor, size);
+            points.push(self.base().to_global(local));
+        }
+        dictionary.set("start_anchor", vector_of(start));
+        dictionary.set("goal_anchor", vector_of(goal));
+        dictionary.set("points", &points);
+        dictionary
+    }
+}
+
+impl ClearancePathfinder {
+    fn query(
+        &mut self,
+        method: &str,
+        start: Cell,
+        goal: Cell,
+        agent_size: i64,
+        profile: &StringName,
+        allow_partial_path: bool,
+    ) -> PathResult {
+        self.ensure_ready();
+        let query = self.owned_query(method, start, goal, agent_size, profile, allow_partial_path);
+        let result = self.map.query(&query.as_query());
+        if !result.path.is_empty() {
+            self.last_path.clone_from(&result.path);
+            self.last_agent_size = valid_agent_size(agent_size).unwrap_or(1);
+            if self.debug_draw_last_path {
+                self.base_mut().queue_redraw();
+            }
+        }
+        result
+    }
+
+    /// The query as the worker threads take it, with the node's expansion limit. Off-map, too
+    /// narrow and unreachable are outcomes a game meets in play (a click off the map); a bad
+    /// size or an unknown profile is a programming mistake, so it also prints an error.
+    fn owned_query(
+        &self,
+        method: &str,
+        start: Cell,
+        goal: Cell,
+        agent_size: i64,
+        profile: &StringName,
+        allow_partial_path: bool,
+    ) -> OwnedQuery {
+        let name = profile.to_string();
+        if valid_agent_size(agent_size).is_none() {
+            godot_error!(
+                "ClearancePathfinder.{method}: agent_size must be from 1 to 255, got {agent_size}"
+            );
+        } else if self.map.profile(&name).is_none() {
+            godot_error!("ClearancePathfinder.{method}: no profile called '{name}'");
+        }
+        OwnedQuery {
+            start,
+            goal,
+            agent_size,
+            profile: name,
+            allow_partial_path,
+            max_expansions: self.expansion_limit(),
+        }
+    }
+
+    fn expansion_limit(&self) -> Option<u64> {
+        u64::try_from(self.search_expansion_limit)
+            .ok()
+            .filter(|&limit| limit > 0)
+    }
+
+    /// The queries of a `request_paths()` or `find_paths()` batch, or `None` (with an error
+    /// naming the first bad entry) if any entry is malformed.
+    fn owned_queries(&self, method: &str, queries: &VarArray) -> Option<Vec<OwnedQuery>> {
+        let mut owned = Vec::with_capacity(queries.len());
+        for (index, entry) in queries.iter_shared().enumerate() {
+            match query_from_variant(&entry, self.expansion_limit()) {
+                Ok(query) => owned.push(query),
+                Err(problem) => {
+                    godot_error!(
+                        "ClearancePathfinder.{method}: queries[{index}] {problem}; nothing was \
+                         started"
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(owned)
+    }
+
+    /// Hands `queries` to the workers against the current map version; returns the request
+    /// id.
+    fn submit(&mut self, queries: Vec<OwnedQuery>, single: bool) -> i64 {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        let count = self.resolved_worker_count();
+        if self
+            .workers
+            .as_ref()
+            .is_none_or(|workers| workers.requested() != count)
+        {
+            // Replacing the pool drops what it still had queued (see `worker_thread_count`).
+            self.pending.clear();
+            self.workers = Workers::start(count);
+            if self.workers.is_none() {
+                godot_error!(
+                    "ClearancePathfinder: the system refused to start worker threads; the \
+                     request was not made"
+                );
+                return -1;
+            }
+        }
+        let job = Job {
+            id,
+            map: Arc::clone(&self.map),
+            queries,
+            single,
+        };
+        let accepted = self
+            .workers
+            .as_ref()
+            .is_some_and(|workers| workers.submit(job));
+        if !accepted {
+            // Only if a worker died: start afresh rather than lose the request.
+            godot_error!("ClearancePathfinder: the worker threads stopped; restarting them");
+            self.workers = None;
+            return -1;
+        }
+        self.pending.insert(id);
+        self.base_mut().set_process(true);
+        id
+    }
+
+    fn resolved_worker_count(&self) -> usize {
+        match usize::try_from(self.worker_thread_count) {
+            Ok(count) if count > 0 => count,
+            _ => {
+                let processors =
+                    usize::try_from(Os::singleton().get_processor_count()).unwrap_or(1);
+                processors.saturating_sub(1).max(1)
+            }
+        }
+    }
+
+    /// Emits the signals of the requests the workers have finished.
+    pub(super) fn deliver_finished_requests(&mut self) {
+        let Some(workers) = &self.workers else {
+            return;
+        };
+        let finished = workers.collect();
+        for done in finished {
+            if !self.pending.remove(&done.id) {
+                continue; // cancelled
+            }
+            if done.single {
+                let result = done
+                    .results
+                    .first()
+                    .map(result_dictionary)
+                    .unwrap_or_default();
+                self.signals().path_found().emit(done.id, &result);
+            } else {
+                let results: Vec<Variant> = done
+                    .results
+                    .iter()
+                    .map(|result| result_dictionary(result).to_variant())
+                    .collect();
+                self.signals()
+                    .paths_found()
+                    .emit(done.id, &VarArray::from(results.as_slice()));
+            }
+        }
+        if self.pending.is_empty() {
+            self.base_mut().set_process(false);
+        }
+    }
+}

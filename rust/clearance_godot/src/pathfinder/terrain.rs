@@ -1,0 +1,204 @@
+//! Terrain: cell, rectangle and batch edits, whole-map loads and reads, and the TileMapLayer
+//! import.
+#![forbid(unsafe_code)]
+
+use super::{checked_terrain, ClearancePathfinder};
+use crate::convert::{bounding_rect, cell_of, rect_of, region_of, terrain_id};
+use crate::tilemap::terrain_from_layer;
+use clearance_core::{TerrainEdit, TerrainGrid};
+use godot::classes::TileMapLayer;
+use godot::prelude::*;
+
+#[godot_api(secondary)]
+impl ClearancePathfinder {
+    /// Sets the terrain of one cell. Returns `false` and prints an error (changing nothing) if
+    /// the cell is off the map or `terrain` is not from 0 to 255.
+    #[func]
+    pub fn set_cell_terrain(&mut self, cell: Vector2i, terrain: i64) -> bool {
+        let Some(id) = checked_terrain("set_cell_terrain", "terrain", terrain) else {
+            return false;
+        };
+        self.ensure_map();
+        match self.map_mut().set_cell(cell_of(cell), id) {
+            Ok(()) => {
+                self.after_terrain_change(Rect2i::new(cell, Vector2i::ONE));
+                true
+            }
+            Err(error) => {
+                godot_error!("ClearancePathfinder.set_cell_terrain: {error}; nothing changed");
+                false
+            }
+        }
+    }
+
+    /// Sets the terrain of every cell of `rect`, which must be non-empty and lie inside the
+    /// map. Returns `false` and prints an error (changing nothing) otherwise, or if `terrain`
+    /// is not from 0 to 255.
+    #[func]
+    pub fn fill_rect_terrain(&mut self, rect: Rect2i, terrain: i64) -> bool {
+        let Some(id) = checked_terrain("fill_rect_terrain", "terrain", terrain) else {
+            return false;
+        };
+        self.ensure_map();
+        match self.map_mut().fill_rect(region_of(rect), id) {
+            Ok(()) => {
+                self.after_terrain_change(rect);
+                true
+            }
+            Err(error) => {
+                godot_error!("ClearancePathfinder.fill_rect_terrain: {error}; nothing changed");
+                false
+            }
+        }
+    }
+
+    /// Replaces the terrain of the whole map: one byte per cell, row by row from the top-left
+    /// cell of `region`, so `data.size()` must equal `region.get_area()`. Returns `false` and
+    /// prints an error (changing nothing) otherwise. `get_terrain_data()` is the inverse.
+    #[func]
+    pub fn load_terrain(&mut self, data: PackedByteArray) -> bool {
+        self.ensure_map();
+        match self.map_mut().load_terrain(data.as_slice()) {
+            Ok(()) => {
+                let whole = rect_of(self.map.region());
+                self.after_terrain_change(whole);
+                true
+            }
+            Err(error) => {
+                godot_error!("ClearancePathfinder.load_terrain: {error}; nothing changed");
+                false
+            }
+        }
+    }
+
+    /// The terrain of the whole map, one byte per cell, row by row from the top-left cell of
+    /// `region` (what `load_terrain()` takes).
+    #[func]
+    pub fn get_terrain_data(&mut self) -> PackedByteArray {
+        self.ensure_map();
+        PackedByteArray::from(self.map.grid().as_bytes())
+    }
+
+    /// Sets `cells[i]` to `terrains[i]` for every i, all or nothing: every entry is checked
+    /// (equal lengths, terrains from 0 to 255, cells on the map) before the first write. On a
+    /// bad entry returns `false`, prints an error naming it, and changes nothing. An empty
+    /// batch is valid and changes nothing.
+    #[func]
+    pub fn apply_terrain_batch(
+        &mut self,
+        cells: Array<Vector2i>,
+        terrains: PackedInt32Array,
+    ) -> bool {
+        if cells.len() != terrains.len() {
+            godot_error!(
+                "ClearancePathfinder.apply_terrain_batch: {} cells but {} terrains; the arrays \
+                 are parallel and need the same length; nothing changed",
+                cells.len(),
+                terrains.len()
+            );
+            return false;
+        }
+        let mut edits = Vec::with_capacity(cells.len());
+        let mut changed = Vec::with_capacity(cells.len());
+        for (index, (cell, &terrain)) in cells.iter_shared().zip(terrains.as_slice()).enumerate() {
+            let Some(id) = terrain_id(i64::from(terrain)) else {
+                godot_error!(
+                    "ClearancePathfinder.apply_terrain_batch: terrains[{index}] is {terrain}, not \
+                     a terrain id from 0 to 255; nothing changed"
+                );
+                return false;
+            };
+            let cell = cell_of(cell);
+            edits.push(TerrainEdit::Cell { cell, terrain: id });
+            changed.push(cell);
+        }
+        self.ensure_map();
+        match self.map_mut().apply_edits(&edits) {
+            Ok(()) => {
+                if let Some(rect) = bounding_rect(&changed) {
+                    self.after_terrain_change(rect);
+                }
+                true
+            }
+            Err(error) => {
+                godot_error!("ClearancePathfinder.apply_terrain_batch: {error}");
+                false
+            }
+        }
+    }
+
+    /// The terrain id of `cell`, or -1 (with an error) if it lies off the map.
+    #[func]
+    pub fn get_cell_terrain(&mut self, cell: Vector2i) -> i64 {
+        self.ensure_map();
+        match self.map.grid().terrain(cell_of(cell)) {
+            Some(terrain) => i64::from(terrain),
+            None => {
+                godot_error!(
+                    "ClearancePathfinder.get_cell_terrain: cell {cell} lies outside the map \
+                     region {}",
+                    self.region
+                );
+                -1
+            }
+        }
+    }
+
+    /// Replaces region and terrain with those of a TileMapLayer: `region` becomes
+    /// `layer.get_used_rect()`, and each cell takes the int stored in its tile's custom data
+    /// layer named `terrain_layer_name` (0 to 255); cells without a tile get
+    /// `empty_cell_terrain`. Returns `false` and prints an error, changing nothing, if the
+    /// layer is null or empty, has no TileSet, the TileSet has no int custom data layer of that
+    /// name, or a tile's value is out of range. Profiles are kept; `cell_size` and `offset` are
+    /// not changed (set them to match the layer's tile size and position).
+    #[func]
+    pub fn import_tile_map_layer(
+        &mut self,
+        layer: Option<Gd<TileMapLayer>>,
+        terrain_layer_name: GString,
+    ) -> bool {
+        let Some(layer) = layer else {
+            godot_error!("ClearancePathfinder.import_tile_map_layer: the layer is null");
+            return false;
+        };
+        let used = region_of(layer.get_used_rect());
+        if used.area() > self.max_map_cells as u64 {
+            godot_error!(
+                "ClearancePathfinder.import_tile_map_layer: the layer covers {} cells, more than \
+                 max_map_cells ({}); nothing changed",
+                used.area(),
+                self.max_map_cells
+            );
+            return false;
+        }
+        let grid = match terrain_from_layer(&layer, &terrain_layer_name, self.empty_cell_terrain) {
+            Ok(grid) => grid,
+            Err(problem) => {
+                godot_error!(
+                    "ClearancePathfinder.import_tile_map_layer: {problem}; nothing changed"
+                );
+                return false;
+            }
+        };
+        let region = grid.region();
+        self.replace_grid(grid);
+        self.region = rect_of(region);
+        self.after_terrain_change(rect_of(region));
+        true
+    }
+}
+
+impl ClearancePathfinder {
+    /// Puts `grid` in place of the map's terrain, keeping the movement rule, profiles and
+    /// landmark settings.
+    pub(super) fn replace_grid(&mut self, grid: TerrainGrid) {
+        self.map_mut().replace_grid(grid);
+        self.map_stale = false;
+        self.last_path.clear();
+    }
+
+    pub(super) fn after_terrain_change(&mut self, rect: Rect2i) {
+        self.base_mut().queue_redraw();
+        self.signals().map_changed().emit(rect);
+    }
+}

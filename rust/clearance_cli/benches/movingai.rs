@@ -39,15 +39,7 @@ impl Timing {
 
 fn time_engine(map: &PathMap, problems: &[Problem], size: i64, rounds: usize) -> (Timing, f64) {
     let mut scratch = SearchScratch::new();
-    let queries: Vec<(Cell, Cell)> = problems
-        .iter()
-        .map(|p| {
-            (
-                Cell::new(p.start.0, p.start.1),
-                Cell::new(p.goal.0, p.goal.1),
-            )
-        })
-        .collect();
+    let queries: Vec<(Cell, Cell)> = problems.iter().map(Problem::endpoints).collect();
     let mut samples = Vec::with_capacity(queries.len() * rounds);
     let mut expanded = 0;
     let mut total_cost = 0.0;

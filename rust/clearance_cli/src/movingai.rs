@@ -7,8 +7,11 @@
 //! map name, map width, map height, start x, start y, goal x, goal y, optimal length.
 
 use crate::error::CliError;
-use clearance_core::{AgentProfile, Region, TerrainGrid};
+use clearance_core::{AgentProfile, Cell, Region, TerrainGrid};
 use std::path::{Path, PathBuf};
+
+/// The name of [`movingai_profile`].
+pub const MOVINGAI_PROFILE: &str = "movingai";
 
 /// Every character a Moving AI map may contain.
 pub const MAP_CHARACTERS: &[u8] = b".GSWT@O";
@@ -41,6 +44,14 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// Start and goal as cells.
+    pub fn endpoints(&self) -> (Cell, Cell) {
+        (
+            Cell::new(self.start.0, self.start.1),
+            Cell::new(self.goal.0, self.goal.1),
+        )
+    }
+
     /// The tolerance to compare a computed length against the published one: 0.005 for
     /// lengths given to 2 decimals or fewer, 1e-3 otherwise.
     pub fn tolerance(&self) -> f64 {
@@ -54,7 +65,7 @@ impl Problem {
 
 /// The profile that follows Moving AI's rules: `.`, `G` and `S` at cost 1, all else blocked.
 pub fn movingai_profile() -> AgentProfile {
-    let mut profile = AgentProfile::new("movingai");
+    let mut profile = AgentProfile::new(MOVINGAI_PROFILE);
     for terrain in [b'.', b'G', b'S'] {
         profile
             .set_terrain(terrain, 1.0)

@@ -1,0 +1,141 @@
+//! What `path` and `render` share: the agent's options, the map and profiles they load, the
+//! query they run, and the one line that describes its result.
+
+use super::{movingai_path_map, set_landmarks};
+use clap::Args;
+use clearance_cli::movingai::{read_map, MovingAiMap, MOVINGAI_PROFILE};
+use clearance_cli::profiles::read_profiles;
+use clearance_cli::CliError;
+use clearance_core::{
+    checked_agent_size, Cell, ClearanceShortfall, Movement, PathCode, PathMap, PathQuery,
+    PathResult, MAX_AGENT_SIZE,
+};
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct AgentArgs {
+    /// Agent size: the side of its square footprint, 1 to 255.
+    #[arg(long, default_value_t = 1)]
+    pub size: i64,
+    /// Profile name: `movingai` (`.`, `G`, `S` at cost 1) or one from --profiles.
+    #[arg(long, default_value = MOVINGAI_PROFILE)]
+    pub profile: String,
+    /// A JSON file of named profiles: {"profiles": {"tank": {"costs": {".": 1.0, "S": 3.0}}}}.
+    #[arg(long)]
+    profiles: Option<PathBuf>,
+    /// Move in 4 directions instead of 8.
+    #[arg(long)]
+    four_way: bool,
+    /// Landmarks for the differential heuristic (0 to 64), placed farthest-point.
+    #[arg(long, default_value_t = 0)]
+    landmarks: usize,
+    /// If the goal cannot be reached, show the path to the reachable anchor nearest to it
+    /// (code PARTIAL_PATH; the exit status stays 1).
+    #[arg(long)]
+    partial: bool,
+    /// Give up after expanding this many anchors (code SEARCH_LIMIT_REACHED).
+    #[arg(long)]
+    max_expansions: Option<u64>,
+}
+
+impl AgentArgs {
+    /// Loads the map and registers the built-in profile and the profile file's, under the
+    /// chosen movement and landmarks. The chosen profile must be one of them.
+    pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap), CliError> {
+        let map = read_map(path)?;
+        let movement = if self.four_way {
+            Movement::FourWay
+        } else {
+            Movement::EightWay
+        };
+        let mut path_map = movingai_path_map(&map, movement);
+        if let Some(file) = &self.profiles {
+            for profile in read_profiles(file)? {
+                path_map
+                    .set_profile(profile)
+                    .expect("profile files reject empty names");
+            }
+        }
+        set_landmarks(&mut path_map, self.landmarks)?;
+        if path_map.profile(&self.profile).is_none() {
+            let mut known: Vec<&str> = path_map.profiles().map(|p| p.name()).collect();
+            known.sort_unstable();
+            return Err(CliError::Usage(format!(
+                "unknown profile {:?}; known profiles: {}",
+                self.profile,
+                known.join(", ")
+            )));
+        }
+        Ok((map, path_map))
+    }
+
+    /// The agent size as a byte, or a usage error naming `--size` if it is not a legal size.
+    pub fn checked_size(&self) -> Result<u8, CliError> {
+        checked_agent_size(self.size).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--size {} is not from 1 to {MAX_AGENT_SIZE}",
+                self.size
+            ))
+        })
+    }
+
+    /// The query for this agent from `from` to `to`. The size is not checked here: the query
+    /// reports an illegal one as its result.
+    pub fn query(&self, from: Cell, to: Cell) -> PathQuery<'_> {
+        PathQuery {
+            max_expansions: self.max_expansions,
+            ..PathQuery::new(from, to, self.size, &self.profile).allow_partial_path(self.partial)
+        }
+    }
+}
+
+/// Parses an anchor given as `X,Y` (spaces around either number allowed).
+pub fn parse_cell(text: &str) -> Result<Cell, String> {
+    let (x, y) = text
+        .split_once(',')
+        .ok_or_else(|| format!("expected X,Y, got {text:?}"))?;
+    let number = |part: &str| {
+        part.trim()
+            .parse::<i32>()
+            .map_err(|_| format!("{part:?} in {text:?} is not an integer"))
+    };
+    Ok(Cell::new(number(x)?, number(y)?))
+}
+
+/// One line for people: the code, the query, and what the result says about it.
+pub fn describe(result: &PathResult, from: Cell, to: Cell, agent: &AgentArgs) -> String {
+    let what = format!(
+        "size {} ({}) from ({}, {}) to ({}, {})",
+        agent.size, agent.profile, from.x, from.y, to.x, to.y
+    );
+    match result.code {
+        PathCode::Ok => format!(
+            "OK: {what}: {} steps, cost {:.4}, {} anchors expanded",
+            result.path.len() - 1,
+            result.total_cost(),
+            result.expanded
+        ),
+        PathCode::StartClearanceInsufficient | PathCode::GoalClearanceInsufficient => {
+            let shortfall = result.shortfall.unwrap_or(ClearanceShortfall {
+                found: 0,
+                needed: 0,
+            });
+            format!(
+                "{}: {what}: clearance there is {}, the agent needs {}",
+                result.code, shortfall.found, shortfall.needed
+            )
+        }
+        PathCode::NoPath => format!(
+            "NO_PATH: {what}: no legal route ({} anchors expanded)",
+            result.expanded
+        ),
+        PathCode::PartialPath => format!(
+            "PARTIAL_PATH: {what}: the goal cannot be reached; {} steps to ({}, {}), the nearest reachable anchor, cost {:.4}",
+            result.path.len().saturating_sub(1),
+            result.path.last().map_or(0, |cell| cell.x),
+            result.path.last().map_or(0, |cell| cell.y),
+            result.total_cost()
+        ),
+        code => format!("{code}: {what}"),
+    }
+}

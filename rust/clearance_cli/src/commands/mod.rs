@@ -1,0 +1,43 @@
+//! The subcommands, one module each, and what they share.
+
+pub mod path;
+pub mod render;
+pub mod scen;
+
+mod agent;
+
+use clearance_cli::movingai::{movingai_profile, MovingAiMap};
+use clearance_cli::CliError;
+use clearance_core::{LandmarkPlacement, Movement, PathMap};
+use std::process::ExitCode;
+
+/// A path map of `map` under `movement`, with the built-in `movingai` profile registered.
+fn movingai_path_map(map: &MovingAiMap, movement: Movement) -> PathMap {
+    let mut path_map = PathMap::new(map.grid.clone()).with_movement(movement);
+    path_map
+        .set_profile(movingai_profile())
+        .expect("the built-in profile has a name");
+    path_map
+}
+
+/// Asks for `count` landmarks placed farthest-point (none for 0); a count past the core's
+/// limit is a usage error naming `--landmarks`.
+fn set_landmarks(map: &mut PathMap, count: usize) -> Result<(), CliError> {
+    let placement = if count == 0 {
+        LandmarkPlacement::None
+    } else {
+        LandmarkPlacement::Farthest(count)
+    };
+    map.set_landmarks(placement)
+        .map_err(|error| CliError::Usage(format!("--landmarks: {error}")))
+}
+
+/// Exit status 0 if the command found what was asked for, 1 if a query failed or a cost did
+/// not match.
+fn exit_status(success: bool) -> ExitCode {
+    if success {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

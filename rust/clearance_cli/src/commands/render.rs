@@ -1,0 +1,78 @@
+//! `clearance render`: a PNG of the map, its clearance, and optionally one query's path.
+
+use super::agent::{describe, parse_cell, AgentArgs};
+use super::exit_status;
+use clap::Args;
+use clearance_cli::render::{write_png, Picture};
+use clearance_cli::CliError;
+use clearance_core::{Cell, TerrainGrid};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The longest side, in pixels, that the default scale keeps the picture within.
+const DEFAULT_PICTURE_SIDE: usize = 1024;
+/// The most pixels per cell the default scale gives a small map.
+const MAX_DEFAULT_SCALE: usize = 16;
+
+#[derive(Args)]
+pub struct RenderArgs {
+    /// A Moving AI `.map` file.
+    map: PathBuf,
+    /// The PNG file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Start anchor, as X,Y.
+    #[arg(long, value_parser = parse_cell, requires = "to")]
+    from: Option<Cell>,
+    /// Goal anchor, as X,Y.
+    #[arg(long, value_parser = parse_cell, requires = "from")]
+    to: Option<Cell>,
+    /// Pixels per cell (default: as many as keep the picture within 1024 pixels).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    scale: Option<u16>,
+    #[command(flatten)]
+    agent: AgentArgs,
+}
+
+impl RenderArgs {
+    /// Pixels per cell: `--scale`, or the most that keep the picture within
+    /// [`DEFAULT_PICTURE_SIDE`] (at least 1, at most [`MAX_DEFAULT_SCALE`]).
+    fn scale(&self, grid: &TerrainGrid) -> usize {
+        let longest_side = grid.width().max(grid.height());
+        self.scale.map_or(
+            (DEFAULT_PICTURE_SIDE / longest_side).clamp(1, MAX_DEFAULT_SCALE),
+            usize::from,
+        )
+    }
+}
+
+/// Writes the picture; with endpoints, first runs the query and prints the line that
+/// describes its result. Exits 0 unless that query failed.
+pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
+    let agent = &args.agent;
+    let (map, path_map) = agent.load(&args.map)?;
+    let agent_size = agent.checked_size()?;
+    let (found, path) = match args.from.zip(args.to) {
+        Some((from, to)) => {
+            let result = path_map.query(&agent.query(from, to));
+            println!("{}", describe(&result, from, to, agent));
+            (result.is_ok(), result.path)
+        }
+        None => (true, Vec::new()),
+    };
+    let clearance = path_map.clearance_layer(&agent.profile).ok_or_else(|| {
+        CliError::Usage(format!(
+            "the clearance layer of {} would exceed the cache memory limit",
+            agent.profile
+        ))
+    })?;
+    let picture = Picture {
+        grid: &map.grid,
+        clearance: clearance.values(),
+        agent_size,
+        path: &path,
+    };
+    write_png(&picture, args.scale(&map.grid), &args.out)?;
+    println!("wrote {}", args.out.display());
+    Ok(exit_status(found))
+}

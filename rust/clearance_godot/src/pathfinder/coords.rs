@@ -1,7 +1,7 @@
 //! Coordinates: cells and local positions, footprints, and clearance.
 #![forbid(unsafe_code)]
 
-use super::ClearancePathfinder;
+use super::{pathfinder_error, ClearancePathfinder};
 use crate::convert::{cell_of, cell_outside, valid_agent_size, vector_of};
 use clearance_core::{Cell, Region};
 use godot::prelude::*;
@@ -15,16 +15,18 @@ impl ClearancePathfinder {
     pub fn get_footprint_cells(&self, anchor: Vector2i, agent_size: i64) -> Array<Vector2i> {
         let mut cells = Array::new();
         let Some(size) = valid_agent_size(agent_size) else {
-            godot_error!(
-                "ClearancePathfinder.get_footprint_cells: agent_size must be from 1 to 255, \
+            pathfinder_error!(
+                "get_footprint_cells",
+                "agent_size must be from 1 to 255, \
                  got {agent_size}"
             );
             return cells;
         };
         let reach = i32::from(size) - 1;
         if anchor.x.checked_add(reach).is_none() || anchor.y.checked_add(reach).is_none() {
-            godot_error!(
-                "ClearancePathfinder.get_footprint_cells: a footprint of size {size} at \
+            pathfinder_error!(
+                "get_footprint_cells",
+                "a footprint of size {size} at \
                  {anchor} reaches beyond the 32-bit coordinate range"
             );
             return cells;
@@ -46,22 +48,24 @@ impl ClearancePathfinder {
         self.ensure_ready();
         let name = profile.to_string();
         if self.map.profile(&name).is_none() {
-            godot_error!("ClearancePathfinder.get_clearance: no profile called '{name}'");
+            pathfinder_error!("get_clearance", "no profile called '{name}'");
             return -1;
         }
         match self.map.clearance(cell_of(cell), &name) {
             Some(clearance) => i64::from(clearance),
             None if self.map.grid().index_of(cell_of(cell)).is_some() => {
-                godot_error!(
-                    "ClearancePathfinder.get_clearance: the clearance layer would exceed \
+                pathfinder_error!(
+                    "get_clearance",
+                    "the clearance layer would exceed \
                      cache_memory_limit_mb ({})",
                     self.cache_memory_limit_mb
                 );
                 -1
             }
             None => {
-                godot_error!(
-                    "ClearancePathfinder.get_clearance: cell {cell} lies outside the map region \
+                pathfinder_error!(
+                    "get_clearance",
+                    "cell {cell} lies outside the map region \
                      {}",
                     self.region
                 );
@@ -76,9 +80,7 @@ impl ClearancePathfinder {
     #[func]
     pub fn local_to_cell(&self, local_position: Vector2) -> Vector2i {
         if !local_position.is_finite() {
-            godot_error!(
-                "ClearancePathfinder.local_to_cell: position {local_position} is not finite"
-            );
+            pathfinder_error!("local_to_cell", "position {local_position} is not finite");
             return Vector2i::ZERO;
         }
         vector_of(self.cell_containing(local_position))
@@ -98,8 +100,9 @@ impl ClearancePathfinder {
         match valid_agent_size(agent_size) {
             Some(size) => self.footprint_centre(cell_of(anchor), size),
             None => {
-                godot_error!(
-                    "ClearancePathfinder.footprint_center: agent_size must be from 1 to 255, \
+                pathfinder_error!(
+                    "footprint_center",
+                    "agent_size must be from 1 to 255, \
                      got {agent_size}"
                 );
                 Vector2::ZERO
@@ -132,9 +135,7 @@ impl ClearancePathfinder {
         size: u8,
     ) -> Cell {
         if !global_position.is_finite() {
-            godot_error!(
-                "ClearancePathfinder.{method}: {argument} {global_position} is not finite"
-            );
+            pathfinder_error!(method, "{argument} {global_position} is not finite");
             return cell_outside(self.map.region());
         }
         let local = self.base().to_local(global_position);

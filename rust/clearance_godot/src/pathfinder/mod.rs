@@ -17,6 +17,25 @@ mod profiles;
 mod queries;
 mod terrain;
 
+/// Prints a Godot error naming where it comes from: `pathfinder_error!("find_path", ...)`
+/// prints `ClearancePathfinder.find_path: ...`, for the method, property or argument-taking
+/// helper the caller names; `pathfinder_error!(node, ...)` prints `ClearancePathfinder: ...`,
+/// for the node's own upkeep (worker threads, map rebuilds, profile registration). The
+/// message takes `format!` arguments.
+macro_rules! pathfinder_error {
+    (node, $($message:tt)+) => {
+        ::godot::global::godot_error!("ClearancePathfinder: {}", format_args!($($message)+))
+    };
+    ($method:expr, $($message:tt)+) => {
+        ::godot::global::godot_error!(
+            "ClearancePathfinder.{}: {}",
+            $method,
+            format_args!($($message)+)
+        )
+    };
+}
+pub(crate) use pathfinder_error;
+
 use self::draw::MAX_HEAT_MAP_CELLS;
 use crate::convert::{rect_of, region_of, terrain_id};
 use crate::profile::AgentProfile;
@@ -341,12 +360,13 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_region(&mut self, region: Rect2i) {
         if let Err(error) = region_of(region).validate_as_map() {
-            godot_error!("ClearancePathfinder.region: {error}; the region is unchanged");
+            pathfinder_error!("region", "{error}; the region is unchanged");
             return;
         }
         if region_of(region).area() > self.max_map_cells as u64 {
-            godot_error!(
-                "ClearancePathfinder.region: {region} has {} cells, more than max_map_cells \
+            pathfinder_error!(
+                "region",
+                "{region} has {} cells, more than max_map_cells \
                  ({}); the region is unchanged",
                 region_of(region).area(),
                 self.max_map_cells
@@ -367,8 +387,9 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_cell_size(&mut self, cell_size: Vector2) {
         if !(cell_size.is_finite() && cell_size.x > 0.0 && cell_size.y > 0.0) {
-            godot_error!(
-                "ClearancePathfinder.cell_size: both components must be finite and above 0, got \
+            pathfinder_error!(
+                "cell_size",
+                "both components must be finite and above 0, got \
                  {cell_size}; unchanged"
             );
             return;
@@ -381,7 +402,7 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_offset(&mut self, offset: Vector2) {
         if !offset.is_finite() {
-            godot_error!("ClearancePathfinder.offset: {offset} is not finite; unchanged");
+            pathfinder_error!("offset", "{offset} is not finite; unchanged");
             return;
         }
         self.offset = offset;
@@ -392,8 +413,9 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_diagonal_mode(&mut self, mode: i64) {
         let Some(movement) = movement_of(mode) else {
-            godot_error!(
-                "ClearancePathfinder.diagonal_mode: {mode} is not supported; use \
+            pathfinder_error!(
+                "diagonal_mode",
+                "{mode} is not supported; use \
                  DIAGONAL_MODE_NEVER ({DIAGONAL_MODE_NEVER}) or \
                  DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES ({DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES}); \
                  unchanged"
@@ -435,15 +457,13 @@ impl ClearancePathfinder {
             Ok(0) => LandmarkPlacement::None,
             Ok(count) => LandmarkPlacement::Farthest(count),
             Err(_) => {
-                godot_error!(
-                    "ClearancePathfinder.landmark_count: {count} is not from 0 to {MAX_LANDMARKS}"
-                );
+                pathfinder_error!("landmark_count", "{count} is not from 0 to {MAX_LANDMARKS}");
                 return;
             }
         };
         match self.map_mut().set_landmarks(placement) {
             Ok(()) => self.landmark_count = count,
-            Err(error) => godot_error!("ClearancePathfinder.landmark_count: {error}"),
+            Err(error) => pathfinder_error!("landmark_count", "{error}"),
         }
     }
 
@@ -481,8 +501,9 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_worker_thread_count(&mut self, count: i64) {
         if !(0..=64).contains(&count) {
-            godot_error!(
-                "ClearancePathfinder.worker_thread_count: {count} is not from 0 to 64; unchanged"
+            pathfinder_error!(
+                "worker_thread_count",
+                "{count} is not from 0 to 64; unchanged"
             );
             return;
         }
@@ -494,8 +515,9 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_search_expansion_limit(&mut self, limit: i64) {
         if limit < 0 {
-            godot_error!(
-                "ClearancePathfinder.search_expansion_limit: {limit} is negative (0 means no \
+            pathfinder_error!(
+                "search_expansion_limit",
+                "{limit} is negative (0 means no \
                  limit); unchanged"
             );
             return;
@@ -512,8 +534,9 @@ impl ClearancePathfinder {
             .filter(|&mb| (1..=1 << 20).contains(&mb))
             .and_then(|mb| usize::try_from(u64::from(mb) << 20).ok())
         else {
-            godot_error!(
-                "ClearancePathfinder.cache_memory_limit_mb: {megabytes} is not from 1 to \
+            pathfinder_error!(
+                "cache_memory_limit_mb",
+                "{megabytes} is not from 1 to \
                  1048576; unchanged"
             );
             return;
@@ -527,8 +550,9 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_max_map_cells(&mut self, cells: i64) {
         if !(1..=clearance_core::MAX_CELLS as i64).contains(&cells) {
-            godot_error!(
-                "ClearancePathfinder.max_map_cells: {cells} is not from 1 to {}; unchanged",
+            pathfinder_error!(
+                "max_map_cells",
+                "{cells} is not from 1 to {}; unchanged",
                 clearance_core::MAX_CELLS
             );
             return;
@@ -584,7 +608,7 @@ impl ClearancePathfinder {
         match TerrainGrid::new(region_of(self.region), fill) {
             Ok(grid) => self.replace_grid(grid),
             // The setter validated the region; keep the old map rather than trust that here.
-            Err(error) => godot_error!("ClearancePathfinder: cannot build the map: {error}"),
+            Err(error) => pathfinder_error!(node, "cannot build the map: {error}"),
         }
     }
 }
@@ -600,8 +624,9 @@ fn movement_of(mode: i64) -> Option<Movement> {
 fn checked_terrain(method: &str, argument: &str, terrain: i64) -> Option<TerrainId> {
     let id = terrain_id(terrain);
     if id.is_none() {
-        godot_error!(
-            "ClearancePathfinder.{method}: {argument} must be a terrain id from 0 to 255, got \
+        pathfinder_error!(
+            method,
+            "{argument} must be a terrain id from 0 to 255, got \
              {terrain}; nothing changed"
         );
     }

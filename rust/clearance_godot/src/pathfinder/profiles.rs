@@ -2,7 +2,7 @@
 //! and their landmark tables.
 #![forbid(unsafe_code)]
 
-use super::ClearancePathfinder;
+use super::{pathfinder_error, ClearancePathfinder};
 use crate::marshal::{landmark_dictionary, profile_from_dictionary};
 use clearance_core::AgentProfile as CoreProfile;
 use godot::prelude::*;
@@ -25,13 +25,13 @@ impl ClearancePathfinder {
                         true
                     }
                     Err(error) => {
-                        godot_error!("ClearancePathfinder.set_profile: {error}; nothing changed");
+                        pathfinder_error!("set_profile", "{error}; nothing changed");
                         false
                     }
                 }
             }
             Err(problem) => {
-                godot_error!("ClearancePathfinder.set_profile: {problem}; nothing changed");
+                pathfinder_error!("set_profile", "{problem}; nothing changed");
                 false
             }
         }
@@ -47,7 +47,7 @@ impl ClearancePathfinder {
             self.after_profile_change();
             true
         } else {
-            godot_error!("ClearancePathfinder.remove_profile: no profile called '{name}'");
+            pathfinder_error!("remove_profile", "no profile called '{name}'");
             false
         }
     }
@@ -86,7 +86,7 @@ impl ClearancePathfinder {
         self.ensure_ready();
         let name = profile.to_string();
         if self.map.profile(&name).is_none() {
-            godot_error!("ClearancePathfinder.bake_landmarks: unknown profile '{name}'");
+            pathfinder_error!("bake_landmarks", "unknown profile '{name}'");
         }
         landmark_dictionary(self.map.bake_landmarks(&name))
     }
@@ -139,13 +139,13 @@ impl ClearancePathfinder {
             let name = profile.name().to_owned();
             match self.map_mut().set_profile(profile) {
                 Ok(()) => self.resource_profile_names.push(name),
-                Err(error) => godot_error!("ClearancePathfinder: profile '{name}': {error}"),
+                Err(error) => pathfinder_error!(node, "profile '{name}': {error}"),
             }
         }
         self.profiles_stale = false;
         if report {
             for problem in &problems {
-                godot_error!("ClearancePathfinder.profiles: {problem}; that profile is skipped");
+                pathfinder_error!("profiles", "{problem}; that profile is skipped");
             }
         }
         self.base_mut().queue_redraw();

@@ -2,7 +2,7 @@
 //! `request_path()` and `request_paths()` with their delivery on the main thread.
 #![forbid(unsafe_code)]
 
-use super::ClearancePathfinder;
+use super::{pathfinder_error, ClearancePathfinder};
 use crate::convert::{cell_of, valid_agent_size, vector_of};
 use crate::marshal::{query_from_variant, result_dictionary};
 use crate::workers::{Job, OwnedQuery, Workers};
@@ -216,11 +216,9 @@ impl ClearancePathfinder {
     ) -> OwnedQuery {
         let name = profile.to_string();
         if valid_agent_size(agent_size).is_none() {
-            godot_error!(
-                "ClearancePathfinder.{method}: agent_size must be from 1 to 255, got {agent_size}"
-            );
+            pathfinder_error!(method, "agent_size must be from 1 to 255, got {agent_size}");
         } else if self.map.profile(&name).is_none() {
-            godot_error!("ClearancePathfinder.{method}: no profile called '{name}'");
+            pathfinder_error!(method, "no profile called '{name}'");
         }
         OwnedQuery {
             start,
@@ -246,8 +244,9 @@ impl ClearancePathfinder {
             match query_from_variant(&entry, self.expansion_limit()) {
                 Ok(query) => owned.push(query),
                 Err(problem) => {
-                    godot_error!(
-                        "ClearancePathfinder.{method}: queries[{index}] {problem}; nothing was \
+                    pathfinder_error!(
+                        method,
+                        "queries[{index}] {problem}; nothing was \
                          started"
                     );
                     return None;
@@ -272,8 +271,9 @@ impl ClearancePathfinder {
             self.pending.clear();
             self.workers = Workers::start(count);
             if self.workers.is_none() {
-                godot_error!(
-                    "ClearancePathfinder: the system refused to start worker threads; the \
+                pathfinder_error!(
+                    node,
+                    "the system refused to start worker threads; the \
                      request was not made"
                 );
                 return -1;
@@ -291,7 +291,7 @@ impl ClearancePathfinder {
             .is_some_and(|workers| workers.submit(job));
         if !accepted {
             // Only if a worker died: start afresh rather than lose the request.
-            godot_error!("ClearancePathfinder: the worker threads stopped; restarting them");
+            pathfinder_error!(node, "the worker threads stopped; restarting them");
             self.workers = None;
             return -1;
         }

@@ -2,7 +2,7 @@
 //! import.
 #![forbid(unsafe_code)]
 
-use super::{checked_terrain, ClearancePathfinder};
+use super::{checked_terrain, pathfinder_error, ClearancePathfinder};
 use crate::convert::{bounding_rect, cell_of, rect_of, region_of, terrain_id};
 use crate::tilemap::terrain_from_layer;
 use clearance_core::{TerrainEdit, TerrainGrid};
@@ -25,7 +25,7 @@ impl ClearancePathfinder {
                 true
             }
             Err(error) => {
-                godot_error!("ClearancePathfinder.set_cell_terrain: {error}; nothing changed");
+                pathfinder_error!("set_cell_terrain", "{error}; nothing changed");
                 false
             }
         }
@@ -46,7 +46,7 @@ impl ClearancePathfinder {
                 true
             }
             Err(error) => {
-                godot_error!("ClearancePathfinder.fill_rect_terrain: {error}; nothing changed");
+                pathfinder_error!("fill_rect_terrain", "{error}; nothing changed");
                 false
             }
         }
@@ -65,7 +65,7 @@ impl ClearancePathfinder {
                 true
             }
             Err(error) => {
-                godot_error!("ClearancePathfinder.load_terrain: {error}; nothing changed");
+                pathfinder_error!("load_terrain", "{error}; nothing changed");
                 false
             }
         }
@@ -90,8 +90,9 @@ impl ClearancePathfinder {
         terrains: PackedInt32Array,
     ) -> bool {
         if cells.len() != terrains.len() {
-            godot_error!(
-                "ClearancePathfinder.apply_terrain_batch: {} cells but {} terrains; the arrays \
+            pathfinder_error!(
+                "apply_terrain_batch",
+                "{} cells but {} terrains; the arrays \
                  are parallel and need the same length; nothing changed",
                 cells.len(),
                 terrains.len()
@@ -102,8 +103,9 @@ impl ClearancePathfinder {
         let mut changed = Vec::with_capacity(cells.len());
         for (index, (cell, &terrain)) in cells.iter_shared().zip(terrains.as_slice()).enumerate() {
             let Some(id) = terrain_id(i64::from(terrain)) else {
-                godot_error!(
-                    "ClearancePathfinder.apply_terrain_batch: terrains[{index}] is {terrain}, not \
+                pathfinder_error!(
+                    "apply_terrain_batch",
+                    "terrains[{index}] is {terrain}, not \
                      a terrain id from 0 to 255; nothing changed"
                 );
                 return false;
@@ -121,7 +123,7 @@ impl ClearancePathfinder {
                 true
             }
             Err(error) => {
-                godot_error!("ClearancePathfinder.apply_terrain_batch: {error}");
+                pathfinder_error!("apply_terrain_batch", "{error}");
                 false
             }
         }
@@ -134,8 +136,9 @@ impl ClearancePathfinder {
         match self.map.grid().terrain(cell_of(cell)) {
             Some(terrain) => i64::from(terrain),
             None => {
-                godot_error!(
-                    "ClearancePathfinder.get_cell_terrain: cell {cell} lies outside the map \
+                pathfinder_error!(
+                    "get_cell_terrain",
+                    "cell {cell} lies outside the map \
                      region {}",
                     self.region
                 );
@@ -158,13 +161,14 @@ impl ClearancePathfinder {
         terrain_layer_name: GString,
     ) -> bool {
         let Some(layer) = layer else {
-            godot_error!("ClearancePathfinder.import_tile_map_layer: the layer is null");
+            pathfinder_error!("import_tile_map_layer", "the layer is null");
             return false;
         };
         let used = region_of(layer.get_used_rect());
         if used.area() > self.max_map_cells as u64 {
-            godot_error!(
-                "ClearancePathfinder.import_tile_map_layer: the layer covers {} cells, more than \
+            pathfinder_error!(
+                "import_tile_map_layer",
+                "the layer covers {} cells, more than \
                  max_map_cells ({}); nothing changed",
                 used.area(),
                 self.max_map_cells
@@ -174,9 +178,7 @@ impl ClearancePathfinder {
         let grid = match terrain_from_layer(&layer, &terrain_layer_name, self.empty_cell_terrain) {
             Ok(grid) => grid,
             Err(problem) => {
-                godot_error!(
-                    "ClearancePathfinder.import_tile_map_layer: {problem}; nothing changed"
-                );
+                pathfinder_error!("import_tile_map_layer", "{problem}; nothing changed");
                 return false;
             }
         };

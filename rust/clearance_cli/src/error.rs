@@ -1,6 +1,6 @@
 //! Errors of the command-line layer: each names the file, and the line where there is one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// Why a command could not run. Printed as one line; the process then exits non-zero.
@@ -36,4 +36,36 @@ pub enum CliError {
     /// A command-line value is out of range or inconsistent.
     #[error("{0}")]
     Usage(String),
+}
+
+impl CliError {
+    /// A [`CliError::Io`] error for `path`.
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        CliError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+
+    /// A [`CliError::Syntax`] error at `line` of `path`.
+    pub fn syntax(path: &Path, line: usize, message: impl Into<String>) -> Self {
+        CliError::Syntax {
+            path: path.to_owned(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// A [`CliError::Invalid`] error for `path`.
+    pub fn invalid(path: &Path, message: impl Into<String>) -> Self {
+        CliError::Invalid {
+            path: path.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads a whole text file; an error names the file.
+pub(crate) fn read_text(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|source| CliError::io(path, source))
 }

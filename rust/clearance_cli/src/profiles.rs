@@ -9,7 +9,7 @@
 //!
 //! A character missing from `costs` is impassable for that profile.
 
-use crate::error::CliError;
+use crate::error::{read_text, CliError};
 use clearance_core::AgentProfile;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -29,24 +29,14 @@ struct ProfileEntry {
 
 /// Reads a profile file.
 pub fn read_profiles(path: &Path) -> Result<Vec<AgentProfile>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
-    parse_profiles(&text, path)
+    parse_profiles(&read_text(path)?, path)
 }
 
 /// Parses the text of a profile file; `path` only names the file in errors.
 pub fn parse_profiles(text: &str, path: &Path) -> Result<Vec<AgentProfile>, CliError> {
-    let file: ProfileFile = serde_json::from_str(text).map_err(|error| CliError::Syntax {
-        path: path.to_owned(),
-        line: error.line().max(1),
-        message: error.to_string(),
-    })?;
-    let invalid = |message: String| CliError::Invalid {
-        path: path.to_owned(),
-        message,
-    };
+    let file: ProfileFile = serde_json::from_str(text)
+        .map_err(|error| CliError::syntax(path, error.line().max(1), error.to_string()))?;
+    let invalid = |message: String| CliError::invalid(path, message);
     let mut profiles = Vec::new();
     for (name, entry) in file.profiles {
         if name.is_empty() {

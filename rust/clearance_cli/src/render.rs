@@ -71,18 +71,11 @@ pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
 /// Renders the picture and writes it as a PNG file.
 pub fn write_png(picture: &Picture, scale: usize, path: &Path) -> Result<(), CliError> {
     let (width, height, pixels) = render(picture, scale);
-    let io = |source: std::io::Error| CliError::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let file = std::fs::File::create(path).map_err(io)?;
+    let file = std::fs::File::create(path).map_err(|source| CliError::io(path, source))?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width as u32, height as u32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    let encoding = |error: png::EncodingError| CliError::Invalid {
-        path: path.to_owned(),
-        message: error.to_string(),
-    };
+    let encoding = |error: png::EncodingError| CliError::invalid(path, error.to_string());
     let mut writer = encoder.write_header().map_err(encoding)?;
     writer.write_image_data(&pixels).map_err(encoding)?;
     writer.finish().map_err(encoding)

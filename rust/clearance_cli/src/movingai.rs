@@ -6,8 +6,8 @@
 //! bounds. A `.scen` file: `version 1` (or `version 1.0`), then one problem per line: bucket,
 //! map name, map width, map height, start x, start y, goal x, goal y, optimal length.
 
-use crate::error::CliError;
-use clearance_core::{AgentProfile, Cell, Region, TerrainGrid};
+use crate::error::{read_text, CliError};
+use clearance_core::{AgentProfile, Cell, Region, TerrainGrid, MAX_SIDE};
 use std::path::{Path, PathBuf};
 
 /// The name of [`movingai_profile`].
@@ -76,25 +76,50 @@ pub fn movingai_profile() -> AgentProfile {
 
 /// Reads a `.map` file.
 pub fn read_map(path: &Path) -> Result<MovingAiMap, CliError> {
-    let text = read_text(path)?;
-    parse_map(&text, path)
+    parse_map(&read_text(path)?, path)
 }
 
 /// Parses the text of a `.map` file; `path` only names the file in errors.
 pub fn parse_map(text: &str, path: &Path) -> Result<MovingAiMap, CliError> {
-    let syntax = |line: usize, message: String| CliError::Syntax {
-        path: path.to_owned(),
-        line,
-        message,
-    };
     let mut lines = numbered_lines(text);
+    let (width, height) = parse_header(text, &mut lines, path)?;
+    let mut data = Vec::with_capacity(width * height);
+    for row in 0..height {
+        let Some((number, line)) = lines.next() else {
+            return Err(CliError::syntax(
+                path,
+                text.lines().count(),
+                format!("expected {height} map rows, found {row}"),
+            ));
+        };
+        data.extend_from_slice(parse_row(line, number, width, path)?);
+    }
+    // Text after the last row is ignored, as Moving AI's own loader does: some redistributed
+    // files carry a citation there.
+    let region = Region::new(0, 0, width as i32, height as i32);
+    let grid = TerrainGrid::from_bytes(region, &data)
+        .map_err(|error| CliError::invalid(path, error.to_string()))?;
+    Ok(MovingAiMap {
+        grid,
+        path: path.to_owned(),
+    })
+}
+
+/// Reads the header lines of a `.map` file, up to and including the `map` line, and returns
+/// the map's width and height.
+fn parse_header<'a>(
+    text: &str,
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    path: &Path,
+) -> Result<(usize, usize), CliError> {
     let mut height = None;
     let mut width = None;
     loop {
         let Some((number, line)) = lines.next() else {
-            return Err(syntax(
+            return Err(CliError::syntax(
+                path,
                 text.lines().count().max(1),
-                "missing `map` line".into(),
+                "missing `map` line",
             ));
         };
         let mut words = line.split_whitespace();
@@ -103,160 +128,183 @@ pub fn parse_map(text: &str, path: &Path) -> Result<MovingAiMap, CliError> {
             (Some("height"), Some(value), None) => height = Some(parse_side(value, number, path)?),
             (Some("width"), Some(value), None) => width = Some(parse_side(value, number, path)?),
             (Some("map"), None, None) => break,
-            _ => return Err(syntax(number, format!("unexpected header line {line:?}"))),
+            _ => {
+                return Err(CliError::syntax(
+                    path,
+                    number,
+                    format!("unexpected header line {line:?}"),
+                ))
+            }
         }
     }
-    let height = height.ok_or_else(|| syntax(1, "missing `height` line".into()))?;
-    let width = width.ok_or_else(|| syntax(1, "missing `width` line".into()))?;
-    let mut data = Vec::with_capacity(width * height);
-    for row in 0..height {
-        let Some((number, line)) = lines.next() else {
-            return Err(syntax(
-                text.lines().count(),
-                format!("expected {height} map rows, found {row}"),
-            ));
-        };
-        if line.len() != width {
-            return Err(syntax(
-                number,
-                format!("row has {} characters, expected {width}", line.len()),
-            ));
-        }
-        if let Some(column) = line.bytes().position(|c| !MAP_CHARACTERS.contains(&c)) {
-            let found = line[column..].chars().next().unwrap_or('?');
-            return Err(syntax(
-                number,
-                format!("unknown map character {found:?} at column {}", column + 1),
-            ));
-        }
-        data.extend_from_slice(line.as_bytes());
-    }
-    // Text after the last row is ignored, as Moving AI's own loader does: some redistributed
-    // files carry a citation there.
-    let region = Region::new(0, 0, width as i32, height as i32);
-    let grid = TerrainGrid::from_bytes(region, &data).map_err(|error| CliError::Invalid {
-        path: path.to_owned(),
-        message: error.to_string(),
-    })?;
-    Ok(MovingAiMap {
-        grid,
-        path: path.to_owned(),
-    })
+    let missing = |what: &str| CliError::syntax(path, 1, format!("missing `{what}` line"));
+    let height = height.ok_or_else(|| missing("height"))?;
+    let width = width.ok_or_else(|| missing("width"))?;
+    Ok((width, height))
 }
 
 fn parse_side(value: &str, line: usize, path: &Path) -> Result<usize, CliError> {
     match value.parse::<usize>() {
-        Ok(side) if (1..=clearance_core::MAX_SIDE as usize).contains(&side) => Ok(side),
-        _ => Err(CliError::Syntax {
-            path: path.to_owned(),
+        Ok(side) if (1..=MAX_SIDE as usize).contains(&side) => Ok(side),
+        _ => Err(CliError::syntax(
+            path,
             line,
-            message: format!(
-                "map side {value:?} is not a number from 1 to {}",
-                clearance_core::MAX_SIDE
-            ),
-        }),
+            format!("map side {value:?} is not a number from 1 to {MAX_SIDE}"),
+        )),
     }
+}
+
+/// Checks one map row, line `number` of the file: `width` characters, each a map character.
+fn parse_row<'a>(
+    line: &'a str,
+    number: usize,
+    width: usize,
+    path: &Path,
+) -> Result<&'a [u8], CliError> {
+    if line.len() != width {
+        return Err(CliError::syntax(
+            path,
+            number,
+            format!("row has {} characters, expected {width}", line.len()),
+        ));
+    }
+    if let Some(column) = line.bytes().position(|c| !MAP_CHARACTERS.contains(&c)) {
+        let found = line[column..].chars().next().unwrap_or('?');
+        return Err(CliError::syntax(
+            path,
+            number,
+            format!("unknown map character {found:?} at column {}", column + 1),
+        ));
+    }
+    Ok(line.as_bytes())
 }
 
 /// Reads a `.scen` file and checks each problem against `map`'s size and bounds.
 pub fn read_scenario(path: &Path, map: &MovingAiMap) -> Result<Vec<Problem>, CliError> {
-    let text = read_text(path)?;
-    parse_scenario(&text, path, map)
+    parse_scenario(&read_text(path)?, path, map)
 }
 
-/// Parses the text of a `.scen` file; `path` only names the file in errors.
+/// Parses the text of a `.scen` file; `path` only names the file in errors. Blank lines are
+/// skipped; the first malformed line is the error.
 pub fn parse_scenario(
     text: &str,
     path: &Path,
     map: &MovingAiMap,
 ) -> Result<Vec<Problem>, CliError> {
-    let syntax = |line: usize, message: String| CliError::Syntax {
-        path: path.to_owned(),
-        line,
-        message,
-    };
     let mut lines = numbered_lines(text);
-    match lines.next() {
-        Some((_, header)) if matches!(header.trim(), "version 1" | "version 1.0") => {}
-        Some((number, header)) => {
-            return Err(syntax(
-                number,
-                format!("expected `version 1`, found {header:?}"),
-            ))
-        }
-        None => return Err(syntax(1, "empty scenario file".into())),
+    check_version(lines.next(), path)?;
+    lines
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(number, line)| ProblemLine::split(line, number, path)?.parse(map))
+        .collect()
+}
+
+/// Checks a scenario file's first line: `version 1` or `version 1.0`.
+fn check_version(first: Option<(usize, &str)>, path: &Path) -> Result<(), CliError> {
+    match first {
+        Some((_, header)) if matches!(header.trim(), "version 1" | "version 1.0") => Ok(()),
+        Some((number, header)) => Err(CliError::syntax(
+            path,
+            number,
+            format!("expected `version 1`, found {header:?}"),
+        )),
+        None => Err(CliError::syntax(path, 1, "empty scenario file")),
     }
-    let region = map.grid.region();
-    let mut problems = Vec::new();
-    for (number, line) in lines {
-        if line.trim().is_empty() {
-            continue;
-        }
+}
+
+/// One problem line of a scenario file, split into its nine fields.
+struct ProblemLine<'a> {
+    fields: Vec<&'a str>,
+    /// Line number in the file, from 1.
+    number: usize,
+    path: &'a Path,
+}
+
+impl<'a> ProblemLine<'a> {
+    /// Splits the line at tabs and spaces; anything but nine fields is an error.
+    fn split(line: &'a str, number: usize, path: &'a Path) -> Result<Self, CliError> {
         let fields: Vec<&str> = line.split(['\t', ' ']).filter(|f| !f.is_empty()).collect();
         if fields.len() != 9 {
-            return Err(syntax(
+            return Err(CliError::syntax(
+                path,
                 number,
                 format!("expected 9 fields, found {}", fields.len()),
             ));
         }
-        let integer = |index: usize, name: &str| -> Result<i64, CliError> {
-            fields[index].parse::<i64>().map_err(|_| {
-                syntax(
-                    number,
-                    format!("{name} {:?} is not an integer", fields[index]),
-                )
-            })
-        };
-        let bucket = integer(0, "bucket")?;
-        let (width, height) = (integer(2, "map width")?, integer(3, "map height")?);
+        Ok(ProblemLine {
+            fields,
+            number,
+            path,
+        })
+    }
+
+    /// The problem, checked against `map`: the line's map size must be `map`'s, and start and
+    /// goal must lie on it. Fields are checked in file order, the bucket's sign last.
+    fn parse(&self, map: &MovingAiMap) -> Result<Problem, CliError> {
+        let bucket = self.integer(0, "bucket")?;
+        let (width, height) = (
+            self.integer(2, "map width")?,
+            self.integer(3, "map height")?,
+        );
+        let region = map.grid.region();
         if width != i64::from(region.width) || height != i64::from(region.height) {
-            return Err(syntax(
-                number,
-                format!(
-                    "problem is for a {width}x{height} map, but {} is {}x{}",
-                    map.path.display(),
-                    region.width,
-                    region.height
-                ),
-            ));
+            return Err(self.error(format!(
+                "problem is for a {width}x{height} map, but {} is {}x{}",
+                map.path.display(),
+                region.width,
+                region.height
+            )));
         }
-        let cell = |x: usize, y: usize, what: &str| -> Result<(i32, i32), CliError> {
-            let (x, y) = (integer(x, what)?, integer(y, what)?);
-            if (0..width).contains(&x) && (0..height).contains(&y) {
-                Ok((x as i32, y as i32))
-            } else {
-                Err(syntax(
-                    number,
-                    format!("{what} ({x}, {y}) lies outside the map"),
-                ))
-            }
-        };
-        let start = cell(4, 5, "start")?;
-        let goal = cell(6, 7, "goal")?;
-        let optimal: f64 = fields[8]
-            .parse()
-            .ok()
-            .filter(|value: &f64| value.is_finite() && *value >= 0.0)
-            .ok_or_else(|| {
-                syntax(
-                    number,
-                    format!("optimal length {:?} is not a number", fields[8]),
-                )
-            })?;
-        let decimals = fields[8]
-            .split_once('.')
-            .map_or(0, |(_, fraction)| fraction.len());
-        problems.push(Problem {
-            line: number,
-            bucket: u32::try_from(bucket)
-                .map_err(|_| syntax(number, format!("bucket {bucket} is negative")))?,
+        let start = self.cell(4, "start", (width, height))?;
+        let goal = self.cell(6, "goal", (width, height))?;
+        let (optimal, decimals) = self.optimal()?;
+        let bucket = u32::try_from(bucket)
+            .map_err(|_| self.error(format!("bucket {bucket} is negative")))?;
+        Ok(Problem {
+            line: self.number,
+            bucket,
             start,
             goal,
             optimal,
             decimals,
-        });
+        })
     }
-    Ok(problems)
+
+    fn error(&self, message: String) -> CliError {
+        CliError::syntax(self.path, self.number, message)
+    }
+
+    /// Field `index` as an integer; `name` names it in the error.
+    fn integer(&self, index: usize, name: &str) -> Result<i64, CliError> {
+        let field = self.fields[index];
+        field
+            .parse::<i64>()
+            .map_err(|_| self.error(format!("{name} {field:?} is not an integer")))
+    }
+
+    /// The cell whose x is field `index` and y the next, on a map of `size` (width, height).
+    fn cell(&self, index: usize, what: &str, size: (i64, i64)) -> Result<(i32, i32), CliError> {
+        let (x, y) = (self.integer(index, what)?, self.integer(index + 1, what)?);
+        if (0..size.0).contains(&x) && (0..size.1).contains(&y) {
+            Ok((x as i32, y as i32))
+        } else {
+            Err(self.error(format!("{what} ({x}, {y}) lies outside the map")))
+        }
+    }
+
+    /// The published optimal length, a finite number from 0, and how many decimals it has.
+    fn optimal(&self) -> Result<(f64, usize), CliError> {
+        let field = self.fields[8];
+        let optimal = field
+            .parse()
+            .ok()
+            .filter(|value: &f64| value.is_finite() && *value >= 0.0)
+            .ok_or_else(|| self.error(format!("optimal length {field:?} is not a number")))?;
+        let decimals = field
+            .split_once('.')
+            .map_or(0, |(_, fraction)| fraction.len());
+        Ok((optimal, decimals))
+    }
 }
 
 /// The lines of `text` with their numbers from 1, without carriage returns.
@@ -264,11 +312,4 @@ fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines()
         .enumerate()
         .map(|(index, line)| (index + 1, line.trim_end_matches('\r')))
-}
-
-fn read_text(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|source| CliError::Io {
-        path: path.to_owned(),
-        source,
-    })
 }

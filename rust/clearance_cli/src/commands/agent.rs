@@ -1,7 +1,7 @@
 //! What `path` and `render` share: the agent's options, the map and profiles they load, the
 //! query they run, and the one line that describes its result.
 
-use super::{movingai_path_map, set_landmarks};
+use super::{movingai_path_map, LandmarkArgs};
 use clap::Args;
 use clearance_cli::movingai::{read_map, MovingAiMap, MOVINGAI_PROFILE};
 use clearance_cli::profiles::read_profiles;
@@ -12,6 +12,7 @@ use clearance_core::{
 };
 use std::path::{Path, PathBuf};
 
+/// The agent and its search, as `path` and `render` take them.
 #[derive(Args)]
 pub struct AgentArgs {
     /// Agent size: the side of its square footprint, 1 to 255.
@@ -26,9 +27,8 @@ pub struct AgentArgs {
     /// Move in 4 directions instead of 8.
     #[arg(long)]
     four_way: bool,
-    /// Landmarks for the differential heuristic (0 to 64), placed farthest-point.
-    #[arg(long, default_value_t = 0)]
-    landmarks: usize,
+    #[command(flatten)]
+    landmarks: LandmarkArgs,
     /// If the goal cannot be reached, show the path to the reachable anchor nearest to it
     /// (code PARTIAL_PATH; the exit status stays 1).
     #[arg(long)]
@@ -56,7 +56,7 @@ impl AgentArgs {
                     .expect("profile files reject empty names");
             }
         }
-        set_landmarks(&mut path_map, self.landmarks)?;
+        self.landmarks.set_on(&mut path_map)?;
         if path_map.profile(&self.profile).is_none() {
             let mut known: Vec<&str> = path_map.profiles().map(|p| p.name()).collect();
             known.sort_unstable();

@@ -6,6 +6,7 @@ pub mod scen;
 
 mod agent;
 
+use clap::Args;
 use clearance_cli::movingai::{movingai_profile, MovingAiMap};
 use clearance_cli::CliError;
 use clearance_core::{LandmarkPlacement, Movement, PathMap};
@@ -20,16 +21,30 @@ fn movingai_path_map(map: &MovingAiMap, movement: Movement) -> PathMap {
     path_map
 }
 
-/// Asks for `count` landmarks placed farthest-point (none for 0); a count past the core's
-/// limit is a usage error naming `--landmarks`.
-fn set_landmarks(map: &mut PathMap, count: usize) -> Result<(), CliError> {
-    let placement = if count == 0 {
-        LandmarkPlacement::None
-    } else {
-        LandmarkPlacement::Farthest(count)
-    };
-    map.set_landmarks(placement)
-        .map_err(|error| CliError::Usage(format!("--landmarks: {error}")))
+/// `--landmarks`, as `path`, `render` and `scen` take it.
+#[derive(Args)]
+pub struct LandmarkArgs {
+    /// Landmarks for the differential heuristic (0 to 64), placed farthest-point.
+    #[arg(long, default_value_t = 0)]
+    landmarks: usize,
+}
+
+impl LandmarkArgs {
+    /// How many landmarks were asked for.
+    fn count(&self) -> usize {
+        self.landmarks
+    }
+
+    /// Asks `map` for the landmarks, placed farthest-point (none for 0); a count past the
+    /// core's limit is a usage error naming `--landmarks`.
+    fn set_on(&self, map: &mut PathMap) -> Result<(), CliError> {
+        let placement = match self.landmarks {
+            0 => LandmarkPlacement::None,
+            count => LandmarkPlacement::Farthest(count),
+        };
+        map.set_landmarks(placement)
+            .map_err(|error| CliError::Usage(format!("--landmarks: {error}")))
+    }
 }
 
 /// Exit status 0 if the command found what was asked for, 1 if a query failed or a cost did

@@ -10,6 +10,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `clearance path`: the map, the endpoints, the agent, and the output format.
 #[derive(Args)]
 pub struct PathArgs {
     /// A Moving AI `.map` file.

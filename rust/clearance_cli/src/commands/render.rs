@@ -14,6 +14,7 @@ const DEFAULT_PICTURE_SIDE: usize = 1024;
 /// The most pixels per cell the default scale gives a small map.
 const MAX_DEFAULT_SCALE: usize = 16;
 
+/// `clearance render`: the map, the picture file, optional endpoints, the scale, and the agent.
 #[derive(Args)]
 pub struct RenderArgs {
     /// A Moving AI `.map` file.

@@ -1,7 +1,7 @@
 //! `clearance scen`: every problem of a Moving AI scenario file, each cost checked against
 //! the published optimum, with query times and expansion counts.
 
-use super::{exit_status, movingai_path_map, set_landmarks};
+use super::{exit_status, movingai_path_map, LandmarkArgs};
 use clap::Args;
 use clearance_cli::movingai::{read_map, read_scenario, MovingAiMap, Problem, MOVINGAI_PROFILE};
 use clearance_cli::CliError;
@@ -14,15 +14,15 @@ use std::time::Instant;
 /// How many mismatches the text summary lists (the JSON lists every mismatched line).
 const LISTED_MISMATCHES: usize = 20;
 
+/// `clearance scen`: the map, the scenario file, and the landmarks.
 #[derive(Args)]
 pub struct ScenArgs {
     /// The `.map` file the scenarios refer to.
     map: PathBuf,
     /// The `.scen` file.
     scen: PathBuf,
-    /// Landmarks for the differential heuristic (0 to 64), placed farthest-point.
-    #[arg(long, default_value_t = 0)]
-    landmarks: usize,
+    #[command(flatten)]
+    landmarks: LandmarkArgs,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
@@ -33,7 +33,7 @@ pub struct ScenArgs {
 pub fn run(args: &ScenArgs) -> Result<ExitCode, CliError> {
     let map = read_map(&args.map)?;
     let problems = read_scenario(&args.scen, &map)?;
-    let prepared = Prepared::new(&map, args.landmarks)?;
+    let prepared = Prepared::new(&map, &args.landmarks)?;
     let solved = Solved::new(&prepared.path_map, &problems);
     if args.json {
         println!("{}", report_json(args, &prepared, &solved));
@@ -53,9 +53,9 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(map: &MovingAiMap, landmarks: usize) -> Result<Self, CliError> {
+    fn new(map: &MovingAiMap, landmarks: &LandmarkArgs) -> Result<Self, CliError> {
         let mut path_map = movingai_path_map(map, Movement::EightWay);
-        set_landmarks(&mut path_map, landmarks)?;
+        landmarks.set_on(&mut path_map)?;
         let (_, layers_micros) = timed(|| path_map.prepare(MOVINGAI_PROFILE, 1));
         let (stats, landmarks_micros) = timed(|| path_map.bake_landmarks(MOVINGAI_PROFILE));
         Ok(Prepared {
@@ -151,7 +151,7 @@ fn report_json(args: &ScenArgs, prepared: &Prepared, solved: &Solved) -> serde_j
         "median_us": solved.median_micros,
         "mean_expanded": solved.mean_expanded,
         "clearance_build_us": prepared.layers_micros,
-        "landmarks": args.landmarks,
+        "landmarks": args.landmarks.count(),
         "landmark_build_us": prepared.landmarks_micros,
         "landmark_bytes": prepared.landmark_bytes,
         "mismatched_lines": solved.mismatches.iter().map(|m| m.line).collect::<Vec<_>>(),
@@ -169,10 +169,10 @@ fn print_report(args: &ScenArgs, prepared: &Prepared, solved: &Solved) {
             mismatch.found()
         );
     }
-    let landmark_note = if args.landmarks > 0 {
+    let landmark_note = if args.landmarks.count() > 0 {
         format!(
             "; {} landmarks built in {:.0} us ({} KiB)",
-            args.landmarks,
+            args.landmarks.count(),
             prepared.landmarks_micros,
             prepared.landmark_bytes / 1024
         )

@@ -1,7 +1,7 @@
 //! Conversions between Godot's vector types and the core's cells and regions.
 #![forbid(unsafe_code)]
 
-use clearance_core::{Cell, Region, TerrainId, MAX_AGENT_SIZE};
+use clearance_core::{Cell, Region, TerrainId};
 use godot::prelude::*;
 
 pub fn cell_of(vector: Vector2i) -> Cell {
@@ -23,15 +23,6 @@ pub fn rect_of(region: Region) -> Rect2i {
 /// A terrain id from a GDScript int, if it is one (0 to 255).
 pub fn terrain_id(value: i64) -> Option<TerrainId> {
     TerrainId::try_from(value).ok()
-}
-
-/// An agent size from a GDScript int, if it is a legal one (1 to 255).
-pub fn valid_agent_size(value: i64) -> Option<u8> {
-    if (1..=MAX_AGENT_SIZE).contains(&value) {
-        u8::try_from(value).ok()
-    } else {
-        None
-    }
 }
 
 /// The smallest rectangle holding every cell, or `None` for no cells.
@@ -75,15 +66,6 @@ mod tests {
         assert_eq!(terrain_id(255), Some(255));
         assert_eq!(terrain_id(256), None);
         assert_eq!(terrain_id(-1), None);
-    }
-
-    #[test]
-    fn agent_sizes_run_from_1_to_255() {
-        assert_eq!(valid_agent_size(1), Some(1));
-        assert_eq!(valid_agent_size(255), Some(255));
-        assert_eq!(valid_agent_size(0), None);
-        assert_eq!(valid_agent_size(256), None);
-        assert_eq!(valid_agent_size(i64::MIN), None);
     }
 
     #[test]

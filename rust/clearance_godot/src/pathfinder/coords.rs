@@ -1,9 +1,10 @@
 //! Coordinates: cells and local positions, footprints, and clearance.
 #![forbid(unsafe_code)]
 
-use super::{pathfinder_error, ClearancePathfinder};
-use crate::convert::{cell_of, cell_outside, valid_agent_size, vector_of};
-use clearance_core::{Cell, Region};
+use super::{agent_size_or_error, pathfinder_error, ClearancePathfinder};
+use crate::convert::{cell_of, cell_outside, vector_of};
+use crate::marshal::anchor_array;
+use clearance_core::{footprint, Cell, Region};
 use godot::prelude::*;
 
 #[godot_api(secondary)]
@@ -13,30 +14,17 @@ impl ClearancePathfinder {
     /// to 255 prints an error and returns an empty array.
     #[func]
     pub fn get_footprint_cells(&self, anchor: Vector2i, agent_size: i64) -> Array<Vector2i> {
-        let mut cells = Array::new();
-        let Some(size) = valid_agent_size(agent_size) else {
-            pathfinder_error!(
-                "get_footprint_cells",
-                "agent_size must be from 1 to 255, \
-                 got {agent_size}"
-            );
-            return cells;
+        let Some(size) = agent_size_or_error("get_footprint_cells", agent_size) else {
+            return Array::new();
         };
-        let reach = i32::from(size) - 1;
-        if anchor.x.checked_add(reach).is_none() || anchor.y.checked_add(reach).is_none() {
+        let Some(square) = footprint(cell_of(anchor), size) else {
             pathfinder_error!(
                 "get_footprint_cells",
-                "a footprint of size {size} at \
-                 {anchor} reaches beyond the 32-bit coordinate range"
+                "a footprint of size {size} at {anchor} reaches beyond the 32-bit coordinate range"
             );
-            return cells;
-        }
-        for dy in 0..=reach {
-            for dx in 0..=reach {
-                cells.push(Vector2i::new(anchor.x + dx, anchor.y + dy));
-            }
-        }
-        cells
+            return Array::new();
+        };
+        anchor_array(&square_cells(square))
     }
 
     /// The clearance of `cell` for the profile called `profile`: the side of the largest
@@ -97,16 +85,9 @@ impl ClearancePathfinder {
     /// `Vector2(0, 0)`.
     #[func]
     pub fn footprint_center(&self, anchor: Vector2i, agent_size: i64) -> Vector2 {
-        match valid_agent_size(agent_size) {
+        match agent_size_or_error("footprint_center", agent_size) {
             Some(size) => self.footprint_centre(cell_of(anchor), size),
-            None => {
-                pathfinder_error!(
-                    "footprint_center",
-                    "agent_size must be from 1 to 255, \
-                     got {agent_size}"
-                );
-                Vector2::ZERO
-            }
+            None => Vector2::ZERO,
         }
     }
 }
@@ -150,5 +131,49 @@ impl ClearancePathfinder {
             self.offset + Vector2::new(region.x as f32, region.y as f32) * self.cell_size,
             Vector2::new(region.width as f32, region.height as f32) * self.cell_size,
         )
+    }
+}
+
+/// The cells of a footprint square from [`footprint`], row by row from its anchor.
+///
+/// `Region::cells()` would serve, but it stops one short of `i32::MAX` (its ranges end at
+/// `x + width`, saturated), and a footprint [`footprint`] accepts may reach that column or row:
+/// `get_footprint_cells(Vector2i(2147483647, 0), 1)` lists the anchor. Walk the square with
+/// inclusive bounds until the core's `cells()` lists its last column and row.
+fn square_cells(square: Region) -> Vec<Cell> {
+    let (right, bottom) = (
+        square.x + (square.width - 1),
+        square.y + (square.height - 1),
+    );
+    (square.y..=bottom)
+        .flat_map(|y| (square.x..=right).map(move |x| Cell::new(x, y)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn footprint_cells_run_row_by_row_from_the_anchor() {
+        let square = footprint(Cell::new(-1, 4), 2).unwrap();
+        assert_eq!(
+            square_cells(square),
+            [
+                Cell::new(-1, 4),
+                Cell::new(0, 4),
+                Cell::new(-1, 5),
+                Cell::new(0, 5)
+            ]
+        );
+    }
+
+    #[test]
+    fn footprint_cells_reach_the_edge_of_the_32_bit_range() {
+        let square = footprint(Cell::new(i32::MAX, i32::MAX - 1), 1).unwrap();
+        assert_eq!(square_cells(square), [Cell::new(i32::MAX, i32::MAX - 1)]);
+        let square = footprint(Cell::new(i32::MAX - 1, i32::MAX - 1), 2).unwrap();
+        assert_eq!(square_cells(square).len(), 4);
+        assert_eq!(square_cells(square)[3], Cell::new(i32::MAX, i32::MAX));
     }
 }

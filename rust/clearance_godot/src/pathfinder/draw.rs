@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
+use clearance_core::footprint;
 use godot::prelude::*;
 
 /// The heat map draws one rectangle per cell; above this many cells it is skipped (and a
@@ -33,15 +34,12 @@ impl ClearancePathfinder {
 
     pub(super) fn draw_last_path(&mut self) {
         let size = self.last_agent_size;
-        let side = self.cell_size * f32::from(size);
+        // A path's anchors lie on the map, so every footprint exists.
         let footprints: Vec<Rect2> = self
             .last_path
             .iter()
-            .map(|&anchor| {
-                let corner =
-                    self.offset + Vector2::new(anchor.x as f32, anchor.y as f32) * self.cell_size;
-                Rect2::new(corner, side)
-            })
+            .filter_map(|&anchor| footprint(anchor, size))
+            .map(|square| self.cells_rect(square))
             .collect();
         let centres: PackedVector2Array = self
             .last_path

@@ -41,7 +41,8 @@ use crate::convert::{rect_of, region_of, terrain_id};
 use crate::profile::AgentProfile;
 use crate::workers::Workers;
 use clearance_core::{
-    Cell, LandmarkPlacement, Movement, PathMap, Region, TerrainGrid, TerrainId, MAX_LANDMARKS,
+    checked_agent_size, Cell, LandmarkPlacement, Movement, PathMap, Region, TerrainGrid, TerrainId,
+    MAX_AGENT_SIZE, MAX_LANDMARKS,
 };
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
@@ -429,7 +430,7 @@ impl ClearancePathfinder {
     /// Sets `default_terrain`; see the property.
     #[func]
     pub fn set_default_terrain(&mut self, terrain: i64) {
-        if checked_terrain("default_terrain", "the value", terrain).is_none() {
+        if terrain_or_error("default_terrain", "the value", terrain).is_none() {
             return;
         }
         if terrain == self.default_terrain {
@@ -444,7 +445,7 @@ impl ClearancePathfinder {
     /// Sets `empty_cell_terrain`; see the property.
     #[func]
     pub fn set_empty_cell_terrain(&mut self, terrain: i64) {
-        if checked_terrain("empty_cell_terrain", "the value", terrain).is_some() {
+        if terrain_or_error("empty_cell_terrain", "the value", terrain).is_some() {
             self.empty_cell_terrain = terrain;
         }
     }
@@ -621,7 +622,9 @@ fn movement_of(mode: i64) -> Option<Movement> {
     }
 }
 
-fn checked_terrain(method: &str, argument: &str, terrain: i64) -> Option<TerrainId> {
+/// `terrain` as a terrain id, or `None` after printing an error that names `method` and
+/// `argument`.
+fn terrain_or_error(method: &str, argument: &str, terrain: i64) -> Option<TerrainId> {
     let id = terrain_id(terrain);
     if id.is_none() {
         pathfinder_error!(
@@ -631,4 +634,33 @@ fn checked_terrain(method: &str, argument: &str, terrain: i64) -> Option<Terrain
         );
     }
     id
+}
+
+/// `agent_size` as a byte if it is a legal size (the core's rule, [`checked_agent_size`]), or
+/// `None` after printing an error that names `method`.
+fn agent_size_or_error(method: &str, agent_size: i64) -> Option<u8> {
+    let size = checked_agent_size(agent_size);
+    if size.is_none() {
+        pathfinder_error!(
+            method,
+            "agent_size must be from 1 to {MAX_AGENT_SIZE}, got {agent_size}"
+        );
+    }
+    size
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The node takes the core's agent sizes, 1 to 255, and no others.
+    #[test]
+    fn agent_sizes_run_from_1_to_255() {
+        assert_eq!(MAX_AGENT_SIZE, 255);
+        assert_eq!(checked_agent_size(1), Some(1));
+        assert_eq!(checked_agent_size(255), Some(255));
+        assert_eq!(checked_agent_size(0), None);
+        assert_eq!(checked_agent_size(256), None);
+        assert_eq!(checked_agent_size(i64::MIN), None);
+    }
 }

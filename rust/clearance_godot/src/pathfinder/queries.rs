@@ -2,11 +2,11 @@
 //! `request_path()` and `request_paths()` with their delivery on the main thread.
 #![forbid(unsafe_code)]
 
-use super::{pathfinder_error, ClearancePathfinder};
-use crate::convert::{cell_of, valid_agent_size, vector_of};
+use super::{agent_size_or_error, pathfinder_error, ClearancePathfinder};
+use crate::convert::{cell_of, vector_of};
 use crate::marshal::{query_from_variant, result_dictionary};
 use crate::workers::{Job, OwnedQuery, Workers};
-use clearance_core::{Cell, PathResult};
+use clearance_core::{checked_agent_size, Cell, PathResult};
 use godot::classes::Os;
 use godot::prelude::*;
 use std::sync::Arc;
@@ -154,7 +154,7 @@ impl ClearancePathfinder {
         #[opt(default = false)] allow_partial_path: bool,
     ) -> VarDictionary {
         self.ensure_map();
-        let size = valid_agent_size(agent_size).unwrap_or(1);
+        let size = checked_agent_size(agent_size).unwrap_or(1);
         let start =
             self.anchor_at_global("find_path_world", "start_position", start_position, size);
         let goal = self.anchor_at_global("find_path_world", "goal_position", goal_position, size);
@@ -194,7 +194,7 @@ impl ClearancePathfinder {
         let result = self.map.query(&query.as_query());
         if !result.path.is_empty() {
             self.last_path.clone_from(&result.path);
-            self.last_agent_size = valid_agent_size(agent_size).unwrap_or(1);
+            self.last_agent_size = checked_agent_size(agent_size).unwrap_or(1);
             if self.debug_draw_last_path {
                 self.base_mut().queue_redraw();
             }
@@ -215,9 +215,7 @@ impl ClearancePathfinder {
         allow_partial_path: bool,
     ) -> OwnedQuery {
         let name = profile.to_string();
-        if valid_agent_size(agent_size).is_none() {
-            pathfinder_error!(method, "agent_size must be from 1 to 255, got {agent_size}");
-        } else if self.map.profile(&name).is_none() {
+        if agent_size_or_error(method, agent_size).is_some() && self.map.profile(&name).is_none() {
             pathfinder_error!(method, "no profile called '{name}'");
         }
         OwnedQuery {

@@ -2,7 +2,7 @@
 //! import.
 #![forbid(unsafe_code)]
 
-use super::{checked_terrain, pathfinder_error, ClearancePathfinder};
+use super::{pathfinder_error, terrain_or_error, ClearancePathfinder};
 use crate::convert::{bounding_rect, cell_of, rect_of, region_of, terrain_id};
 use crate::tilemap::terrain_from_layer;
 use clearance_core::{TerrainEdit, TerrainGrid};
@@ -15,7 +15,7 @@ impl ClearancePathfinder {
     /// the cell is off the map or `terrain` is not from 0 to 255.
     #[func]
     pub fn set_cell_terrain(&mut self, cell: Vector2i, terrain: i64) -> bool {
-        let Some(id) = checked_terrain("set_cell_terrain", "terrain", terrain) else {
+        let Some(id) = terrain_or_error("set_cell_terrain", "terrain", terrain) else {
             return false;
         };
         self.ensure_map();
@@ -36,7 +36,7 @@ impl ClearancePathfinder {
     /// is not from 0 to 255.
     #[func]
     pub fn fill_rect_terrain(&mut self, rect: Rect2i, terrain: i64) -> bool {
-        let Some(id) = checked_terrain("fill_rect_terrain", "terrain", terrain) else {
+        let Some(id) = terrain_or_error("fill_rect_terrain", "terrain", terrain) else {
             return false;
         };
         self.ensure_map();

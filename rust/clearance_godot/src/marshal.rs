@@ -2,9 +2,10 @@
 //! batch entries and profile Dictionaries.
 #![forbid(unsafe_code)]
 
-use crate::convert::{cell_of, terrain_id, vector_of};
+use crate::convert::{cell_of, vector_of};
+use crate::profile::{ProfileBuilder, TerrainProblem};
 use crate::workers::OwnedQuery;
-use clearance_core::{AgentProfile as CoreProfile, Cell, LandmarkStats, PathResult};
+use clearance_core::{AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathResult};
 use godot::prelude::*;
 
 /// `cells` as a typed Array, built from a slice: gdext sizes the array once and writes the
@@ -33,59 +34,75 @@ pub fn landmark_dictionary(stats: Option<LandmarkStats>) -> VarDictionary {
     dictionary
 }
 
+/// The Dictionary `find_path()` returns: one entry per public field of the result, in the
+/// core's order and under its names ([`PathResult::fields`]). Flags become bools, texts
+/// Strings, anchors an `Array[Vector2i]`, numbers floats, and counts ints (saturating at
+/// `i64::MAX`).
 pub fn result_dictionary(result: &PathResult) -> VarDictionary {
-    let path = anchor_array(&result.path);
     let mut dictionary = VarDictionary::new();
-    dictionary.set("ok", result.is_ok());
-    dictionary.set("code", result.code.as_str());
-    dictionary.set("path", &path);
-    dictionary.set("total_cost", result.total_cost());
-    dictionary.set(
-        "expanded",
-        i64::try_from(result.expanded).unwrap_or(i64::MAX),
-    );
-    if let Some(shortfall) = result.shortfall {
-        dictionary.set("clearance_found", i64::from(shortfall.found));
-        dictionary.set("clearance_needed", i64::from(shortfall.needed));
+    for (field, value) in result.fields() {
+        let key = field.name();
+        match value {
+            FieldValue::Flag(flag) => dictionary.set(key, flag),
+            FieldValue::Text(text) => dictionary.set(key, text),
+            FieldValue::Anchors(anchors) => dictionary.set(key, &anchor_array(anchors)),
+            FieldValue::Number(number) => dictionary.set(key, number),
+            FieldValue::Count(count) => {
+                dictionary.set(key, i64::try_from(count).unwrap_or(i64::MAX));
+            }
+        }
     }
     dictionary
 }
 
+/// The profile `set_profile(name, costs)` describes: `costs` maps int terrain ids to int or
+/// float multipliers. Built by the same [`ProfileBuilder`] as the `AgentProfile` resource.
 pub fn profile_from_dictionary(name: &str, costs: &VarDictionary) -> Result<CoreProfile, String> {
-    if name.is_empty() {
+    let Some(mut builder) = ProfileBuilder::new(name) else {
         return Err("a profile needs a non-empty name".to_owned());
-    }
-    let mut profile = CoreProfile::new(name);
+    };
     for (key, value) in costs.iter_shared() {
-        let terrain = match key.try_to::<i64>() {
-            Ok(terrain) if key.get_type() == VariantType::INT => terrain,
-            _ => {
-                return Err(format!(
-                    "profile '{name}': key {key} is not an int terrain id (keys must be ints \
-                     from 0 to 255)"
-                ))
-            }
-        };
-        let Some(id) = terrain_id(terrain) else {
-            return Err(format!(
-                "profile '{name}': key {terrain} is not a terrain id from 0 to 255"
-            ));
-        };
-        let multiplier = match value.get_type() {
-            VariantType::FLOAT => value.try_to::<f64>().ok(),
-            VariantType::INT => value.try_to::<i64>().ok().map(|whole| whole as f64),
-            _ => None,
-        };
-        let Some(multiplier) = multiplier else {
-            return Err(format!(
-                "profile '{name}': the multiplier for terrain {id} is {value}, not a number"
-            ));
-        };
-        profile
-            .set_terrain(id, multiplier)
-            .map_err(|error| format!("profile '{name}': {error}"))?;
+        let terrain = exact_int(&key).ok_or_else(|| {
+            builder.problem(format_args!(
+                "key {key} is not an int terrain id (keys must be ints from 0 to 255)"
+            ))
+        })?;
+        let id = builder.terrain(terrain).map_err(|problem| {
+            builder.problem(match problem {
+                TerrainProblem::NotAnId => {
+                    format!("key {terrain} is not a terrain id from 0 to 255")
+                }
+                // Dictionary keys are unique: this cannot happen, but say so if it does.
+                TerrainProblem::ListedTwice(id) => format!("key {id} is listed twice"),
+            })
+        })?;
+        let multiplier = number(&value).ok_or_else(|| {
+            builder.problem(format_args!(
+                "the multiplier for terrain {id} is {value}, not a number"
+            ))
+        })?;
+        builder
+            .allow(id, multiplier)
+            .map_err(|error| builder.problem(error))?;
     }
-    Ok(profile)
+    Ok(builder.build())
+}
+
+/// `value` if it holds an int (not a float or a numeric String).
+fn exact_int(value: &Variant) -> Option<i64> {
+    value
+        .try_to::<i64>()
+        .ok()
+        .filter(|_| value.get_type() == VariantType::INT)
+}
+
+/// `value` as a float if it holds an int or a float.
+fn number(value: &Variant) -> Option<f64> {
+    match value.get_type() {
+        VariantType::FLOAT => value.try_to::<f64>().ok(),
+        VariantType::INT => value.try_to::<i64>().ok().map(|whole| whole as f64),
+        _ => None,
+    }
 }
 
 /// One entry of a `request_paths()` or `find_paths()` batch, or what is wrong with it.

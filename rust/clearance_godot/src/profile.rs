@@ -2,9 +2,10 @@
 #![forbid(unsafe_code)]
 
 use crate::convert::terrain_id;
-use clearance_core::{AgentProfile as CoreProfile, TerrainSet};
+use clearance_core::{AgentProfile as CoreProfile, ProfileError, TerrainId, TerrainSet};
 use godot::classes::{IResource, Resource};
 use godot::prelude::*;
+use std::fmt::Display;
 
 /// The movement rules of one kind of unit, editable in the inspector: which terrains it may
 /// enter and the cost multiplier of each.
@@ -108,9 +109,9 @@ impl AgentProfile {
     /// The core profile this resource describes, or why it describes none.
     pub(crate) fn to_core(&self) -> Result<CoreProfile, String> {
         let name = self.name.to_string();
-        if name.is_empty() {
+        let Some(mut builder) = ProfileBuilder::new(&name) else {
             return Err("the profile needs a non-empty name".to_owned());
-        }
+        };
         let terrains = self.terrains.as_slice();
         let costs = self.costs.as_slice();
         if terrains.len() != costs.len() {
@@ -121,30 +122,128 @@ impl AgentProfile {
                 costs.len()
             ));
         }
-        let mut profile = CoreProfile::new(name.as_str());
-        let mut listed = TerrainSet::new();
         for (index, (&terrain, &cost)) in terrains.iter().zip(costs).enumerate() {
-            let Some(id) = terrain_id(i64::from(terrain)) else {
-                return Err(format!(
-                    "profile '{name}': terrains[{index}] is {terrain}, not a terrain id from 0 \
-                     to 255"
-                ));
-            };
-            if listed.contains(id) {
-                return Err(format!(
-                    "profile '{name}': terrain {id} is listed twice (terrains[{index}])"
-                ));
-            }
-            listed.insert(id);
-            profile
-                .set_terrain(id, cost)
-                .map_err(|error| format!("profile '{name}': costs[{index}]: {error}"))?;
+            let id = builder.terrain(i64::from(terrain)).map_err(|problem| {
+                builder.problem(match problem {
+                    TerrainProblem::NotAnId => {
+                        format!("terrains[{index}] is {terrain}, not a terrain id from 0 to 255")
+                    }
+                    TerrainProblem::ListedTwice(id) => {
+                        format!("terrain {id} is listed twice (terrains[{index}])")
+                    }
+                })
+            })?;
+            builder
+                .allow(id, cost)
+                .map_err(|error| builder.problem(format_args!("costs[{index}]: {error}")))?;
         }
-        Ok(profile)
+        Ok(builder.build())
     }
 
     /// The name as a Rust string, for messages.
     pub(crate) fn name_string(&self) -> String {
         self.name.to_string()
+    }
+}
+
+/// Builds a core profile from what GDScript gives, in either form: an `AgentProfile`
+/// resource's parallel arrays ([`AgentProfile::to_core`]) or `set_profile()`'s Dictionary
+/// (`marshal::profile_from_dictionary`). The rules live here: a non-empty name, terrain ids
+/// from 0 to 255 each listed once, multipliers the core accepts, and `profile '<name>': ` at
+/// the start of every problem. The caller says where in its input a bad entry stands.
+pub(crate) struct ProfileBuilder {
+    profile: CoreProfile,
+    listed: TerrainSet,
+}
+
+/// Why [`ProfileBuilder::terrain`] refused a terrain.
+pub(crate) enum TerrainProblem {
+    /// The value is not a terrain id (0 to 255).
+    NotAnId,
+    /// The terrain was listed before.
+    ListedTwice(TerrainId),
+}
+
+impl ProfileBuilder {
+    /// A builder for the profile called `name`, or `None` if the name is empty.
+    pub(crate) fn new(name: &str) -> Option<Self> {
+        (!name.is_empty()).then(|| ProfileBuilder {
+            profile: CoreProfile::new(name),
+            listed: TerrainSet::new(),
+        })
+    }
+
+    /// `terrain` as the id of a terrain this profile does not list yet.
+    pub(crate) fn terrain(&self, terrain: i64) -> Result<TerrainId, TerrainProblem> {
+        let id = terrain_id(terrain).ok_or(TerrainProblem::NotAnId)?;
+        if self.listed.contains(id) {
+            return Err(TerrainProblem::ListedTwice(id));
+        }
+        Ok(id)
+    }
+
+    /// Lets the profile enter `terrain` at `multiplier`, if the core accepts the multiplier.
+    pub(crate) fn allow(
+        &mut self,
+        terrain: TerrainId,
+        multiplier: f64,
+    ) -> Result<(), ProfileError> {
+        self.profile.set_terrain(terrain, multiplier)?;
+        self.listed.insert(terrain);
+        Ok(())
+    }
+
+    /// A problem with this profile, as reported: `profile '<name>': <problem>`.
+    pub(crate) fn problem(&self, problem: impl Display) -> String {
+        format!("profile '{}': {problem}", self.profile.name())
+    }
+
+    /// The profile built so far.
+    pub(crate) fn build(self) -> CoreProfile {
+        self.profile
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_needs_a_name() {
+        assert!(ProfileBuilder::new("").is_none());
+        assert!(ProfileBuilder::new("truck").is_some());
+    }
+
+    #[test]
+    fn terrains_are_ids_listed_once() {
+        let mut builder = ProfileBuilder::new("truck").unwrap();
+        assert!(matches!(builder.terrain(256), Err(TerrainProblem::NotAnId)));
+        assert!(matches!(builder.terrain(-1), Err(TerrainProblem::NotAnId)));
+        let road = builder.terrain(2).ok().unwrap();
+        builder.allow(road, 0.5).unwrap();
+        assert!(matches!(
+            builder.terrain(2),
+            Err(TerrainProblem::ListedTwice(2))
+        ));
+        let profile = builder.build();
+        assert_eq!(profile.name(), "truck");
+        assert_eq!(profile.multiplier(2), Some(0.5));
+    }
+
+    #[test]
+    fn a_refused_multiplier_leaves_the_terrain_unlisted() {
+        let mut builder = ProfileBuilder::new("boat").unwrap();
+        let water = builder.terrain(4).ok().unwrap();
+        assert!(builder.allow(water, f64::NAN).is_err());
+        assert!(builder.terrain(4).is_ok());
+    }
+
+    #[test]
+    fn problems_name_the_profile() {
+        let builder = ProfileBuilder::new("boat").unwrap();
+        assert_eq!(
+            builder.problem("costs[1]: too dear"),
+            "profile 'boat': costs[1]: too dear"
+        );
     }
 }

@@ -2,9 +2,9 @@
 
 use clearance_core::{checked_agent_size, footprint, Cell, Region, TerrainGrid};
 
-/// Marks drawn over the map.
+/// The mark on the path's first anchor.
 pub const START_MARK: char = 's';
-/// The goal anchor.
+/// The mark on the path's last anchor.
 pub const GOAL_MARK: char = 'g';
 /// A cell covered by the agent's footprint somewhere along the path.
 pub const FOOTPRINT_MARK: char = '*';

@@ -141,6 +141,7 @@ fn timed<T>(work: impl FnOnce() -> T) -> (T, f64) {
     (value, started.elapsed().as_secs_f64() * 1e6)
 }
 
+/// The totals and times as one JSON object, with every mismatched line.
 fn report_json(args: &ScenArgs, prepared: &Prepared, solved: &Solved) -> serde_json::Value {
     json!({
         "map": args.map.display().to_string(),

@@ -105,7 +105,9 @@ fn number(value: &Variant) -> Option<f64> {
     }
 }
 
-/// One entry of a `request_paths()` or `find_paths()` batch, or what is wrong with it.
+/// One entry of a `request_paths()` or `find_paths()` batch, or what is wrong with it (as
+/// "has no 'start'", to follow the entry's name). Entries without `max_expansions` take
+/// `default_limit`.
 pub fn query_from_variant(
     entry: &Variant,
     default_limit: Option<u64>,
@@ -113,55 +115,74 @@ pub fn query_from_variant(
     let Ok(entry) = entry.try_to::<VarDictionary>() else {
         return Err(format!("is {entry}, not a Dictionary"));
     };
-    let field = |key: &str| -> Result<Variant, String> {
-        entry.get(key).ok_or_else(|| format!("has no '{key}'"))
-    };
-    let vector = |key: &str| -> Result<Cell, String> {
-        let value = field(key)?;
-        value
-            .try_to::<Vector2i>()
-            .ok()
-            .filter(|_| value.get_type() == VariantType::VECTOR2I)
-            .map(cell_of)
-            .ok_or_else(|| format!("has '{key}' = {value}, not a Vector2i"))
-    };
-    let integer = |value: &Variant, key: &str| -> Result<i64, String> {
-        value
-            .try_to::<i64>()
-            .ok()
-            .filter(|_| value.get_type() == VariantType::INT)
-            .ok_or_else(|| format!("has '{key}' = {value}, not an int"))
-    };
-    let profile = field("profile")?;
-    let profile = match profile.get_type() {
-        VariantType::STRING_NAME | VariantType::STRING => profile.to_string(),
-        _ => {
-            return Err(format!(
-                "has 'profile' = {profile}, not a StringName or String"
-            ))
-        }
-    };
-    let allow_partial_path = match entry.get("allow_partial_path") {
-        None => false,
-        Some(value) if value.get_type() == VariantType::BOOL => value.to::<bool>(),
-        Some(value) => return Err(format!("has 'allow_partial_path' = {value}, not a bool")),
-    };
-    let max_expansions = match entry.get("max_expansions") {
-        None => default_limit,
-        Some(value) => match integer(&value, "max_expansions")? {
-            0 => None,
-            limit => Some(
-                u64::try_from(limit)
-                    .map_err(|_| format!("has 'max_expansions' = {limit}, below 0"))?,
-            ),
-        },
-    };
+    // Checked in this order, so that the first problem reported stays the same.
+    let profile = profile_name_field(&entry)?;
+    let allow_partial_path = partial_path_field(&entry)?;
+    let max_expansions = max_expansions_field(&entry, default_limit)?;
     Ok(OwnedQuery {
-        start: vector("start")?,
-        goal: vector("goal")?,
-        agent_size: integer(&field("agent_size")?, "agent_size")?,
+        start: anchor_field(&entry, "start")?,
+        goal: anchor_field(&entry, "goal")?,
+        agent_size: int_field(&required_field(&entry, "agent_size")?, "agent_size")?,
         profile,
         allow_partial_path,
         max_expansions,
     })
+}
+
+/// The entry's `key`, which it must have.
+fn required_field(entry: &VarDictionary, key: &str) -> Result<Variant, String> {
+    entry.get(key).ok_or_else(|| format!("has no '{key}'"))
+}
+
+/// The entry's `key`, a Vector2i, as a cell.
+fn anchor_field(entry: &VarDictionary, key: &str) -> Result<Cell, String> {
+    let value = required_field(entry, key)?;
+    value
+        .try_to::<Vector2i>()
+        .ok()
+        .filter(|_| value.get_type() == VariantType::VECTOR2I)
+        .map(cell_of)
+        .ok_or_else(|| format!("has '{key}' = {value}, not a Vector2i"))
+}
+
+/// `value`, the entry's `key`, if it is an int.
+fn int_field(value: &Variant, key: &str) -> Result<i64, String> {
+    exact_int(value).ok_or_else(|| format!("has '{key}' = {value}, not an int"))
+}
+
+/// The entry's `profile`, a StringName or a String.
+fn profile_name_field(entry: &VarDictionary) -> Result<String, String> {
+    let profile = required_field(entry, "profile")?;
+    match profile.get_type() {
+        VariantType::STRING_NAME | VariantType::STRING => Ok(profile.to_string()),
+        _ => Err(format!(
+            "has 'profile' = {profile}, not a StringName or String"
+        )),
+    }
+}
+
+/// The entry's optional `allow_partial_path`, a bool (false if absent).
+fn partial_path_field(entry: &VarDictionary) -> Result<bool, String> {
+    match entry.get("allow_partial_path") {
+        None => Ok(false),
+        Some(value) if value.get_type() == VariantType::BOOL => Ok(value.to::<bool>()),
+        Some(value) => Err(format!("has 'allow_partial_path' = {value}, not a bool")),
+    }
+}
+
+/// The entry's optional `max_expansions`, an int from 0 (no limit) up; `default_limit` if
+/// absent.
+fn max_expansions_field(
+    entry: &VarDictionary,
+    default_limit: Option<u64>,
+) -> Result<Option<u64>, String> {
+    let Some(value) = entry.get("max_expansions") else {
+        return Ok(default_limit);
+    };
+    match int_field(&value, "max_expansions")? {
+        0 => Ok(None),
+        limit => u64::try_from(limit)
+            .map(Some)
+            .map_err(|_| format!("has 'max_expansions' = {limit}, below 0")),
+    }
 }

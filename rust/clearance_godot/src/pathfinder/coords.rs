@@ -1,7 +1,8 @@
 //! Coordinates: cells and local positions, footprints, and clearance.
 #![forbid(unsafe_code)]
 
-use super::{agent_size_or_error, pathfinder_error, ClearancePathfinder};
+use super::errors::{agent_size_or_error, pathfinder_error};
+use super::ClearancePathfinder;
 use crate::convert::{cell_of, cell_outside, vector_of};
 use crate::marshal::anchor_array;
 use clearance_core::{footprint, Cell, Region};
@@ -77,7 +78,7 @@ impl ClearancePathfinder {
     /// The local position of the centre of `cell`.
     #[func]
     pub fn cell_to_local(&self, cell: Vector2i) -> Vector2 {
-        self.footprint_centre(cell_of(cell), 1)
+        self.footprint_center_local(cell_of(cell), 1)
     }
 
     /// The local position of the centre of the footprint of a unit of `agent_size` at `anchor`:
@@ -86,25 +87,37 @@ impl ClearancePathfinder {
     #[func]
     pub fn footprint_center(&self, anchor: Vector2i, agent_size: i64) -> Vector2 {
         match agent_size_or_error("footprint_center", agent_size) {
-            Some(size) => self.footprint_centre(cell_of(anchor), size),
+            Some(size) => self.footprint_center_local(cell_of(anchor), size),
             None => Vector2::ZERO,
         }
     }
 }
 
 impl ClearancePathfinder {
+    /// The cell containing `local_position`.
     fn cell_containing(&self, local_position: Vector2) -> Cell {
         let relative = (local_position - self.offset) / self.cell_size;
         // `as` saturates: distant positions land on the edge of the 32-bit range.
         Cell::new(relative.x.floor() as i32, relative.y.floor() as i32)
     }
 
-    pub(super) fn footprint_centre(&self, anchor: Cell, size: u8) -> Vector2 {
+    /// The local position of the centre of the footprint of a unit of `size` at `anchor`.
+    pub(super) fn footprint_center_local(&self, anchor: Cell, size: u8) -> Vector2 {
         let half = f64::from(size) / 2.0;
         Vector2::new(
             self.offset.x + ((f64::from(anchor.x) + half) * f64::from(self.cell_size.x)) as f32,
             self.offset.y + ((f64::from(anchor.y) + half) * f64::from(self.cell_size.y)) as f32,
         )
+    }
+
+    /// The global positions of the footprint centres of a unit of `size` along `path`.
+    pub(super) fn global_footprint_centers(&self, path: &[Cell], size: u8) -> PackedVector2Array {
+        path.iter()
+            .map(|&anchor| {
+                let local = self.footprint_center_local(anchor, size);
+                self.base().to_global(local)
+            })
+            .collect()
     }
 
     /// The anchor whose footprint centre is nearest to `global_position`.
@@ -126,7 +139,8 @@ impl ClearancePathfinder {
         self.cell_containing(local - self.cell_size * shift)
     }
 
-    pub(super) fn cells_rect(&self, region: Region) -> Rect2 {
+    /// The rectangle `region`'s cells cover, in local coordinates.
+    pub(super) fn local_rect_of(&self, region: Region) -> Rect2 {
         Rect2::new(
             self.offset + Vector2::new(region.x as f32, region.y as f32) * self.cell_size,
             Vector2::new(region.width as f32, region.height as f32) * self.cell_size,

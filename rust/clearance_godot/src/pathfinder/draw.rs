@@ -2,15 +2,62 @@
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
-use clearance_core::footprint;
+use crate::convert::region_of;
+use clearance_core::{footprint, AgentProfile as CoreProfile};
+use godot::classes::Engine;
 use godot::prelude::*;
 
 /// The heat map draws one rectangle per cell; above this many cells it is skipped (and a
 /// configuration warning says so) to keep the editor and the game responsive.
-pub(super) const MAX_HEAT_MAP_CELLS: u64 = 65_536;
+const MAX_HEAT_MAP_CELLS: u64 = 65_536;
 
 impl ClearancePathfinder {
-    pub(super) fn draw_heat_map(&mut self) {
+    /// Draws the map's outline in the editor, then the overlays that are turned on.
+    pub(super) fn draw_overlay(&mut self) {
+        if Engine::singleton().is_editor_hint() {
+            let outline = self.local_rect_of(self.map.region());
+            self.base_mut()
+                .draw_rect_ex(outline, Color::from_rgba(1.0, 1.0, 1.0, 0.5))
+                .filled(false)
+                .width(1.0)
+                .done();
+        }
+        if self.debug_draw_clearance {
+            self.draw_heat_map();
+        }
+        if self.debug_draw_last_path && !self.last_path.is_empty() {
+            self.draw_last_path();
+        }
+    }
+
+    /// The configuration warnings of the heat map, given the valid resource profiles (those
+    /// from code exist only once the game runs).
+    pub(super) fn overlay_warnings(&self, resource_profiles: &[CoreProfile]) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let name = self.debug_profile.to_string();
+        if name.is_empty() {
+            warnings.push("Debug Overlay: set `debug_profile` to the profile to draw.".to_owned());
+        } else if !resource_profiles
+            .iter()
+            .any(|profile| profile.name() == name)
+        {
+            warnings.push(format!(
+                "Debug Overlay: `debug_profile` '{name}' is not one of the AgentProfile \
+                 resources (a profile added from code is drawn when the game runs)."
+            ));
+        }
+        if region_of(self.region).area() > MAX_HEAT_MAP_CELLS {
+            warnings.push(format!(
+                "Debug Overlay: the clearance heat map is skipped for maps of more than \
+                 {MAX_HEAT_MAP_CELLS} cells."
+            ));
+        }
+        warnings
+    }
+
+    /// Fills each cell with the colour of its clearance for `debug_profile` (nothing for an
+    /// unknown profile or a map above `MAX_HEAT_MAP_CELLS`).
+    fn draw_heat_map(&mut self) {
         let region = self.map.region();
         if region.area() > MAX_HEAT_MAP_CELLS {
             return;
@@ -32,19 +79,21 @@ impl ClearancePathfinder {
         }
     }
 
-    pub(super) fn draw_last_path(&mut self) {
+    /// Outlines the footprints along the last path and draws the line through their centres,
+    /// from a green start to a red end.
+    fn draw_last_path(&mut self) {
         let size = self.last_agent_size;
         // A path's anchors lie on the map, so every footprint exists.
         let footprints: Vec<Rect2> = self
             .last_path
             .iter()
             .filter_map(|&anchor| footprint(anchor, size))
-            .map(|square| self.cells_rect(square))
+            .map(|square| self.local_rect_of(square))
             .collect();
         let centres: PackedVector2Array = self
             .last_path
             .iter()
-            .map(|&anchor| self.footprint_centre(anchor, size))
+            .map(|&anchor| self.footprint_center_local(anchor, size))
             .collect();
         let line_width = (self.cell_size.x.min(self.cell_size.y) / 8.0).max(1.0);
         let mut base = self.base_mut();

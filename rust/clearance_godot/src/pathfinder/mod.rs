@@ -8,41 +8,24 @@
 //! - [`terrain`]: terrain edits and reads, and the TileMapLayer import;
 //! - [`profiles`]: profiles from code and from `AgentProfile` resources, and landmarks;
 //! - [`coords`]: cells, local positions, footprints and clearance;
-//! - [`draw`]: the debug overlay.
+//! - [`draw`]: the debug overlay;
+//! - [`errors`]: the `ClearancePathfinder.<method>: ` prefix of every error, and the input
+//!   checks several methods share.
 #![forbid(unsafe_code)]
 
 mod coords;
 mod draw;
+mod errors;
 mod profiles;
 mod queries;
 mod terrain;
 
-/// Prints a Godot error naming where it comes from: `pathfinder_error!("find_path", ...)`
-/// prints `ClearancePathfinder.find_path: ...`, for the method, property or argument-taking
-/// helper the caller names; `pathfinder_error!(node, ...)` prints `ClearancePathfinder: ...`,
-/// for the node's own upkeep (worker threads, map rebuilds, profile registration). The
-/// message takes `format!` arguments.
-macro_rules! pathfinder_error {
-    (node, $($message:tt)+) => {
-        ::godot::global::godot_error!("ClearancePathfinder: {}", format_args!($($message)+))
-    };
-    ($method:expr, $($message:tt)+) => {
-        ::godot::global::godot_error!(
-            "ClearancePathfinder.{}: {}",
-            $method,
-            format_args!($($message)+)
-        )
-    };
-}
-pub(crate) use pathfinder_error;
-
-use self::draw::MAX_HEAT_MAP_CELLS;
+use self::errors::{pathfinder_error, terrain_or_error};
 use crate::convert::{rect_of, region_of, terrain_id};
 use crate::profile::AgentProfile;
 use crate::workers::Workers;
 use clearance_core::{
-    checked_agent_size, Cell, LandmarkPlacement, Movement, PathMap, Region, TerrainGrid, TerrainId,
-    MAX_AGENT_SIZE, MAX_LANDMARKS,
+    Cell, LandmarkPlacement, Movement, PathMap, Region, TerrainGrid, MAX_LANDMARKS,
 };
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
@@ -265,20 +248,7 @@ impl INode2D for ClearancePathfinder {
         if self.profiles_stale {
             self.register_profile_resources(false);
         }
-        if Engine::singleton().is_editor_hint() {
-            let outline = self.cells_rect(self.map.region());
-            self.base_mut()
-                .draw_rect_ex(outline, Color::from_rgba(1.0, 1.0, 1.0, 0.5))
-                .filled(false)
-                .width(1.0)
-                .done();
-        }
-        if self.debug_draw_clearance {
-            self.draw_heat_map();
-        }
-        if self.debug_draw_last_path && !self.last_path.is_empty() {
-            self.draw_last_path();
-        }
+        self.draw_overlay();
     }
 
     /// Delivers finished requests; processing is on only while requests are pending.
@@ -287,41 +257,14 @@ impl INode2D for ClearancePathfinder {
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
-        let mut warnings = PackedStringArray::new();
-        if self.profiles.is_empty() {
-            warnings.push(
-                "No AgentProfile in `profiles`. Add one in the inspector, or register \
-                 profiles from code with set_profile() before querying.",
-            );
-        }
-        let (valid, problems) = self.read_profile_resources();
-        for problem in problems {
-            warnings.push(problem.as_str());
-        }
+        let (resource_profiles, mut warnings) = self.profile_warnings();
         if self.debug_draw_clearance {
-            let name = self.debug_profile.to_string();
-            if name.is_empty() {
-                warnings.push("Debug Overlay: set `debug_profile` to the profile to draw.");
-            } else if !valid.iter().any(|profile| profile.name() == name) {
-                warnings.push(
-                    format!(
-                        "Debug Overlay: `debug_profile` '{name}' is not one of the AgentProfile \
-                         resources (a profile added from code is drawn when the game runs)."
-                    )
-                    .as_str(),
-                );
-            }
-            if region_of(self.region).area() > MAX_HEAT_MAP_CELLS {
-                warnings.push(
-                    format!(
-                        "Debug Overlay: the clearance heat map is skipped for maps of more than \
-                         {MAX_HEAT_MAP_CELLS} cells."
-                    )
-                    .as_str(),
-                );
-            }
+            warnings.extend(self.overlay_warnings(&resource_profiles));
         }
         warnings
+            .iter()
+            .map(|warning| GString::from(warning.as_str()))
+            .collect()
     }
 }
 
@@ -600,6 +543,8 @@ impl ClearancePathfinder {
         }
     }
 
+    /// Rebuilds the map, filled with `default_terrain`, if `region` or `default_terrain`
+    /// changed since it was built.
     fn ensure_map(&mut self) {
         if !self.map_stale {
             return;
@@ -614,53 +559,11 @@ impl ClearancePathfinder {
     }
 }
 
+/// The movement rule a `diagonal_mode` value stands for, if it is a supported one.
 fn movement_of(mode: i64) -> Option<Movement> {
     match mode {
         DIAGONAL_MODE_NEVER => Some(Movement::FourWay),
         DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES => Some(Movement::EightWay),
         _ => None,
-    }
-}
-
-/// `terrain` as a terrain id, or `None` after printing an error that names `method` and
-/// `argument`.
-fn terrain_or_error(method: &str, argument: &str, terrain: i64) -> Option<TerrainId> {
-    let id = terrain_id(terrain);
-    if id.is_none() {
-        pathfinder_error!(
-            method,
-            "{argument} must be a terrain id from 0 to 255, got \
-             {terrain}; nothing changed"
-        );
-    }
-    id
-}
-
-/// `agent_size` as a byte if it is a legal size (the core's rule, [`checked_agent_size`]), or
-/// `None` after printing an error that names `method`.
-fn agent_size_or_error(method: &str, agent_size: i64) -> Option<u8> {
-    let size = checked_agent_size(agent_size);
-    if size.is_none() {
-        pathfinder_error!(
-            method,
-            "agent_size must be from 1 to {MAX_AGENT_SIZE}, got {agent_size}"
-        );
-    }
-    size
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The node takes the core's agent sizes, 1 to 255, and no others.
-    #[test]
-    fn agent_sizes_run_from_1_to_255() {
-        assert_eq!(MAX_AGENT_SIZE, 255);
-        assert_eq!(checked_agent_size(1), Some(1));
-        assert_eq!(checked_agent_size(255), Some(255));
-        assert_eq!(checked_agent_size(0), None);
-        assert_eq!(checked_agent_size(256), None);
-        assert_eq!(checked_agent_size(i64::MIN), None);
     }
 }

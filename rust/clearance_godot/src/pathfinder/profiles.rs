@@ -2,7 +2,8 @@
 //! and their landmark tables.
 #![forbid(unsafe_code)]
 
-use super::{pathfinder_error, ClearancePathfinder};
+use super::errors::pathfinder_error;
+use super::ClearancePathfinder;
 use crate::marshal::{landmark_dictionary, profile_from_dictionary};
 use clearance_core::AgentProfile as CoreProfile;
 use godot::prelude::*;
@@ -15,26 +16,20 @@ impl ClearancePathfinder {
     /// and prints an error, changing nothing, for an empty name or any bad key or value.
     #[func]
     pub fn set_profile(&mut self, name: StringName, costs: VarDictionary) -> bool {
-        let name = name.to_string();
-        match profile_from_dictionary(&name, &costs) {
-            Ok(profile) => {
-                self.ensure_ready();
-                match self.map_mut().set_profile(profile) {
-                    Ok(()) => {
-                        self.after_profile_change();
-                        true
-                    }
-                    Err(error) => {
-                        pathfinder_error!("set_profile", "{error}; nothing changed");
-                        false
-                    }
-                }
-            }
+        let profile = match profile_from_dictionary(&name.to_string(), &costs) {
+            Ok(profile) => profile,
             Err(problem) => {
                 pathfinder_error!("set_profile", "{problem}; nothing changed");
-                false
+                return false;
             }
+        };
+        self.ensure_ready();
+        if let Err(error) = self.map_mut().set_profile(profile) {
+            pathfinder_error!("set_profile", "{error}; nothing changed");
+            return false;
         }
+        self.after_profile_edit();
+        true
     }
 
     /// Unregisters the profile called `name`. Returns `false` and prints an error if there is
@@ -44,7 +39,7 @@ impl ClearancePathfinder {
         self.ensure_ready();
         let name = name.to_string();
         if self.map_mut().remove_profile(&name) {
-            self.after_profile_change();
+            self.after_profile_edit();
             true
         } else {
             pathfinder_error!("remove_profile", "no profile called '{name}'");
@@ -102,8 +97,24 @@ impl ClearancePathfinder {
 }
 
 impl ClearancePathfinder {
+    /// The valid resource profiles in `profiles`, and the configuration warnings about them:
+    /// none listed, or a message for each invalid entry.
+    pub(super) fn profile_warnings(&self) -> (Vec<CoreProfile>, Vec<String>) {
+        let (valid, problems) = self.read_profile_resources();
+        let mut warnings = Vec::with_capacity(problems.len() + 1);
+        if self.profiles.is_empty() {
+            warnings.push(
+                "No AgentProfile in `profiles`. Add one in the inspector, or register profiles \
+                 from code with set_profile() before querying."
+                    .to_owned(),
+            );
+        }
+        warnings.extend(problems);
+        (valid, warnings)
+    }
+
     /// The valid resource profiles in `profiles`, and a message for each invalid entry.
-    pub(super) fn read_profile_resources(&self) -> (Vec<CoreProfile>, Vec<String>) {
+    fn read_profile_resources(&self) -> (Vec<CoreProfile>, Vec<String>) {
         let mut valid: Vec<CoreProfile> = Vec::new();
         let mut problems = Vec::new();
         for (index, entry) in self.profiles.iter_shared().enumerate() {
@@ -152,7 +163,8 @@ impl ClearancePathfinder {
         problems.is_empty()
     }
 
-    fn after_profile_change(&mut self) {
+    /// Redraws after a profile was set or removed from code (the heat map may show it).
+    fn after_profile_edit(&mut self) {
         self.base_mut().queue_redraw();
     }
 }

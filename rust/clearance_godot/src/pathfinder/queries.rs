@@ -2,10 +2,11 @@
 //! `request_path()` and `request_paths()` with their delivery on the main thread.
 #![forbid(unsafe_code)]
 
-use super::{agent_size_or_error, pathfinder_error, ClearancePathfinder};
+use super::errors::{agent_size_or_error, pathfinder_error};
+use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
 use crate::marshal::{query_from_variant, result_dictionary};
-use crate::workers::{Job, OwnedQuery, Workers};
+use crate::workers::{Finished, Job, OwnedQuery, Workers};
 use clearance_core::{checked_agent_size, Cell, PathResult};
 use godot::classes::Os;
 use godot::prelude::*;
@@ -48,7 +49,7 @@ impl ClearancePathfinder {
         profile: StringName,
         #[opt(default = false)] allow_partial_path: bool,
     ) -> VarDictionary {
-        let result = self.query(
+        let result = self.query_and_remember(
             "find_path",
             cell_of(start),
             cell_of(goal),
@@ -158,7 +159,7 @@ impl ClearancePathfinder {
         let start =
             self.anchor_at_global("find_path_world", "start_position", start_position, size);
         let goal = self.anchor_at_global("find_path_world", "goal_position", goal_position, size);
-        let result = self.query(
+        let result = self.query_and_remember(
             "find_path_world",
             start,
             goal,
@@ -167,11 +168,7 @@ impl ClearancePathfinder {
             allow_partial_path,
         );
         let mut dictionary = result_dictionary(&result);
-        let mut points = PackedVector2Array::new();
-        for &anchor in &result.path {
-            let local = self.footprint_centre(anchor, size);
-            points.push(self.base().to_global(local));
-        }
+        let points = self.global_footprint_centers(&result.path, size);
         dictionary.set("start_anchor", vector_of(start));
         dictionary.set("goal_anchor", vector_of(goal));
         dictionary.set("points", &points);
@@ -180,7 +177,9 @@ impl ClearancePathfinder {
 }
 
 impl ClearancePathfinder {
-    fn query(
+    /// Answers one query now and, if it found a path (even a partial one), keeps the path
+    /// for the debug overlay.
+    fn query_and_remember(
         &mut self,
         method: &str,
         start: Cell,
@@ -259,23 +258,8 @@ impl ClearancePathfinder {
     fn submit(&mut self, queries: Vec<OwnedQuery>, single: bool) -> i64 {
         let id = self.next_request_id;
         self.next_request_id += 1;
-        let count = self.resolved_worker_count();
-        if self
-            .workers
-            .as_ref()
-            .is_none_or(|workers| workers.requested() != count)
-        {
-            // Replacing the pool drops what it still had queued (see `worker_thread_count`).
-            self.pending.clear();
-            self.workers = Workers::start(count);
-            if self.workers.is_none() {
-                pathfinder_error!(
-                    node,
-                    "the system refused to start worker threads; the \
-                     request was not made"
-                );
-                return -1;
-            }
+        if !self.start_workers() {
+            return -1;
         }
         let job = Job {
             id,
@@ -298,6 +282,32 @@ impl ClearancePathfinder {
         id
     }
 
+    /// Makes sure a pool of `worker_thread_count` threads is running, replacing one of another
+    /// size; `false` (with an error) if the system refuses to start threads.
+    fn start_workers(&mut self) -> bool {
+        let count = self.resolved_worker_count();
+        if self
+            .workers
+            .as_ref()
+            .is_some_and(|workers| workers.requested() == count)
+        {
+            return true;
+        }
+        // Replacing the pool drops what it still had queued (see `worker_thread_count`).
+        self.pending.clear();
+        self.workers = Workers::start(count);
+        if self.workers.is_none() {
+            pathfinder_error!(
+                node,
+                "the system refused to start worker threads; the request was not made"
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The thread count `worker_thread_count` asks for: itself, or for 0 one fewer than the
+    /// machine's processors (at least 1).
     fn resolved_worker_count(&self) -> usize {
         match usize::try_from(self.worker_thread_count) {
             Ok(count) if count > 0 => count,
@@ -316,29 +326,34 @@ impl ClearancePathfinder {
         };
         let finished = workers.collect();
         for done in finished {
-            if !self.pending.remove(&done.id) {
-                continue; // cancelled
-            }
-            if done.single {
-                let result = done
-                    .results
-                    .first()
-                    .map(result_dictionary)
-                    .unwrap_or_default();
-                self.signals().path_found().emit(done.id, &result);
-            } else {
-                let results: Vec<Variant> = done
-                    .results
-                    .iter()
-                    .map(|result| result_dictionary(result).to_variant())
-                    .collect();
-                self.signals()
-                    .paths_found()
-                    .emit(done.id, &VarArray::from(results.as_slice()));
+            // A request missing from `pending` was cancelled.
+            if self.pending.remove(&done.id) {
+                self.emit_finished(&done);
             }
         }
         if self.pending.is_empty() {
             self.base_mut().set_process(false);
+        }
+    }
+
+    /// Emits `path_found` or `paths_found` for a finished request.
+    fn emit_finished(&mut self, done: &Finished) {
+        if done.single {
+            let result = done
+                .results
+                .first()
+                .map(result_dictionary)
+                .unwrap_or_default();
+            self.signals().path_found().emit(done.id, &result);
+        } else {
+            let results: Vec<Variant> = done
+                .results
+                .iter()
+                .map(|result| result_dictionary(result).to_variant())
+                .collect();
+            self.signals()
+                .paths_found()
+                .emit(done.id, &VarArray::from(results.as_slice()));
         }
     }
 }

@@ -2,10 +2,11 @@
 //! import.
 #![forbid(unsafe_code)]
 
-use super::{pathfinder_error, terrain_or_error, ClearancePathfinder};
+use super::errors::{pathfinder_error, terrain_or_error};
+use super::ClearancePathfinder;
 use crate::convert::{bounding_rect, cell_of, rect_of, region_of, terrain_id};
 use crate::tilemap::terrain_from_layer;
-use clearance_core::{TerrainEdit, TerrainGrid};
+use clearance_core::{GridError, TerrainEdit, TerrainGrid};
 use godot::classes::TileMapLayer;
 use godot::prelude::*;
 
@@ -19,16 +20,12 @@ impl ClearancePathfinder {
             return false;
         };
         self.ensure_map();
-        match self.map_mut().set_cell(cell_of(cell), id) {
-            Ok(()) => {
-                self.after_terrain_change(Rect2i::new(cell, Vector2i::ONE));
-                true
-            }
-            Err(error) => {
-                pathfinder_error!("set_cell_terrain", "{error}; nothing changed");
-                false
-            }
-        }
+        let outcome = self.map_mut().set_cell(cell_of(cell), id);
+        self.report_edit(
+            "set_cell_terrain",
+            outcome,
+            Rect2i::new(cell, Vector2i::ONE),
+        )
     }
 
     /// Sets the terrain of every cell of `rect`, which must be non-empty and lie inside the
@@ -40,16 +37,8 @@ impl ClearancePathfinder {
             return false;
         };
         self.ensure_map();
-        match self.map_mut().fill_rect(region_of(rect), id) {
-            Ok(()) => {
-                self.after_terrain_change(rect);
-                true
-            }
-            Err(error) => {
-                pathfinder_error!("fill_rect_terrain", "{error}; nothing changed");
-                false
-            }
-        }
+        let outcome = self.map_mut().fill_rect(region_of(rect), id);
+        self.report_edit("fill_rect_terrain", outcome, rect)
     }
 
     /// Replaces the terrain of the whole map: one byte per cell, row by row from the top-left
@@ -58,17 +47,9 @@ impl ClearancePathfinder {
     #[func]
     pub fn load_terrain(&mut self, data: PackedByteArray) -> bool {
         self.ensure_map();
-        match self.map_mut().load_terrain(data.as_slice()) {
-            Ok(()) => {
-                let whole = rect_of(self.map.region());
-                self.after_terrain_change(whole);
-                true
-            }
-            Err(error) => {
-                pathfinder_error!("load_terrain", "{error}; nothing changed");
-                false
-            }
-        }
+        let outcome = self.map_mut().load_terrain(data.as_slice());
+        let whole = rect_of(self.map.region());
+        self.report_edit("load_terrain", outcome, whole)
     }
 
     /// The terrain of the whole map, one byte per cell, row by row from the top-left cell of
@@ -89,35 +70,17 @@ impl ClearancePathfinder {
         cells: Array<Vector2i>,
         terrains: PackedInt32Array,
     ) -> bool {
-        if cells.len() != terrains.len() {
-            pathfinder_error!(
-                "apply_terrain_batch",
-                "{} cells but {} terrains; the arrays \
-                 are parallel and need the same length; nothing changed",
-                cells.len(),
-                terrains.len()
-            );
-            return false;
-        }
-        let mut edits = Vec::with_capacity(cells.len());
-        let mut changed = Vec::with_capacity(cells.len());
-        for (index, (cell, &terrain)) in cells.iter_shared().zip(terrains.as_slice()).enumerate() {
-            let Some(id) = terrain_id(i64::from(terrain)) else {
-                pathfinder_error!(
-                    "apply_terrain_batch",
-                    "terrains[{index}] is {terrain}, not \
-                     a terrain id from 0 to 255; nothing changed"
-                );
+        let (edits, changed) = match batch_edits(&cells, &terrains) {
+            Ok(batch) => batch,
+            Err(problem) => {
+                pathfinder_error!("apply_terrain_batch", "{problem}; nothing changed");
                 return false;
-            };
-            let cell = cell_of(cell);
-            edits.push(TerrainEdit::Cell { cell, terrain: id });
-            changed.push(cell);
-        }
+            }
+        };
         self.ensure_map();
         match self.map_mut().apply_edits(&edits) {
             Ok(()) => {
-                if let Some(rect) = bounding_rect(&changed) {
+                if let Some(rect) = changed {
                     self.after_terrain_change(rect);
                 }
                 true
@@ -199,8 +162,54 @@ impl ClearancePathfinder {
         self.last_path.clear();
     }
 
+    /// Redraws and emits `map_changed(rect)`: after every terrain change that may have touched
+    /// the cells of `rect`.
     pub(super) fn after_terrain_change(&mut self, rect: Rect2i) {
         self.base_mut().queue_redraw();
         self.signals().map_changed().emit(rect);
     }
+
+    /// Announces `rect` after an edit the core accepted and returns `true`; or prints, for
+    /// `method`, why the core refused it (it then changed nothing) and returns `false`.
+    fn report_edit(&mut self, method: &str, outcome: Result<(), GridError>, rect: Rect2i) -> bool {
+        match outcome {
+            Ok(()) => {
+                self.after_terrain_change(rect);
+                true
+            }
+            Err(error) => {
+                pathfinder_error!(method, "{error}; nothing changed");
+                false
+            }
+        }
+    }
+}
+
+/// The edits `apply_terrain_batch(cells, terrains)` asks for, with the smallest rectangle
+/// holding their cells (none for an empty batch), or what is wrong with the arrays. Cells off
+/// the map are the core's to refuse.
+fn batch_edits(
+    cells: &Array<Vector2i>,
+    terrains: &PackedInt32Array,
+) -> Result<(Vec<TerrainEdit>, Option<Rect2i>), String> {
+    if cells.len() != terrains.len() {
+        return Err(format!(
+            "{} cells but {} terrains; the arrays are parallel and need the same length",
+            cells.len(),
+            terrains.len()
+        ));
+    }
+    let mut edits = Vec::with_capacity(cells.len());
+    let mut changed = Vec::with_capacity(cells.len());
+    for (index, (cell, &terrain)) in cells.iter_shared().zip(terrains.as_slice()).enumerate() {
+        let Some(id) = terrain_id(i64::from(terrain)) else {
+            return Err(format!(
+                "terrains[{index}] is {terrain}, not a terrain id from 0 to 255"
+            ));
+        };
+        let cell = cell_of(cell);
+        edits.push(TerrainEdit::Cell { cell, terrain: id });
+        changed.push(cell);
+    }
+    Ok((edits, bounding_rect(&changed)))
 }

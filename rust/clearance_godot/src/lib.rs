@@ -12,6 +12,8 @@
 //! to the exported C entry symbol.
 #![deny(unsafe_code)]
 
+#[cfg(test)]
+mod class_reference_tests;
 mod convert;
 mod marshal;
 mod pathfinder;

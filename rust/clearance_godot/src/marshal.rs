@@ -8,9 +8,9 @@ use crate::workers::OwnedQuery;
 use clearance_core::{AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathResult};
 use godot::prelude::*;
 
-/// `cells` as a typed Array, built from a slice: gdext sizes the array once and writes the
-/// elements in place. Collecting from an iterator pushes element by element, an engine call
-/// each, which made long paths dearer to return than to find.
+/// `cells` as a typed Array. Built from a slice, so that gdext sizes the array once and writes
+/// the elements in place, rather than from an iterator, which pushes element by element (an
+/// engine call each): keep it so for anything as long as a path.
 pub fn anchor_array(cells: &[Cell]) -> Array<Vector2i> {
     let vectors: Vec<Vector2i> = cells.iter().map(|&cell| vector_of(cell)).collect();
     Array::from(vectors.as_slice())

@@ -119,11 +119,11 @@ pub struct ClearancePathfinder {
     empty_cell_terrain: i64,
 
     /// Landmarks per profile for the differential heuristic (0 to 64; 0 turns them off).
-    /// Landmarks make long queries on maps with walls expand several times fewer cells;
-    /// results stay optimal. Each profile's table is built on its first query after a change,
-    /// or at once by `bake_landmarks()`, and costs 4 bytes per cell per landmark (8 where the
-    /// profile's multipliers differ). Edits that only raise costs or close cells keep the
-    /// tables; other edits drop them until they are rebuilt.
+    /// Landmarks let long queries on maps with walls expand fewer cells; results stay optimal.
+    /// Each profile's table is built on its first query after a change, or at once by
+    /// `bake_landmarks()`, and holds 4 bytes per cell per landmark (8 where the profile's
+    /// multipliers differ; `get_landmark_stats()` reports it). Edits that only raise costs or
+    /// close cells keep the tables; other edits drop them until they are rebuilt.
     #[export(range = (0.0, 64.0))]
     #[var(set = set_landmark_count)]
     landmark_count: i64,

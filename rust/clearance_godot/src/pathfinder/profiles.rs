@@ -87,7 +87,7 @@ impl ClearancePathfinder {
     }
 
     /// Describes the landmark table of `profile` if it is built: `ok` (bool), `landmarks`
-    /// (Array[Vector2i], the landmark cells), `bytes` (int, memory held) and
+    /// (`Array[Vector2i]`, the landmark cells), `bytes` (int, memory held) and
     /// `bytes_per_cell_per_landmark` (float). `ok` is false when no table is built.
     #[func]
     pub fn get_landmark_stats(&mut self, profile: StringName) -> VarDictionary {

@@ -24,7 +24,7 @@ impl ClearancePathfinder {
     ///   `GOAL_OUT_OF_BOUNDS`, `MEMORY_LIMIT_REACHED`, `START_CLEARANCE_INSUFFICIENT`,
     ///   `GOAL_CLEARANCE_INSUFFICIENT`, `NO_PATH`, `SEARCH_LIMIT_REACHED` or `PARTIAL_PATH`,
     ///   checked in that order.
-    /// - `path` (Array[Vector2i]): the anchors from start to goal, both included (one anchor
+    /// - `path` (`Array[Vector2i]`): the anchors from start to goal, both included (one anchor
     ///   when start equals goal); with `PARTIAL_PATH`, to the reachable anchor nearest the
     ///   goal; empty otherwise.
     /// - `total_cost` (float): the cost of `path`, 1.0 per straight step at multiplier 1.0;
@@ -143,8 +143,8 @@ impl ClearancePathfinder {
     ///
     /// Returns `find_path()`'s Dictionary plus `start_anchor` and `goal_anchor` (Vector2i, the
     /// anchors used) and `points` (PackedVector2Array): the **global** positions of the
-    /// footprint centres along the path, for a sprite to follow (also for a partial path). A NaN or
-    /// infinite position prints an error and counts as off the map.
+    /// footprint centres along the path, for a sprite to follow (also for a partial path). A
+    /// NaN or infinite position prints an error and counts as off the map.
     #[func]
     pub fn find_path_world(
         &mut self,

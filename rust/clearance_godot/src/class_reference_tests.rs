@@ -1,0 +1,141 @@
+//! The editor's class reference as register-docs hands it to Godot (built without an engine
+//! through gdext's `__gather_xml_docs`, the function its registration calls): every `#[func]`
+//! is documented, those in `#[godot_api(secondary)]` blocks included, and the BBCode that the
+//! doc comments become has no accidental tags.
+#![forbid(unsafe_code)]
+
+/// The class reference XML of `class`.
+fn class_reference(class: &str) -> String {
+    let opening = format!("<class name=\"{class}\"");
+    godot::docs::__gather_xml_docs()
+        .find(|xml| xml.contains(&opening))
+        .unwrap_or_else(|| panic!("no class reference for {class}"))
+}
+
+/// The names of the documented methods in a class reference.
+fn method_names(xml: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = xml
+        .split("<method name=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// The tags of `bbcode` outside `[code]` and `[codeblock]` spans, whose text the editor shows
+/// as it is.
+fn tags_outside_code(bbcode: &str) -> Vec<&str> {
+    let mut tags = Vec::new();
+    let mut rest = bbcode;
+    while let Some(open) = rest.find('[') {
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find(']') else {
+            break;
+        };
+        let tag = &rest[..close];
+        rest = &rest[close + 1..];
+        let end = if tag == "code" {
+            "[/code]"
+        } else if tag == "codeblock" || tag.starts_with("codeblock ") {
+            "[/codeblock]"
+        } else {
+            tags.push(tag);
+            continue;
+        };
+        match rest.find(end) {
+            Some(at) => rest = &rest[at + end.len()..],
+            None => break,
+        }
+    }
+    tags
+}
+
+#[test]
+fn every_func_is_documented() {
+    let pathfinder = class_reference("ClearancePathfinder");
+    assert_eq!(
+        method_names(&pathfinder),
+        [
+            "_on_profile_changed",
+            "_process",
+            "apply_terrain_batch",
+            "bake_landmarks",
+            "cancel_request",
+            "cell_to_local",
+            "fill_rect_terrain",
+            "find_path",
+            "find_path_world",
+            "find_paths",
+            "footprint_center",
+            "get_cell_terrain",
+            "get_clearance",
+            "get_footprint_cells",
+            "get_landmark_stats",
+            "get_pending_request_count",
+            "get_profile_names",
+            "get_terrain_data",
+            "has_profile",
+            "import_tile_map_layer",
+            "load_terrain",
+            "local_to_cell",
+            "reload_profiles",
+            "remove_profile",
+            "request_path",
+            "request_paths",
+            "set_cache_memory_limit_mb",
+            "set_cell_size",
+            "set_cell_terrain",
+            "set_debug_draw_clearance",
+            "set_debug_draw_last_path",
+            "set_debug_profile",
+            "set_default_terrain",
+            "set_diagonal_mode",
+            "set_empty_cell_terrain",
+            "set_landmark_count",
+            "set_max_map_cells",
+            "set_offset",
+            "set_profile",
+            "set_profiles",
+            "set_region",
+            "set_search_expansion_limit",
+            "set_worker_thread_count",
+        ]
+    );
+    assert_eq!(
+        method_names(&class_reference("AgentProfile")),
+        [
+            "get_profile_name",
+            "get_validation_error",
+            "set_costs",
+            "set_profile_name",
+            "set_terrains",
+        ]
+    );
+}
+
+/// Brackets in text are BBCode to the editor: `Array[Vector2i]` in plain text shows as
+/// "ArrayVector2i" with a link. Inside backticks (`[code]`) they show as written.
+#[test]
+fn the_class_reference_has_no_accidental_tags() {
+    const FORMATTING: [&str; 10] = ["b", "/b", "i", "/i", "br", "lb", "rb", "u", "/u", "/url"];
+    for class in ["ClearancePathfinder", "AgentProfile"] {
+        let xml = class_reference(class);
+        let stray: Vec<&str> = tags_outside_code(&xml)
+            .into_iter()
+            .filter(|tag| !FORMATTING.contains(tag) && !tag.starts_with("url="))
+            .collect();
+        assert!(stray.is_empty(), "{class}: stray BBCode tags {stray:?}");
+    }
+}
+
+#[test]
+fn code_spans_keep_their_brackets() {
+    assert_eq!(
+        tags_outside_code(
+            "a [b]b[/b] [code]Array[Vector2i][/code] \
+             [codeblock lang=gdscript]x[0][/codeblock] [Node2D]"
+        ),
+        ["b", "/b", "Node2D"]
+    );
+}

@@ -45,8 +45,7 @@ impl ClearancePathfinder {
             None if self.map.grid().index_of(cell_of(cell)).is_some() => {
                 pathfinder_error!(
                     "get_clearance",
-                    "the clearance layer would exceed \
-                     cache_memory_limit_mb ({})",
+                    "the clearance layer would exceed cache_memory_limit_mb ({})",
                     self.cache_memory_limit_mb
                 );
                 -1
@@ -54,8 +53,7 @@ impl ClearancePathfinder {
             None => {
                 pathfinder_error!(
                     "get_clearance",
-                    "cell {cell} lies outside the map region \
-                     {}",
+                    "cell {cell} lies outside the map region {}",
                     self.region
                 );
                 -1
@@ -120,7 +118,9 @@ impl ClearancePathfinder {
             .collect()
     }
 
-    /// The anchor whose footprint centre is nearest to `global_position`.
+    /// The anchor whose footprint centre is nearest to `global_position`. A NaN or infinite
+    /// position prints an error naming `method` and `argument` and gives a cell off the map,
+    /// so that the query reports it as out of bounds.
     pub(super) fn anchor_at_global(
         &self,
         method: &str,

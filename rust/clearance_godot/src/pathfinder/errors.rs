@@ -32,8 +32,7 @@ pub(super) fn terrain_or_error(method: &str, argument: &str, terrain: i64) -> Op
     if id.is_none() {
         pathfinder_error!(
             method,
-            "{argument} must be a terrain id from 0 to 255, got \
-             {terrain}; nothing changed"
+            "{argument} must be a terrain id from 0 to 255, got {terrain}; nothing changed"
         );
     }
     id

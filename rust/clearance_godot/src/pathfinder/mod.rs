@@ -310,8 +310,7 @@ impl ClearancePathfinder {
         if region_of(region).area() > self.max_map_cells as u64 {
             pathfinder_error!(
                 "region",
-                "{region} has {} cells, more than max_map_cells \
-                 ({}); the region is unchanged",
+                "{region} has {} cells, more than max_map_cells ({}); the region is unchanged",
                 region_of(region).area(),
                 self.max_map_cells
             );
@@ -333,8 +332,7 @@ impl ClearancePathfinder {
         if !(cell_size.is_finite() && cell_size.x > 0.0 && cell_size.y > 0.0) {
             pathfinder_error!(
                 "cell_size",
-                "both components must be finite and above 0, got \
-                 {cell_size}; unchanged"
+                "both components must be finite and above 0, got {cell_size}; unchanged"
             );
             return;
         }
@@ -359,8 +357,7 @@ impl ClearancePathfinder {
         let Some(movement) = movement_of(mode) else {
             pathfinder_error!(
                 "diagonal_mode",
-                "{mode} is not supported; use \
-                 DIAGONAL_MODE_NEVER ({DIAGONAL_MODE_NEVER}) or \
+                "{mode} is not supported; use DIAGONAL_MODE_NEVER ({DIAGONAL_MODE_NEVER}) or \
                  DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES ({DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES}); \
                  unchanged"
             );
@@ -461,8 +458,7 @@ impl ClearancePathfinder {
         if limit < 0 {
             pathfinder_error!(
                 "search_expansion_limit",
-                "{limit} is negative (0 means no \
-                 limit); unchanged"
+                "{limit} is negative (0 means no limit); unchanged"
             );
             return;
         }
@@ -480,8 +476,7 @@ impl ClearancePathfinder {
         else {
             pathfinder_error!(
                 "cache_memory_limit_mb",
-                "{megabytes} is not from 1 to \
-                 1048576; unchanged"
+                "{megabytes} is not from 1 to 1048576; unchanged"
             );
             return;
         };

@@ -227,6 +227,7 @@ impl ClearancePathfinder {
         }
     }
 
+    /// `search_expansion_limit` as a query takes it: `None` for no limit.
     fn expansion_limit(&self) -> Option<u64> {
         u64::try_from(self.search_expansion_limit)
             .ok()
@@ -241,11 +242,7 @@ impl ClearancePathfinder {
             match query_from_variant(&entry, self.expansion_limit()) {
                 Ok(query) => owned.push(query),
                 Err(problem) => {
-                    pathfinder_error!(
-                        method,
-                        "queries[{index}] {problem}; nothing was \
-                         started"
-                    );
+                    pathfinder_error!(method, "queries[{index}] {problem}; nothing was started");
                     return None;
                 }
             }

@@ -101,8 +101,7 @@ impl ClearancePathfinder {
             None => {
                 pathfinder_error!(
                     "get_cell_terrain",
-                    "cell {cell} lies outside the map \
-                     region {}",
+                    "cell {cell} lies outside the map region {}",
                     self.region
                 );
                 -1
@@ -131,8 +130,7 @@ impl ClearancePathfinder {
         if used.area() > self.max_map_cells as u64 {
             pathfinder_error!(
                 "import_tile_map_layer",
-                "the layer covers {} cells, more than \
-                 max_map_cells ({}); nothing changed",
+                "the layer covers {} cells, more than max_map_cells ({}); nothing changed",
                 used.area(),
                 self.max_map_cells
             );

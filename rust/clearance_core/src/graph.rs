@@ -27,8 +27,40 @@ pub(crate) struct AnchorGraph {
     pub cost_unit: u64,
     /// The connected region of each anchor.
     pub regions: Regions,
+    /// How much of the graph is open ground, for choosing a search algorithm.
+    open_ground: OpenGround,
     agent_size: u8,
     movement: Movement,
+}
+
+/// Counts of anchors by how open they are: every anchor with a legal move, and those with all
+/// eight. Kept up to date through repairs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct OpenGround {
+    movable: usize,
+    surrounded: usize,
+}
+
+impl OpenGround {
+    fn count(moves: &[u8]) -> Self {
+        let mut open = OpenGround::default();
+        for &mask in moves {
+            open.add(mask);
+        }
+        open
+    }
+
+    /// Counts in an anchor with move mask `mask`.
+    fn add(&mut self, mask: u8) {
+        self.movable += usize::from(mask != 0);
+        self.surrounded += usize::from(mask == u8::MAX);
+    }
+
+    /// Counts out an anchor with move mask `mask`, counted in before.
+    fn remove(&mut self, mask: u8) {
+        self.movable -= usize::from(mask != 0);
+        self.surrounded -= usize::from(mask == u8::MAX);
+    }
 }
 
 /// The fixed-point multiplier paid for entering each anchor.
@@ -72,6 +104,7 @@ impl AnchorGraph {
         };
         let regions = Regions::label(&moves, legal, width);
         AnchorGraph {
+            open_ground: OpenGround::count(&moves),
             moves,
             entry,
             min_multiplier,
@@ -126,6 +159,8 @@ impl AnchorGraph {
                 let old = self.moves[anchor];
                 let new = move_mask(clearance, size, directions, x, y);
                 self.moves[anchor] = new;
+                self.open_ground.remove(old);
+                self.open_ground.add(new);
                 match (was_legal, is_legal) {
                     (true, false) => self.regions.remove(anchor),
                     (false, true) => self.regions.add(anchor),
@@ -175,6 +210,16 @@ impl AnchorGraph {
         self.moves.capacity() + entry + self.regions.memory_bytes()
     }
 
+    /// Whether jump-point search is expected to beat plain A* on this graph: 8-way movement,
+    /// and at least half of the anchors that can move at all can move in all eight
+    /// directions. Jumps pay off on open ground; in corridors one anchor wide every anchor is
+    /// a turning point and plain A* does less work per expansion.
+    pub fn suits_jump_search(&self) -> bool {
+        self.movement == Movement::EightWay
+            && self.open_ground.surrounded * 2 >= self.open_ground.movable
+            && self.open_ground.surrounded > 0
+    }
+
     /// Whether a path may exist between two legal anchors: they lie in the same region.
     pub fn connected(&self, from: usize, to: usize) -> bool {
         self.regions.connected(from, to)
@@ -187,6 +232,7 @@ impl AnchorGraph {
             || self.entry != other.entry
             || self.min_multiplier != other.min_multiplier
             || self.cost_unit != other.cost_unit
+            || self.open_ground != other.open_ground
         {
             return false;
         }

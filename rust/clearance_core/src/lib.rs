@@ -71,7 +71,7 @@ pub use landmarks::{LandmarkPlacement, LandmarkStats, MAX_LANDMARKS};
 pub use map::{PathMap, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
 pub use profile::AgentProfile;
-pub use query::PathQuery;
+pub use query::{PathQuery, SearchMode};
 pub use result::{ClearanceShortfall, FieldValue, PathCode, PathResult, ResultField};
 pub use search::SearchScratch;
 pub use terrain::{TerrainId, TerrainSet};

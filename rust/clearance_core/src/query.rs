@@ -30,6 +30,44 @@ pub struct PathQuery<'a> {
     /// [`PathCode::SearchLimitReached`](crate::PathCode::SearchLimitReached). `None` (the
     /// default): no limit.
     pub max_expansions: Option<u64>,
+    /// Which exact search answers the query; [`SearchMode::Auto`] by default. Every mode
+    /// returns a path of the same, optimal cost.
+    pub search: SearchMode,
+}
+
+/// Which exact search algorithm answers a query. All of them return optimal paths; they differ
+/// in speed, in how many anchors they expand, and in which of several equally cheap paths they
+/// return.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum SearchMode {
+    /// Whichever of the others is expected to be faster on the query's graph: jump-point
+    /// search on 8-way graphs with much open ground, plain A* elsewhere.
+    #[default]
+    Auto,
+    /// Jump-point search (8-way movement; 4-way queries run plain A*): expands only the
+    /// anchors where an optimal path may turn.
+    Jump,
+    /// Plain A*: expands every anchor that may lie on an optimal path.
+    Plain,
+}
+
+impl SearchMode {
+    /// Every mode.
+    pub const ALL: [SearchMode; 3] = [SearchMode::Auto, SearchMode::Jump, SearchMode::Plain];
+
+    /// The mode's stable name: `"auto"`, `"jump"` or `"plain"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SearchMode::Auto => "auto",
+            SearchMode::Jump => "jump",
+            SearchMode::Plain => "plain",
+        }
+    }
+
+    /// The mode called `name` (see [`as_str`](Self::as_str)).
+    pub fn from_name(name: &str) -> Option<SearchMode> {
+        SearchMode::ALL.into_iter().find(|mode| mode.as_str() == name)
+    }
 }
 
 impl<'a> PathQuery<'a> {
@@ -43,12 +81,19 @@ impl<'a> PathQuery<'a> {
             profile,
             allow_partial_path: false,
             max_expansions: None,
+            search: SearchMode::Auto,
         }
     }
 
     /// Builder form of the `allow_partial_path` field.
     pub fn allow_partial_path(mut self, allow: bool) -> Self {
         self.allow_partial_path = allow;
+        self
+    }
+
+    /// Builder form of the `search` field.
+    pub fn search(mut self, mode: SearchMode) -> Self {
+        self.search = mode;
         self
     }
 

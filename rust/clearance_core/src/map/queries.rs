@@ -6,7 +6,8 @@ use crate::grid::Cell;
 use crate::profile::AgentProfile;
 use crate::query::PathQuery;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::search::{estimate, search, SearchLimits, SearchScratch};
+use crate::query::SearchMode;
+use crate::search::{estimate, search, SearchOptions, SearchScratch};
 use std::cell::RefCell;
 
 thread_local! {
@@ -82,12 +83,17 @@ impl PathMap {
             target = self.closest_reachable_anchor(&graph, start, goal);
         }
         let landmarks = self.landmarks_for(query.profile, checked.profile);
-        let limits = SearchLimits {
+        let options = SearchOptions {
+            jump: match query.search {
+                SearchMode::Auto => graph.suits_jump_search(),
+                SearchMode::Jump => true,
+                SearchMode::Plain => false,
+            },
             max_expansions: query.max_expansions.unwrap_or(u64::MAX),
             landmarks: landmarks.as_deref(),
         };
         let width = self.grid.width();
-        let outcome = search(scratch, &graph, self.movement, limits, width, start, target);
+        let outcome = search(scratch, &graph, self.movement, options, width, start, target);
         let code = match (outcome.cost, target == goal) {
             (Some(_), true) => PathCode::Ok,
             (Some(_), false) => PathCode::PartialPath,

@@ -6,18 +6,8 @@ use super::keys::KeyCodec;
 use super::pruning::REDUNDANT_STEPS;
 use super::scratch::{Node, SearchScratch, DIRECTION_MASK};
 use super::step_costs::StepCosts;
-use super::SearchOutcome;
+use super::{Problem, SearchOutcome};
 use crate::movement::{direction_offsets, DIRECTIONS, OPPOSITE};
-
-/// One query on one graph.
-pub(super) struct Problem<'a, H> {
-    pub(super) moves: &'a [u8],
-    pub(super) width: usize,
-    pub(super) start: usize,
-    pub(super) goal: usize,
-    pub(super) heuristic: &'a H,
-    pub(super) max_expansions: u64,
-}
 
 /// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
 /// wider key type).
@@ -37,7 +27,8 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts>(
     } = *problem;
     let reached = scratch.begin(moves.len());
     let offsets = direction_offsets(width);
-    let (nodes, open) = K::open_list(scratch);
+    let SearchScratch { nodes, open, .. } = scratch;
+    let open = K::heap(open);
     let nodes = &mut nodes[..moves.len()];
 
     nodes[start] = Node {

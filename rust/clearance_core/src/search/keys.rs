@@ -1,7 +1,7 @@
 //! Open-list keys: `(f, h, index)` ordered lexicographically, in three representations from
 //! the fastest to the widest.
 
-use super::scratch::{Node, SearchScratch};
+use super::scratch::OpenLists;
 use crate::heap::IndexedHeap;
 
 /// How open-list entries `(f, h, index)` are stored: ordered lexicographically. Cells are
@@ -12,8 +12,8 @@ pub(super) trait KeyCodec: Copy {
     fn encode(self, f: u64, h: u64, index: u32) -> Option<Self::Key>;
     /// The anchor's storage index.
     fn index(self, key: Self::Key) -> usize;
-    /// The open list of this key type in `scratch`.
-    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<Self::Key>);
+    /// The open list of this key type.
+    fn heap(open: &mut OpenLists) -> &mut IndexedHeap<Self::Key>;
 }
 
 /// The fastest representation: all three fields in one `u64`, compared in one instruction.
@@ -58,8 +58,8 @@ impl KeyCodec for Compact {
         (key & self.index_mask) as usize
     }
 
-    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<u64>) {
-        (&mut scratch.nodes, &mut scratch.compact_open)
+    fn heap(open: &mut OpenLists) -> &mut IndexedHeap<u64> {
+        &mut open.compact
     }
 }
 
@@ -94,8 +94,8 @@ impl KeyCodec for Packed {
         (key.0 as u32 & ((1 << INDEX_BITS) - 1)) as usize
     }
 
-    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<PackedKey>) {
-        (&mut scratch.nodes, &mut scratch.packed_open)
+    fn heap(open: &mut OpenLists) -> &mut IndexedHeap<PackedKey> {
+        &mut open.packed
     }
 }
 
@@ -122,8 +122,8 @@ impl KeyCodec for Wide {
         key.index as usize
     }
 
-    fn open_list(scratch: &mut SearchScratch) -> (&mut [Node], &mut IndexedHeap<WideKey>) {
-        (&mut scratch.nodes, &mut scratch.wide_open)
+    fn heap(open: &mut OpenLists) -> &mut IndexedHeap<WideKey> {
+        &mut open.wide
     }
 }
 

@@ -9,7 +9,8 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | `astar.rs` | the expansion loop and the path trace |
+//! | `astar.rs` | plain A*: the expansion loop and the path trace |
+//! | `jump.rs` | jump-point search: rays between the anchors where a path may turn |
 //! | `heuristic.rs` | the distance heuristic and its maximum with the landmark bounds |
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
@@ -31,6 +32,7 @@
 
 mod astar;
 mod heuristic;
+mod jump;
 mod keys;
 mod pruning;
 mod scratch;
@@ -41,7 +43,8 @@ pub use scratch::SearchScratch;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
-use astar::{astar, Problem};
+use astar::astar;
+use jump::jump_search;
 use heuristic::{DistanceHeuristic, Heuristic, WithLandmarks};
 use keys::{Compact, Packed, Wide};
 use step_costs::{PerAnchorCosts, StepCosts, UniformCosts};
@@ -70,65 +73,67 @@ impl SearchOutcome {
     }
 }
 
-/// The anchors a search may expand and the landmarks it may use.
+/// One query on one graph.
+pub(super) struct Problem<'a, H> {
+    pub(super) moves: &'a [u8],
+    pub(super) width: usize,
+    pub(super) start: usize,
+    pub(super) goal: usize,
+    pub(super) heuristic: &'a H,
+    pub(super) max_expansions: u64,
+}
+
+/// How one search runs: which algorithm, the anchors it may expand and the landmarks it may
+/// use.
 #[derive(Clone, Copy)]
-pub(crate) struct SearchLimits<'a> {
+pub(crate) struct SearchOptions<'a> {
+    /// Jump-point search (`jump.rs`) rather than plain A* (`astar.rs`); 8-way movement only.
+    pub jump: bool,
     /// Expansions allowed; the goal counts when it is expanded.
     pub max_expansions: u64,
+    /// The landmark table of the graph's profile, if one is built.
     pub landmarks: Option<&'a LandmarkTable>,
 }
 
-/// Runs A* from `start` to `goal` (storage indices of legal anchors) on a map `width` wide.
+/// Finds an optimal path from `start` to `goal` (storage indices of legal anchors) on a map
+/// `width` wide.
 pub(crate) fn search(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
     movement: Movement,
-    limits: SearchLimits<'_>,
+    options: SearchOptions<'_>,
     width: usize,
     start: usize,
     goal: usize,
 ) -> SearchOutcome {
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
-    fn problem<'a, H>(
-        graph: &'a AnchorGraph,
-        width: usize,
-        (start, goal): (usize, usize),
-        max_expansions: u64,
-        heuristic: &'a H,
-    ) -> Problem<'a, H> {
-        Problem {
-            moves: &graph.moves,
-            width,
-            start,
-            goal,
-            heuristic,
-            max_expansions,
-        }
-    }
-    let mut outcome = match limits.landmarks {
+    let jump = options.jump && movement == Movement::EightWay;
+    let mut outcome = match options.landmarks {
         None => {
-            let problem = problem(
-                graph,
+            let problem = Problem {
+                moves: &graph.moves,
                 width,
-                (start, goal),
-                limits.max_expansions,
-                &distance,
-            );
-            search_with(scratch, graph, &problem)
+                start,
+                goal,
+                heuristic: &distance,
+                max_expansions: options.max_expansions,
+            };
+            search_with(scratch, graph, &problem, jump)
         }
         Some(table) => {
             let heuristic = WithLandmarks {
                 distance,
                 bounds: table.towards(goal),
             };
-            let problem = problem(
-                graph,
+            let problem = Problem {
+                moves: &graph.moves,
                 width,
-                (start, goal),
-                limits.max_expansions,
-                &heuristic,
-            );
-            search_with(scratch, graph, &problem)
+                start,
+                goal,
+                heuristic: &heuristic,
+                max_expansions: options.max_expansions,
+            };
+            search_with(scratch, graph, &problem, jump)
         }
     };
     outcome.cost = outcome.cost.map(|cost| cost * graph.cost_unit);
@@ -155,18 +160,19 @@ fn search_with<H: Heuristic>(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
     problem: &Problem<H>,
+    jump: bool,
 ) -> SearchOutcome {
     match &graph.entry {
         EntryCosts::Uniform(multiplier) => {
             let costs = UniformCosts(STEP_LENGTHS.map(|length| length * u64::from(*multiplier)));
-            run_with_fallback(scratch, problem, &costs)
+            run_with_fallback(scratch, problem, &costs, jump)
         }
         EntryCosts::PerAnchor(multipliers) => {
             let costs = PerAnchorCosts {
                 lengths: STEP_LENGTHS,
                 multipliers,
             };
-            run_with_fallback(scratch, problem, &costs)
+            run_with_fallback(scratch, problem, &costs, jump)
         }
     }
 }
@@ -176,10 +182,17 @@ fn run_with_fallback<H: Heuristic, C: StepCosts>(
     scratch: &mut SearchScratch,
     problem: &Problem<H>,
     costs: &C,
+    jump: bool,
 ) -> SearchOutcome {
     let compact = Compact::for_cells(problem.moves.len());
-    astar(scratch, problem, costs, compact)
-        .or_else(|| astar(scratch, problem, costs, Packed))
-        .or_else(|| astar(scratch, problem, costs, Wide))
-        .expect("wide keys hold any cost")
+    if jump {
+        jump_search(scratch, problem, costs, compact)
+            .or_else(|| jump_search(scratch, problem, costs, Packed))
+            .or_else(|| jump_search(scratch, problem, costs, Wide))
+    } else {
+        astar(scratch, problem, costs, compact)
+            .or_else(|| astar(scratch, problem, costs, Packed))
+            .or_else(|| astar(scratch, problem, costs, Wide))
+    }
+    .expect("wide keys hold any cost")
 }

@@ -25,10 +25,18 @@ use crate::heap::IndexedHeap;
 #[derive(Debug, Clone, Default)]
 pub struct SearchScratch {
     pub(super) nodes: Vec<Node>,
-    pub(super) compact_open: IndexedHeap<u64>,
-    pub(super) packed_open: IndexedHeap<PackedKey>,
-    pub(super) wide_open: IndexedHeap<WideKey>,
+    /// Jump-point search only: parents and successor directions of jump points.
+    pub(super) jump_links: Vec<JumpLink>,
+    pub(super) open: OpenLists,
     generation: u32,
+}
+
+/// One open list per key representation (see `keys.rs`); a query uses one of them.
+#[derive(Debug, Clone, Default)]
+pub(super) struct OpenLists {
+    pub(super) compact: IndexedHeap<u64>,
+    pub(super) packed: IndexedHeap<PackedKey>,
+    pub(super) wide: IndexedHeap<WideKey>,
 }
 
 /// Search state of one anchor, 16 bytes. `state` packs `generation << 3 | direction`: an
@@ -47,6 +55,19 @@ pub(super) struct Node {
     pub(super) state: u32,
 }
 
+/// What jump-point search keeps per jump point beside its [`Node`], valid while the node is
+/// reached in the current query.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct JumpLink {
+    /// The jump point this one was first reached from at its current cost.
+    pub(super) parent: u32,
+    /// Directions still to scan from here: the successors of every arrival at the current
+    /// cost, less those already scanned.
+    pub(super) pending: u8,
+    /// Directions already scanned from here.
+    pub(super) scanned: u8,
+}
+
 pub(super) const GENERATION_SHIFT: u32 = 3;
 pub(super) const DIRECTION_MASK: u32 = 0b111;
 const LAST_GENERATION: u32 = u32::MAX >> GENERATION_SHIFT;
@@ -60,9 +81,10 @@ impl SearchScratch {
     /// Bytes of memory held.
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.compact_open.memory_bytes()
-            + self.packed_open.memory_bytes()
-            + self.wide_open.memory_bytes()
+            + self.jump_links.capacity() * std::mem::size_of::<JumpLink>()
+            + self.open.compact.memory_bytes()
+            + self.open.packed.memory_bytes()
+            + self.open.wide.memory_bytes()
     }
 
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached
@@ -78,9 +100,17 @@ impl SearchScratch {
             self.generation = 0;
         }
         self.generation += 1;
-        self.compact_open.clear();
-        self.packed_open.clear();
-        self.wide_open.clear();
+        self.open.compact.clear();
+        self.open.packed.clear();
+        self.open.wide.clear();
         self.generation << GENERATION_SHIFT
+    }
+
+    /// [`begin`](Self::begin) for a jump-point search, which also needs [`JumpLink`]s.
+    pub(super) fn begin_jumps(&mut self, cells: usize) -> u32 {
+        if self.jump_links.len() < cells {
+            self.jump_links.resize(cells, JumpLink::default());
+        }
+        self.begin(cells)
     }
 }

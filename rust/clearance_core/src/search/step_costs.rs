@@ -8,6 +8,10 @@ pub(super) trait StepCosts {
     const UNIFORM: bool;
     /// The cost of the step in `direction` into the anchor stored at `target`.
     fn step_cost(&self, direction: usize, target: usize) -> u64;
+    /// The multiplier paid on entering the anchor stored at `anchor`, in the graph's cost
+    /// unit. Uniform models may answer any constant: only differences between anchors matter
+    /// to the callers.
+    fn multiplier(&self, anchor: usize) -> u64;
 }
 
 /// Every anchor costs the same to enter: the cost of a step depends on its direction only.
@@ -18,6 +22,10 @@ impl StepCosts for UniformCosts {
     #[inline(always)]
     fn step_cost(&self, direction: usize, _target: usize) -> u64 {
         self.0[direction]
+    }
+    #[inline(always)]
+    fn multiplier(&self, _anchor: usize) -> u64 {
+        1
     }
 }
 
@@ -32,5 +40,9 @@ impl StepCosts for PerAnchorCosts<'_> {
     #[inline(always)]
     fn step_cost(&self, direction: usize, target: usize) -> u64 {
         self.lengths[direction] * u64::from(self.multipliers[target])
+    }
+    #[inline(always)]
+    fn multiplier(&self, anchor: usize) -> u64 {
+        u64::from(self.multipliers[anchor])
     }
 }

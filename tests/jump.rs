@@ -1,0 +1,145 @@
+//! Jump-point search against the independent reference solver and against plain A*: the same
+//! optimal costs on generated maps with many cost boundaries, every size, both movement rules,
+//! multipliers of 0 and below 1, and through random edits.
+
+use clearance_core::{
+    AgentProfile, Cell, Movement, PathCode, PathMap, PathQuery, Region, SearchMode, TerrainGrid,
+};
+use clearance_tests::check::{check_result, likely_legal_anchor};
+use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
+use clearance_tests::reference::Reference;
+
+/// Runs one query in every search mode and checks each against the reference.
+fn check_every_mode(map: &PathMap, start: Cell, goal: Cell, size: i64, profile: &str) -> PathCode {
+    let eight_way = map.movement() == Movement::EightWay;
+    let rules = Reference::new(map.grid(), map.profile(profile).unwrap(), size as i32, eight_way);
+    let mut codes = Vec::new();
+    for mode in SearchMode::ALL {
+        let query = PathQuery::new(start, goal, size, profile).search(mode);
+        let result = map.query(&query);
+        let context = format!(
+            "{start:?} -> {goal:?}, size {size}, profile {profile}, 8-way {eight_way}, {mode:?}"
+        );
+        check_result(&rules, &result, start, goal, &context);
+        codes.push(result.code);
+    }
+    assert!(codes.windows(2).all(|pair| pair[0] == pair[1]), "{codes:?}");
+    codes[0]
+}
+
+#[test]
+fn every_mode_matches_the_reference_on_generated_maps() {
+    let mut rng = Rng::new(0x0005_EA2C_4011);
+    let mut ok_by_size = [0usize; 5];
+    let mut queries = 0;
+    for case in 0..1500 {
+        let width = rng.range(1, 26) as i32;
+        let height = rng.range(1, 26) as i32;
+        let walls = *rng.pick(&[0, 0, 5, 15, 30]);
+        let grid = random_grid(&mut rng, width, height, walls);
+        let movement = if case % 4 == 3 {
+            Movement::FourWay
+        } else {
+            Movement::EightWay
+        };
+        let mut map = PathMap::new(grid).with_movement(movement);
+        let names = ["scout", "truck", "tank"];
+        for name in names {
+            map.set_profile(random_profile(&mut rng, name)).unwrap();
+        }
+        for _ in 0..4 {
+            let size = rng.range(1, 5);
+            let profile = *rng.pick(&names);
+            let rules = Reference::new(
+                map.grid(),
+                map.profile(profile).unwrap(),
+                size as i32,
+                movement == Movement::EightWay,
+            );
+            let start = likely_legal_anchor(&mut rng, map.grid(), &rules);
+            let goal = likely_legal_anchor(&mut rng, map.grid(), &rules);
+            if check_every_mode(&map, start, goal, size, profile) == PathCode::Ok {
+                ok_by_size[size as usize] += 1;
+            }
+            queries += 1;
+        }
+    }
+    assert!(queries >= 6000);
+    for (size, &count) in ok_by_size.iter().enumerate().skip(1) {
+        assert!(count >= 300, "size {size}: {count} paths");
+    }
+}
+
+#[test]
+fn every_mode_matches_the_reference_on_checkerboards_of_costs() {
+    // Every cell a cost boundary: the weighted rules must force turns everywhere.
+    let mut rng = Rng::new(0x0C4E_C4E2);
+    for case in 0..300 {
+        let side = rng.range(4, 22) as i32;
+        let mut grid = TerrainGrid::new(Region::new(0, 0, side, side), 0).unwrap();
+        let period = rng.range(1, 4) as i32;
+        for y in 0..side {
+            for x in 0..side {
+                let terrain = ((x / period + y / period) % 3) as u8;
+                grid.set_cell(Cell::new(x, y), terrain).unwrap();
+            }
+        }
+        for _ in 0..rng.range(0, 6) {
+            let cell = random_cell(&mut rng, grid.region());
+            grid.set_cell(cell, 9).unwrap();
+        }
+        let multipliers = [0.0, 0.25, 0.5, 1.0, 1.5, 3.0, 10.0];
+        let mut profile = AgentProfile::new("walker");
+        for terrain in 0..3 {
+            profile
+                .set_terrain(terrain, *rng.pick(&multipliers))
+                .unwrap();
+        }
+        let movement = if case % 3 == 2 {
+            Movement::FourWay
+        } else {
+            Movement::EightWay
+        };
+        let mut map = PathMap::new(grid).with_movement(movement);
+        map.set_profile(profile).unwrap();
+        for _ in 0..8 {
+            let size = rng.range(1, 3);
+            let start = random_cell(&mut rng, map.region());
+            let goal = random_cell(&mut rng, map.region());
+            check_every_mode(&map, start, goal, size, "walker");
+        }
+    }
+}
+
+#[test]
+fn jump_search_expands_fewer_anchors_on_open_ground() {
+    let grid = TerrainGrid::new(Region::new(0, 0, 200, 200), 0).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    let query = PathQuery::new(Cell::new(3, 190), Cell::new(196, 7), 1, "walker");
+    let plain = map.query(&query.search(SearchMode::Plain));
+    let jump = map.query(&query.search(SearchMode::Jump));
+    assert_eq!(plain.cost, jump.cost);
+    assert_eq!(jump.path.len(), plain.path.len());
+    assert!(jump.expanded * 20 < plain.expanded, "{} vs {}", jump.expanded, plain.expanded);
+    // Auto picks jumps on open ground.
+    assert_eq!(map.query(&query).expanded, jump.expanded);
+}
+
+#[test]
+fn paths_list_every_anchor_with_unit_steps() {
+    let mut rng = Rng::new(0x57E9_5);
+    for _ in 0..200 {
+        let grid = random_grid(&mut rng, 30, 30, 10);
+        let mut map = PathMap::new(grid);
+        map.set_profile(random_profile(&mut rng, "unit")).unwrap();
+        let start = random_cell(&mut rng, map.region());
+        let goal = random_cell(&mut rng, map.region());
+        let result = map.query(&PathQuery::new(start, goal, 1, "unit").search(SearchMode::Jump));
+        for pair in result.path.windows(2) {
+            let (dx, dy) = (pair[1].x - pair[0].x, pair[1].y - pair[0].y);
+            assert!(dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0), "{pair:?}");
+        }
+    }
+}

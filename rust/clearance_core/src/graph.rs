@@ -27,40 +27,16 @@ pub(crate) struct AnchorGraph {
     pub cost_unit: u64,
     /// The connected region of each anchor.
     pub regions: Regions,
-    /// How much of the graph is open ground, for choosing a search algorithm.
-    open_ground: OpenGround,
+    /// How many anchors have a legal move: with `uneven_anchors`, chooses a search algorithm.
+    movable_anchors: usize,
+    /// With per-anchor multipliers: bit `a` set when every legal neighbour of anchor `a` costs
+    /// what `a` costs to enter, so no cost test can force a turn there (jump-point search
+    /// skips the tests). Empty with uniform costs.
+    pub even_costs: Vec<u64>,
+    /// How many legal anchors have their `even_costs` bit clear.
+    uneven_anchors: usize,
     agent_size: u8,
     movement: Movement,
-}
-
-/// Counts of anchors by how open they are: every anchor with a legal move, and those with all
-/// eight. Kept up to date through repairs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct OpenGround {
-    movable: usize,
-    surrounded: usize,
-}
-
-impl OpenGround {
-    fn count(moves: &[u8]) -> Self {
-        let mut open = OpenGround::default();
-        for &mask in moves {
-            open.add(mask);
-        }
-        open
-    }
-
-    /// Counts in an anchor with move mask `mask`.
-    fn add(&mut self, mask: u8) {
-        self.movable += usize::from(mask != 0);
-        self.surrounded += usize::from(mask == u8::MAX);
-    }
-
-    /// Counts out an anchor with move mask `mask`, counted in before.
-    fn remove(&mut self, mask: u8) {
-        self.movable -= usize::from(mask != 0);
-        self.surrounded -= usize::from(mask == u8::MAX);
-    }
 }
 
 /// The fixed-point multiplier paid for entering each anchor.
@@ -103,8 +79,25 @@ impl AnchorGraph {
             EntryCosts::PerAnchor(multipliers)
         };
         let regions = Regions::label(&moves, legal, width);
+        let mut even_costs = Vec::new();
+        let mut uneven_anchors = 0;
+        if let EntryCosts::PerAnchor(multipliers) = &entry {
+            // Every bit starts clear, so every anchor starts counted as uneven.
+            even_costs = vec![0; multipliers.len().div_ceil(64)];
+            uneven_anchors = multipliers.len();
+            let height = grid.height();
+            mark_even_costs(
+                (&mut even_costs[..], &mut uneven_anchors),
+                multipliers,
+                legal,
+                (width, height),
+                grid.full_window(),
+            );
+        }
         AnchorGraph {
-            open_ground: OpenGround::count(&moves),
+            even_costs,
+            uneven_anchors,
+            movable_anchors: moves.iter().filter(|&&mask| mask != 0).count(),
             moves,
             entry,
             min_multiplier,
@@ -142,6 +135,15 @@ impl AnchorGraph {
                     *stored = value / unit;
                 }
             }
+            let neighbours = anchors.grown(1, 1, width, height);
+            let legal = |index: usize| clearance.at(index) >= size;
+            mark_even_costs(
+                (&mut self.even_costs[..], &mut self.uneven_anchors),
+                multipliers,
+                legal,
+                (width, height),
+                neighbours,
+            );
         }
         let Some(changed) = clearance_changed else {
             return;
@@ -159,8 +161,8 @@ impl AnchorGraph {
                 let old = self.moves[anchor];
                 let new = move_mask(clearance, size, directions, x, y);
                 self.moves[anchor] = new;
-                self.open_ground.remove(old);
-                self.open_ground.add(new);
+                self.movable_anchors -= usize::from(old != 0);
+                self.movable_anchors += usize::from(new != 0);
                 match (was_legal, is_legal) {
                     (true, false) => self.regions.remove(anchor),
                     (false, true) => self.regions.add(anchor),
@@ -184,6 +186,11 @@ impl AnchorGraph {
         }
         self.regions.finish_joins();
         let legal = |index: usize| clearance.at(index) >= size;
+        if let EntryCosts::PerAnchor(multipliers) = &self.entry {
+            // Legality changed here, and with it which neighbours the even-cost bits read.
+            let bits = (&mut self.even_costs[..], &mut self.uneven_anchors);
+            mark_even_costs(bits, multipliers, legal, (width, height), touched);
+        }
         if self.regions.label_count() > self.moves.len() {
             // Labels handed out by many edits: start afresh to keep the table small.
             self.regions = Regions::label(&self.moves, legal, width);
@@ -207,17 +214,18 @@ impl AnchorGraph {
             EntryCosts::Uniform(_) => 0,
             EntryCosts::PerAnchor(values) => values.capacity() * std::mem::size_of::<u32>(),
         };
-        self.moves.capacity() + entry + self.regions.memory_bytes()
+        self.moves.capacity()
+            + entry
+            + self.even_costs.capacity() * std::mem::size_of::<u64>()
+            + self.regions.memory_bytes()
     }
 
-    /// Whether jump-point search is expected to beat plain A* on this graph: 8-way movement,
-    /// and at least half of the anchors that can move at all can move in all eight
-    /// directions. Jumps pay off on open ground; in corridors one anchor wide every anchor is
-    /// a turning point and plain A* does less work per expansion.
+    /// Whether jump-point search is expected to beat plain A* on this graph: with 8-way
+    /// movement, unless per-anchor costs change so often that more than one legal anchor in
+    /// ten has a neighbour of another cost. There a ray is stopped for cost tests at nearly
+    /// every anchor, and A* does less work per anchor.
     pub fn suits_jump_search(&self) -> bool {
-        self.movement == Movement::EightWay
-            && self.open_ground.surrounded * 2 >= self.open_ground.movable
-            && self.open_ground.surrounded > 0
+        self.movement == Movement::EightWay && self.uneven_anchors * 10 <= self.movable_anchors
     }
 
     /// Whether a path may exist between two legal anchors: they lie in the same region.
@@ -232,7 +240,9 @@ impl AnchorGraph {
             || self.entry != other.entry
             || self.min_multiplier != other.min_multiplier
             || self.cost_unit != other.cost_unit
-            || self.open_ground != other.open_ground
+            || self.movable_anchors != other.movable_anchors
+            || self.even_costs != other.even_costs
+            || self.uneven_anchors != other.uneven_anchors
         {
             return false;
         }
@@ -331,6 +341,44 @@ fn greatest_common_divisor(a: u32, b: u32) -> u32 {
 /// under the footprint of a legal anchor), row by row. A separable sliding-window maximum,
 /// rows then columns, each window formed from two overlapping power-of-two windows:
 /// O(cells * log size).
+/// Sets or clears the bit of every anchor in `window` in `bits` (see
+/// [`AnchorGraph::even_costs`]): set iff each of its legal neighbours on the `width x height`
+/// map has the same multiplier (and for illegal anchors, which no ray reaches); `uneven`
+/// counts the clear bits. The cost tests of jump-point search read the multipliers of
+/// legal neighbours only.
+fn mark_even_costs(
+    (bits, uneven): (&mut [u64], &mut usize),
+    multipliers: &[u32],
+    legal: impl Fn(usize) -> bool,
+    (width, height): (usize, usize),
+    window: Window,
+) {
+    for y in window.y0..window.y1 {
+        let rows = y.saturating_sub(1)..(y + 2).min(height);
+        for x in window.x0..window.x1 {
+            let anchor = y * width + x;
+            let own = multipliers[anchor];
+            let columns = x.saturating_sub(1)..(x + 2).min(width);
+            let even = !legal(anchor)
+                || rows.clone().all(|row| {
+                    columns.clone().all(|column| {
+                        let neighbour = row * width + column;
+                        multipliers[neighbour] == own || !legal(neighbour)
+                    })
+                });
+            let bit = 1u64 << (anchor % 64);
+            let was_even = bits[anchor / 64] & bit != 0;
+            if even {
+                bits[anchor / 64] |= bit;
+            } else {
+                bits[anchor / 64] &= !bit;
+            }
+            *uneven += usize::from(was_even && !even);
+            *uneven -= usize::from(!was_even && even);
+        }
+    }
+}
+
 fn footprint_max_multipliers(
     grid: &TerrainGrid,
     profile: &AgentProfile,

@@ -66,7 +66,9 @@ impl SearchMode {
 
     /// The mode called `name` (see [`as_str`](Self::as_str)).
     pub fn from_name(name: &str) -> Option<SearchMode> {
-        SearchMode::ALL.into_iter().find(|mode| mode.as_str() == name)
+        SearchMode::ALL
+            .into_iter()
+            .find(|mode| mode.as_str() == name)
     }
 }
 

@@ -5,8 +5,8 @@ use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
 use crate::profile::AgentProfile;
 use crate::query::PathQuery;
-use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::query::SearchMode;
+use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::search::{estimate, search, SearchOptions, SearchScratch};
 use std::cell::RefCell;
 
@@ -93,7 +93,15 @@ impl PathMap {
             landmarks: landmarks.as_deref(),
         };
         let width = self.grid.width();
-        let outcome = search(scratch, &graph, self.movement, options, width, start, target);
+        let outcome = search(
+            scratch,
+            &graph,
+            self.movement,
+            options,
+            width,
+            start,
+            target,
+        );
         let code = match (outcome.cost, target == goal) {
             (Some(_), true) => PathCode::Ok,
             (Some(_), false) => PathCode::PartialPath,

@@ -244,6 +244,7 @@ mod tests {
         let per_anchor = PerAnchorCosts {
             lengths: STEP_LENGTHS,
             multipliers: &multipliers,
+            even_costs: &[],
         };
         let mut scratch = SearchScratch::new();
         let mut found = 0;

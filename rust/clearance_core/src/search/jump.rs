@@ -117,6 +117,17 @@ const SIDES: [[(usize, usize); 2]; STRAIGHT_DIRECTIONS] = {
     sides
 };
 
+/// For a straight direction: the bits of its two sides (see [`SIDES`]).
+const SIDE_BITS: [u8; 8] = {
+    let mut bits = [0; 8];
+    let mut d = 0;
+    while d < STRAIGHT_DIRECTIONS {
+        bits[d] = 1 << SIDES[d][0].0 | 1 << SIDES[d][1].0;
+        d += 1;
+    }
+    bits
+};
+
 /// For a diagonal direction `(dx, dy)`: its straight parts `(dx, 0)` and `(0, dy)`.
 const PARTS: [[usize; 2]; 8] = {
     let mut parts = [[0; 2]; 8];
@@ -230,16 +241,28 @@ impl<C: StepCosts> Rays<'_, C> {
     /// and the cost of getting there, or `None` at a dead end.
     #[inline(always)]
     fn straight(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
+        let forward = 1 << direction;
+        let sides = SIDE_BITS[direction];
         let (mut at, mut cost) = (from, 0);
+        let mut behind = self.moves[from];
         loop {
-            if self.moves[at] & 1 << direction == 0 {
+            if behind & forward == 0 {
                 return None;
             }
             at = self.neighbour(at, direction);
             cost += self.costs.step_cost(direction, at);
-            if at == self.goal || self.forced(at, direction) {
+            let here = self.moves[at];
+            // Where no cost test can force a turn, one is forced exactly where a side opens
+            // that was closed beside the anchor behind (the obstacle case of `successors`).
+            let forced = if C::UNIFORM || self.costs.even(at) {
+                here & sides & !behind != 0
+            } else {
+                self.forced(at, direction)
+            };
+            if forced || at == self.goal {
                 return Some((at, cost));
             }
+            behind = here;
         }
     }
 
@@ -254,8 +277,9 @@ impl<C: StepCosts> Rays<'_, C> {
             }
             at = self.neighbour(at, direction);
             cost += self.costs.step_cost(direction, at);
+            // A diagonal arrival is forced to turn only by a cost test.
             if at == self.goal
-                || self.forced(at, direction)
+                || (!C::UNIFORM && !self.costs.even(at) && self.forced(at, direction))
                 || self.straight(at, first).is_some()
                 || self.straight(at, second).is_some()
             {
@@ -323,9 +347,10 @@ pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts>(
         scanned: 0,
     };
     let start_h = estimate(start);
-    open.push(codec.encode(start_h, start_h, start as u32)?, |key, slot| {
-        nodes[codec.index(key)].slot = slot
-    });
+    open.push(
+        codec.encode(start_h, start_h, start as u32)?,
+        |key, slot| nodes[codec.index(key)].slot = slot,
+    );
 
     let mut expanded = 0u64;
     while let Some(entry) = open.pop(|key, slot| nodes[codec.index(key)].slot = slot) {

@@ -44,8 +44,8 @@ use crate::graph::{AnchorGraph, EntryCosts};
 use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
 use astar::astar;
-use jump::jump_search;
 use heuristic::{DistanceHeuristic, Heuristic, WithLandmarks};
+use jump::jump_search;
 use keys::{Compact, Packed, Wide};
 use step_costs::{PerAnchorCosts, StepCosts, UniformCosts};
 
@@ -171,6 +171,7 @@ fn search_with<H: Heuristic>(
             let costs = PerAnchorCosts {
                 lengths: STEP_LENGTHS,
                 multipliers,
+                even_costs: &graph.even_costs,
             };
             run_with_fallback(scratch, problem, &costs, jump)
         }

@@ -12,6 +12,8 @@ pub(super) trait StepCosts {
     /// unit. Uniform models may answer any constant: only differences between anchors matter
     /// to the callers.
     fn multiplier(&self, anchor: usize) -> u64;
+    /// Whether every neighbour of the anchor stored at `anchor` costs what it costs to enter.
+    fn even(&self, anchor: usize) -> bool;
 }
 
 /// Every anchor costs the same to enter: the cost of a step depends on its direction only.
@@ -27,12 +29,18 @@ impl StepCosts for UniformCosts {
     fn multiplier(&self, _anchor: usize) -> u64 {
         1
     }
+    #[inline(always)]
+    fn even(&self, _anchor: usize) -> bool {
+        true
+    }
 }
 
 /// Each anchor has its own entry multiplier (the largest under its footprint).
 pub(super) struct PerAnchorCosts<'a> {
     pub(super) lengths: [u64; 8],
     pub(super) multipliers: &'a [u32],
+    /// See [`AnchorGraph::even_costs`](crate::graph::AnchorGraph::even_costs).
+    pub(super) even_costs: &'a [u64],
 }
 
 impl StepCosts for PerAnchorCosts<'_> {
@@ -44,5 +52,9 @@ impl StepCosts for PerAnchorCosts<'_> {
     #[inline(always)]
     fn multiplier(&self, anchor: usize) -> u64 {
         u64::from(self.multipliers[anchor])
+    }
+    #[inline(always)]
+    fn even(&self, anchor: usize) -> bool {
+        self.even_costs[anchor / 64] & 1 << (anchor % 64) != 0
     }
 }

@@ -6,7 +6,9 @@
 //! - `plain`: size 1, 8-way, the Moving AI profile, no landmarks;
 //! - `landmarks8`: the same with `LandmarkPlacement::Farthest(8)`;
 //! - `size2`: agent size 2 on the same start and goal anchors, no landmarks (many of these end
-//!   with a clearance code; the codes are part of the digest).
+//!   with a clearance code; the codes are part of the digest);
+//! - `astar`: as `plain`, but always with plain A* (`SearchMode::Plain`); the other variants
+//!   use the default `SearchMode::Auto`, which picks jump-point search on these maps.
 //!
 //! The results of all problems, in scenario order, are folded into one 64-bit FNV-1a digest
 //! (offset basis 0xcbf29ce484222325, prime 0x100000001b3, one byte at a time). Per problem it
@@ -43,7 +45,7 @@
 
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario};
 use clearance_cli::shared_data::{movingai_dir, MAPS};
-use clearance_core::{Cell, LandmarkPlacement, PathMap, PathResult};
+use clearance_core::{Cell, LandmarkPlacement, PathMap, PathQuery, PathResult, SearchMode};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -113,24 +115,40 @@ enum Variant {
     Plain,
     Landmarks8,
     Size2,
+    AStar,
 }
 
 impl Variant {
-    const ALL: [Variant; 3] = [Variant::Plain, Variant::Landmarks8, Variant::Size2];
+    const ALL: [Variant; 4] = [
+        Variant::Plain,
+        Variant::Landmarks8,
+        Variant::Size2,
+        Variant::AStar,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Variant::Plain => "plain",
             Variant::Landmarks8 => "landmarks8",
             Variant::Size2 => "size2",
+            Variant::AStar => "astar",
         }
     }
 
     fn agent_size(self) -> i64 {
         match self {
-            Variant::Plain | Variant::Landmarks8 => 1,
+            Variant::Plain | Variant::Landmarks8 | Variant::AStar => 1,
             Variant::Size2 => 2,
         }
+    }
+
+    /// Answers one problem on `map` as this variant asks.
+    fn query(self, map: &PathMap, start: Cell, goal: Cell) -> PathResult {
+        let mode = match self {
+            Variant::AStar => SearchMode::Plain,
+            _ => SearchMode::Auto,
+        };
+        map.query(&PathQuery::new(start, goal, self.agent_size(), PROFILE).search(mode))
     }
 }
 
@@ -169,7 +187,7 @@ fn load(name: &str, variant: Variant) -> (PathMap, Queries) {
 fn run(map: &PathMap, queries: &[(Cell, Cell)], variant: Variant) -> Vec<PathResult> {
     queries
         .iter()
-        .map(|&(start, goal)| map.find_path(start, goal, variant.agent_size(), PROFILE))
+        .map(|&(start, goal)| variant.query(map, start, goal))
         .collect()
 }
 
@@ -178,7 +196,7 @@ fn run_reversed(map: &PathMap, queries: &[(Cell, Cell)], variant: Variant) -> Ve
     let mut results: Vec<PathResult> = queries
         .iter()
         .rev()
-        .map(|&(start, goal)| map.find_path(start, goal, variant.agent_size(), PROFILE))
+        .map(|&(start, goal)| variant.query(map, start, goal))
         .collect();
     results.reverse();
     results
@@ -202,7 +220,7 @@ fn run_on_two_threads(
                         .skip(thread)
                         .step_by(THREADS)
                         .map(|(index, &(start, goal))| {
-                            let result = map.find_path(start, goal, variant.agent_size(), PROFILE);
+                            let result = variant.query(map, start, goal);
                             (index, result)
                         })
                         .collect()

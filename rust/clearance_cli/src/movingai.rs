@@ -38,8 +38,7 @@ pub struct Problem {
     pub goal: (i32, i32),
     /// Published optimal length.
     pub optimal: f64,
-    /// How many decimals the published length has; lengths with 2 decimals get a looser
-    /// tolerance when compared.
+    /// How many decimals the published length has: it is the exact optimum rounded to them.
     pub decimals: usize,
 }
 
@@ -52,14 +51,26 @@ impl Problem {
         )
     }
 
-    /// The tolerance to compare a computed length against the published one: 0.005 for
-    /// lengths given to 2 decimals or fewer, 1e-3 otherwise.
+    /// How far an exact length may lie from the published one: half a unit of the last
+    /// printed decimal (the published length is the optimum rounded to the digits printed),
+    /// plus 1e-7 relative for the arithmetic of the tool that computed it. Older Moving AI
+    /// files were evidently summed in single precision: AcrosstheCape line 575's optimum,
+    /// 99 + 96 sqrt 2 = 234.7645020, is printed 234.764, and arena2 line 201's,
+    /// 76.8822510, is printed 76.8822; 1e-9 relative would call both wrong.
+    ///
+    /// ```
+    /// # use clearance_cli::movingai::Problem;
+    /// let problem = Problem {
+    ///     line: 575, bucket: 58, start: (581, 541), goal: (463, 560),
+    ///     optimal: 234.764, decimals: 3,
+    /// };
+    /// let exact = 99.0 + 96.0 * std::f64::consts::SQRT_2;
+    /// assert!((exact - problem.optimal).abs() <= problem.tolerance());
+    /// assert!((exact + 0.001 - problem.optimal).abs() > problem.tolerance());
+    /// ```
     pub fn tolerance(&self) -> f64 {
-        if self.decimals <= 2 {
-            0.005
-        } else {
-            1e-3
-        }
+        let last_digit = 10f64.powi(-i32::try_from(self.decimals).unwrap_or(i32::MAX));
+        0.5 * last_digit + 1e-7 * self.optimal.abs()
     }
 }
 

@@ -10,6 +10,7 @@ use crate::connectivity::Regions;
 use crate::grid::{TerrainGrid, Window};
 use crate::movement::{direction_offsets, Movement, DIRECTIONS};
 use crate::profile::AgentProfile;
+use crate::result::StepWeights;
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
 #[derive(Debug, Clone)]
@@ -226,6 +227,26 @@ impl AnchorGraph {
     /// every anchor, and A* does less work per anchor.
     pub fn suits_jump_search(&self) -> bool {
         self.movement == Movement::EightWay && self.uneven_anchors * 10 <= self.movable_anchors
+    }
+
+    /// The multipliers `path` (storage indices of successive anchors on a map `width` wide)
+    /// pays, summed over its straight and its diagonal steps.
+    pub fn step_weights(&self, path: &[usize], width: usize) -> StepWeights {
+        let mut weights = StepWeights::default();
+        for pair in path.windows(2) {
+            let entered = pair[1];
+            let multiplier = self.cost_unit
+                * u64::from(match &self.entry {
+                    EntryCosts::Uniform(multiplier) => *multiplier,
+                    EntryCosts::PerAnchor(multipliers) => multipliers[entered],
+                });
+            if pair[0] % width == entered % width || pair[0] / width == entered / width {
+                weights.straight += multiplier;
+            } else {
+                weights.diagonal += multiplier;
+            }
+        }
+        weights
     }
 
     /// Whether a path may exist between two legal anchors: they lie in the same region.

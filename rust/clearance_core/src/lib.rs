@@ -72,6 +72,6 @@ pub use map::{PathMap, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
 pub use profile::AgentProfile;
 pub use query::{PathQuery, SearchMode};
-pub use result::{ClearanceShortfall, FieldValue, PathCode, PathResult, ResultField};
+pub use result::{ClearanceShortfall, FieldValue, PathCode, PathResult, ResultField, StepWeights};
 pub use search::SearchScratch;
 pub use terrain::{TerrainId, TerrainSet};

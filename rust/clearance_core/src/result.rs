@@ -1,6 +1,6 @@
 //! What a path query returns.
 
-use crate::cost::cost_to_f64;
+use crate::cost::MULTIPLIER_SCALE;
 use crate::grid::Cell;
 use std::fmt;
 
@@ -100,7 +100,11 @@ pub struct PathResult {
     /// The fixed-point cost of `path` (see [`COST_SCALE`](crate::COST_SCALE)); the start
     /// anchor is never charged. 0 without a path.
     pub cost: u64,
-    /// How many anchors the search expanded (0 when it failed validation).
+    /// The entry multipliers paid along `path`, summed separately over straight and diagonal
+    /// steps: what [`total_cost`](Self::total_cost) is computed from.
+    pub step_weights: StepWeights,
+    /// How many anchors the search expanded (0 when it failed validation): every anchor A*
+    /// took off its open list, or every jump point jump-point search did.
     pub expanded: u64,
     /// With the two clearance codes, and with a partial path for a goal whose clearance is
     /// too small: the clearance found and the size needed.
@@ -113,9 +117,23 @@ impl PathResult {
         self.code == PathCode::Ok
     }
 
-    /// The path's cost as a float: 1.0 per straight step at multiplier 1.0.
+    /// The path's cost as a float: the sum over its steps of the step's length (1, or the
+    /// square root of 2 for a diagonal) times the multiplier of the anchor it enters. Computed
+    /// from [`step_weights`](Self::step_weights) with the exact square root of 2, so it is the
+    /// path's true cost to within a rounding of the last bit, not the fixed-point `cost` (whose
+    /// diagonal is 3363/2378; see [`cost`](crate::cost)).
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathMap, Region, TerrainGrid};
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 4, 4), 0)?);
+    /// map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.5)?)?;
+    /// let result = map.find_path(Cell::new(0, 0), Cell::new(3, 2), 1, "walker");
+    /// // Two diagonals and one straight step, each at 1.5.
+    /// assert_eq!(result.total_cost(), 1.5 * (1.0 + 2.0 * std::f64::consts::SQRT_2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn total_cost(&self) -> f64 {
-        cost_to_f64(self.cost)
+        self.step_weights.total_cost()
     }
 
     /// The result's public fields, as every front end shows them: the Godot node's result
@@ -164,9 +182,29 @@ impl PathResult {
             code,
             path: Vec::new(),
             cost: 0,
+            step_weights: StepWeights::default(),
             expanded: 0,
             shortfall: None,
         }
+    }
+}
+
+/// The entry multipliers a path pays, in fixed-point units of
+/// [`MULTIPLIER_SCALE`](crate::MULTIPLIER_SCALE), summed over its straight steps and over its
+/// diagonal steps. Integers, so results stay comparable bit for bit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct StepWeights {
+    /// Sum of the multipliers of the anchors entered by straight steps.
+    pub straight: u64,
+    /// Sum of the multipliers of the anchors entered by diagonal steps.
+    pub diagonal: u64,
+}
+
+impl StepWeights {
+    /// `(straight + diagonal * sqrt 2) / MULTIPLIER_SCALE`, in `f64`.
+    pub fn total_cost(self) -> f64 {
+        (self.straight as f64 + self.diagonal as f64 * std::f64::consts::SQRT_2)
+            / f64::from(MULTIPLIER_SCALE)
     }
 }
 

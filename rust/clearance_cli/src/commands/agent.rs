@@ -1,7 +1,7 @@
 //! What `path` and `render` share: the agent's options, the map and profiles they load, the
 //! query they run, and the one line that describes its result.
 
-use super::{movingai_path_map, LandmarkArgs};
+use super::{movingai_path_map, LandmarkArgs, SearchArgs};
 use clap::Args;
 use clearance_cli::movingai::{read_map, MovingAiMap, MOVINGAI_PROFILE};
 use clearance_cli::profiles::read_profiles;
@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 /// The agent and its search, as `path` and `render` take them.
 #[derive(Args)]
 pub struct AgentArgs {
-    /// Agent size: the side of its square footprint, 1 to 255.
-    #[arg(long, default_value_t = 1)]
+    /// Agent size: the side of its square footprint, 1 to 255 (others give the code
+    /// INVALID_AGENT_SIZE).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub size: i64,
     /// Profile name: `movingai` (`.`, `G`, `S` at cost 1) or one from --profiles.
     #[arg(long, default_value = MOVINGAI_PROFILE)]
@@ -29,6 +30,8 @@ pub struct AgentArgs {
     four_way: bool,
     #[command(flatten)]
     landmarks: LandmarkArgs,
+    #[command(flatten)]
+    search: SearchArgs,
     /// If the goal cannot be reached, show the path to the reachable anchor nearest to it
     /// (code PARTIAL_PATH; the exit status stays 1).
     #[arg(long)]
@@ -84,7 +87,9 @@ impl AgentArgs {
     pub fn query(&self, from: Cell, to: Cell) -> PathQuery<'_> {
         PathQuery {
             max_expansions: self.max_expansions,
-            ..PathQuery::new(from, to, self.size, &self.profile).allow_partial_path(self.partial)
+            ..PathQuery::new(from, to, self.size, &self.profile)
+                .allow_partial_path(self.partial)
+                .search(self.search.mode())
         }
     }
 }

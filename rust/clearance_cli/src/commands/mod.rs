@@ -9,7 +9,7 @@ mod agent;
 use clap::Args;
 use clearance_cli::movingai::{movingai_profile, MovingAiMap};
 use clearance_cli::CliError;
-use clearance_core::{LandmarkPlacement, Movement, PathMap};
+use clearance_core::{LandmarkPlacement, Movement, PathMap, SearchMode};
 use std::process::ExitCode;
 
 /// A path map of `map` under `movement`, with the built-in `movingai` profile registered.
@@ -45,6 +45,30 @@ impl LandmarkArgs {
         map.set_landmarks(placement)
             .map_err(|error| CliError::Usage(format!("--landmarks: {error}")))
     }
+}
+
+/// `--search`, as `path`, `render` and `scen` take it.
+#[derive(Args)]
+pub struct SearchArgs {
+    /// Search algorithm: auto (jump-point search where it pays, else plain A*), jump or plain.
+    /// Every choice finds optimal paths.
+    #[arg(long, default_value = "auto", value_parser = parse_search_mode)]
+    search: SearchMode,
+}
+
+impl SearchArgs {
+    /// The chosen mode.
+    fn mode(&self) -> SearchMode {
+        self.search
+    }
+}
+
+/// Parses `auto`, `jump` or `plain`.
+fn parse_search_mode(text: &str) -> Result<SearchMode, String> {
+    SearchMode::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = SearchMode::ALL.iter().map(|mode| mode.as_str()).collect();
+        format!("expected one of {}, got {text:?}", names.join(", "))
+    })
 }
 
 /// Exit status 0 if the command found what was asked for, 1 if a query failed or a cost did

@@ -16,10 +16,10 @@ pub struct PathArgs {
     /// A Moving AI `.map` file.
     map: PathBuf,
     /// Start anchor (top-left cell of the footprint), as X,Y.
-    #[arg(long, value_parser = parse_cell)]
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
     from: Cell,
     /// Goal anchor, as X,Y.
-    #[arg(long, value_parser = parse_cell)]
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
     to: Cell,
     #[command(flatten)]
     agent: AgentArgs,

@@ -23,10 +23,10 @@ pub struct RenderArgs {
     #[arg(long)]
     out: PathBuf,
     /// Start anchor, as X,Y.
-    #[arg(long, value_parser = parse_cell, requires = "to")]
+    #[arg(long, value_parser = parse_cell, requires = "to", allow_hyphen_values = true)]
     from: Option<Cell>,
     /// Goal anchor, as X,Y.
-    #[arg(long, value_parser = parse_cell, requires = "from")]
+    #[arg(long, value_parser = parse_cell, requires = "from", allow_hyphen_values = true)]
     to: Option<Cell>,
     /// Pixels per cell (default: as many as keep the picture within 1024 pixels).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]

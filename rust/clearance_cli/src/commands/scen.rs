@@ -1,11 +1,11 @@
 //! `clearance scen`: every problem of a Moving AI scenario file, each cost checked against
 //! the published optimum, with query times and expansion counts.
 
-use super::{exit_status, movingai_path_map, LandmarkArgs};
+use super::{exit_status, movingai_path_map, LandmarkArgs, SearchArgs};
 use clap::Args;
 use clearance_cli::movingai::{read_map, read_scenario, MovingAiMap, Problem, MOVINGAI_PROFILE};
 use clearance_cli::CliError;
-use clearance_core::{Movement, PathCode, PathMap, PathResult};
+use clearance_core::{Movement, PathCode, PathMap, PathQuery, PathResult, SearchMode};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +23,8 @@ pub struct ScenArgs {
     scen: PathBuf,
     #[command(flatten)]
     landmarks: LandmarkArgs,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
@@ -34,7 +36,7 @@ pub fn run(args: &ScenArgs) -> Result<ExitCode, CliError> {
     let map = read_map(&args.map)?;
     let problems = read_scenario(&args.scen, &map)?;
     let prepared = Prepared::new(&map, &args.landmarks)?;
-    let solved = Solved::new(&prepared.path_map, &problems);
+    let solved = Solved::new(&prepared.path_map, &problems, args.search.mode());
     if args.json {
         println!("{}", report_json(args, &prepared, &solved));
     } else {
@@ -109,14 +111,14 @@ struct Solved {
 }
 
 impl Solved {
-    fn new(path_map: &PathMap, problems: &[Problem]) -> Solved {
+    fn new(path_map: &PathMap, problems: &[Problem], search: SearchMode) -> Solved {
         let mut micros = Vec::with_capacity(problems.len());
         let mut expanded = 0u64;
         let mut mismatches = Vec::new();
         for problem in problems {
             let (start, goal) = problem.endpoints();
-            let (result, query_micros) =
-                timed(|| path_map.find_path(start, goal, 1, MOVINGAI_PROFILE));
+            let query = PathQuery::new(start, goal, 1, MOVINGAI_PROFILE).search(search);
+            let (result, query_micros) = timed(|| path_map.query(&query));
             micros.push(query_micros);
             expanded += result.expanded;
             mismatches.extend(Mismatch::check(problem, &result));
@@ -151,6 +153,7 @@ fn report_json(args: &ScenArgs, prepared: &Prepared, solved: &Solved) -> serde_j
         "mean_us": solved.mean_micros,
         "median_us": solved.median_micros,
         "mean_expanded": solved.mean_expanded,
+        "search": args.search.mode().as_str(),
         "clearance_build_us": prepared.layers_micros,
         "landmarks": args.landmarks.count(),
         "landmark_build_us": prepared.landmarks_micros,

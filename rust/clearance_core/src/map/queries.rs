@@ -117,6 +117,7 @@ impl PathMap {
             .collect();
         PathResult {
             code,
+            step_weights: graph.step_weights(&outcome.path, width),
             path,
             cost: outcome.cost.unwrap_or(0),
             expanded: outcome.expanded,

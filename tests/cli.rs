@@ -289,3 +289,53 @@ fn partial_paths_and_expansion_limits_from_the_command_line() {
     assert_eq!(limited.status.code(), Some(1));
     assert!(stdout(&limited).contains("SEARCH_LIMIT_REACHED"));
 }
+
+#[test]
+fn negative_sizes_and_coordinates_are_values_not_flags() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let output = clearance(args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        serde_json::from_slice(&output.stdout).expect("one JSON object")
+    };
+    let bad_size = json(&[
+        "path", MAP, "--from", "2,2", "--to", "5,2", "--size", "-2", "--json",
+    ]);
+    assert_eq!(bad_size["code"], "INVALID_AGENT_SIZE");
+    let outside = json(&["path", MAP, "--from", "-1,2", "--to", "5,2", "--json"]);
+    assert_eq!(outside["code"], "START_OUT_OF_BOUNDS");
+    let outside = json(&["path", MAP, "--from", "2,2", "--to", "5,-7", "--json"]);
+    assert_eq!(outside["code"], "GOAL_OUT_OF_BOUNDS");
+}
+
+#[test]
+fn every_search_mode_finds_the_same_cost() {
+    let mut costs = Vec::new();
+    for mode in ["auto", "jump", "plain"] {
+        let output = clearance(&[
+            "path",
+            MAP,
+            "--from",
+            "2,2",
+            "--to",
+            "37,2",
+            "--size",
+            "2",
+            "--profiles",
+            PROFILES,
+            "--profile",
+            "infantry",
+            "--search",
+            mode,
+            "--json",
+        ]);
+        assert!(output.status.success(), "{mode}: {}", stdout(&output));
+        let result: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        costs.push(result["total_cost"].as_f64().unwrap());
+    }
+    assert!(costs.iter().all(|&cost| cost == costs[0]), "{costs:?}");
+    let output = clearance(&[
+        "path", MAP, "--from", "2,2", "--to", "5,2", "--search", "fast",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("auto, jump, plain"));
+}

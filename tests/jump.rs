@@ -12,7 +12,12 @@ use clearance_tests::reference::Reference;
 /// Runs one query in every search mode and checks each against the reference.
 fn check_every_mode(map: &PathMap, start: Cell, goal: Cell, size: i64, profile: &str) -> PathCode {
     let eight_way = map.movement() == Movement::EightWay;
-    let rules = Reference::new(map.grid(), map.profile(profile).unwrap(), size as i32, eight_way);
+    let rules = Reference::new(
+        map.grid(),
+        map.profile(profile).unwrap(),
+        size as i32,
+        eight_way,
+    );
     let mut codes = Vec::new();
     for mode in SearchMode::ALL {
         let query = PathQuery::new(start, goal, size, profile).search(mode);
@@ -122,7 +127,12 @@ fn jump_search_expands_fewer_anchors_on_open_ground() {
     let jump = map.query(&query.search(SearchMode::Jump));
     assert_eq!(plain.cost, jump.cost);
     assert_eq!(jump.path.len(), plain.path.len());
-    assert!(jump.expanded * 20 < plain.expanded, "{} vs {}", jump.expanded, plain.expanded);
+    assert!(
+        jump.expanded * 20 < plain.expanded,
+        "{} vs {}",
+        jump.expanded,
+        plain.expanded
+    );
     // Auto picks jumps on open ground.
     assert_eq!(map.query(&query).expanded, jump.expanded);
 }
@@ -139,7 +149,39 @@ fn paths_list_every_anchor_with_unit_steps() {
         let result = map.query(&PathQuery::new(start, goal, 1, "unit").search(SearchMode::Jump));
         for pair in result.path.windows(2) {
             let (dx, dy) = (pair[1].x - pair[0].x, pair[1].y - pair[0].y);
-            assert!(dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0), "{pair:?}");
+            assert!(
+                dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0),
+                "{pair:?}"
+            );
         }
+    }
+}
+
+#[test]
+fn every_mode_stays_exact_through_random_edits() {
+    let mut rng = Rng::new(0xED17_5EA2);
+    for _ in 0..60 {
+        let grid = random_grid(&mut rng, 24, 24, 10);
+        let mut map = PathMap::new(grid);
+        for name in ["scout", "truck"] {
+            map.set_profile(random_profile(&mut rng, name)).unwrap();
+        }
+        for _ in 0..30 {
+            let rect = Region::new(
+                rng.range(0, 24) as i32,
+                rng.range(0, 24) as i32,
+                rng.range(1, 4) as i32,
+                rng.range(1, 4) as i32,
+            );
+            let terrain = *rng.pick(&[0u8, 1, 2, 3, 4]);
+            // Rectangles reaching past the map are refused and change nothing.
+            let _ = map.fill_rect(rect, terrain);
+            let size = rng.range(1, 4);
+            let profile = *rng.pick(&["scout", "truck"]);
+            let start = random_cell(&mut rng, map.region());
+            let goal = random_cell(&mut rng, map.region());
+            check_every_mode(&map, start, goal, size, profile);
+        }
+        map.verify_caches().unwrap();
     }
 }

@@ -5,16 +5,16 @@ use clearance_cli::movingai::{
     movingai_profile, parse_map, parse_scenario, read_map, read_scenario,
 };
 use clearance_cli::profiles::parse_profiles;
-use clearance_cli::shared_data::{movingai_dir, MAPS};
+use clearance_cli::shared_data::{movingai_dir, LARGE_MAPS, MAPS};
 use clearance_cli::CliError;
-use clearance_core::{Cell, PathMap};
+use clearance_core::{PathMap, PathQuery, SearchMode};
 use std::path::Path;
 
 #[test]
-fn every_shared_scenario_matches_its_published_optimum() {
+fn every_shared_scenario_matches_its_published_optimum_in_every_search_mode() {
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let mut total = 0;
-    for name in MAPS {
+    for name in MAPS.into_iter().chain(LARGE_MAPS) {
         let map = read_map(&dir.join(format!("{name}.map"))).unwrap();
         let problems = read_scenario(&dir.join(format!("{name}.map.scen")), &map).unwrap();
         assert!(!problems.is_empty(), "{name} has no problems");
@@ -22,12 +22,19 @@ fn every_shared_scenario_matches_its_published_optimum() {
         path_map.set_profile(movingai_profile()).unwrap();
         let mut mismatches = Vec::new();
         for problem in &problems {
-            let start = Cell::new(problem.start.0, problem.start.1);
-            let goal = Cell::new(problem.goal.0, problem.goal.1);
-            let result = path_map.find_path(start, goal, 1, "movingai");
-            let cost = result.is_ok().then(|| result.total_cost());
+            let (start, goal) = problem.endpoints();
+            let query = PathQuery::new(start, goal, 1, "movingai");
+            let plain = path_map.query(&query.search(SearchMode::Plain));
+            let jump = path_map.query(&query.search(SearchMode::Jump));
+            assert_eq!(
+                (plain.code, plain.cost),
+                (jump.code, jump.cost),
+                "{name} line {}: plain A* and jump search disagree",
+                problem.line
+            );
+            let cost = jump.is_ok().then(|| jump.total_cost());
             if !cost.is_some_and(|cost| (cost - problem.optimal).abs() <= problem.tolerance()) {
-                mismatches.push((problem.line, problem.optimal, result.code, cost));
+                mismatches.push((problem.line, problem.optimal, jump.code, cost));
             }
         }
         assert!(
@@ -38,8 +45,9 @@ fn every_shared_scenario_matches_its_published_optimum() {
         );
         total += problems.len();
     }
-    // The shared selection: 130 + 929 + 1280 + 2430 + 490 problems.
-    assert_eq!(total, 5259);
+    // The shared selection: 130 + 929 + 1280 + 2430 + 490 problems, then the large maps'
+    // 2940 + 300.
+    assert_eq!(total, 8499);
 }
 
 fn syntax_error_line(error: CliError) -> usize {

@@ -6,7 +6,7 @@
 
 use clearance_core::{
     Cell, ClearanceShortfall, Movement, PathCode, PathMap, PathQuery, PathResult, Region,
-    SearchScratch, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
+    SearchMode, SearchScratch, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
 };
 use clearance_tests::reference::Reference;
 
@@ -145,6 +145,30 @@ pub fn check_query(map: &PathMap, start: Cell, goal: Cell, size: i64, profile: &
                 walked, result.cost,
                 "reported cost differs from the path's: {context}"
             );
+            // Every search mode finds a path of the same optimal cost that walks to it, and
+            // stops exactly at an expansion limit one below what it needed.
+            for mode in [SearchMode::Plain, SearchMode::Jump] {
+                let query = PathQuery::new(start, goal, size, profile).search(mode);
+                let found = map.query(&query);
+                assert_eq!(
+                    (found.code, found.cost),
+                    (PathCode::Ok, optimal),
+                    "{mode:?}: {context}"
+                );
+                let path: Vec<Cell> = found.path.iter().map(|&cell| local(cell)).collect();
+                let walked = rules
+                    .path_cost(&path, at_start, at_goal)
+                    .unwrap_or_else(|error| panic!("{mode:?}: {error}: {context}"));
+                assert_eq!(walked, optimal, "{mode:?} path cost: {context}");
+                if found.expanded > 0 {
+                    let short = map.query(&query.max_expansions(found.expanded - 1));
+                    assert_eq!(
+                        short.code,
+                        PathCode::SearchLimitReached,
+                        "{mode:?}: {context}"
+                    );
+                }
+            }
             // An expansion limit just below what the search needed stops it exactly there;
             // one equal to it changes nothing.
             let query = PathQuery::new(start, goal, size, profile);

@@ -5,7 +5,9 @@
 use crate::convert::{cell_of, vector_of};
 use crate::profile::{ProfileBuilder, TerrainProblem};
 use crate::workers::OwnedQuery;
-use clearance_core::{AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathResult};
+use clearance_core::{
+    AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathResult, SearchMode,
+};
 use godot::prelude::*;
 
 /// `cells` as a typed Array. Built from a slice, so that gdext sizes the array once and writes
@@ -126,6 +128,8 @@ pub fn query_from_variant(
         profile,
         allow_partial_path,
         max_expansions,
+        // The node's `search_mode` applies to every query; the caller sets it.
+        search: SearchMode::Auto,
     })
 }
 

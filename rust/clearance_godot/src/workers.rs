@@ -3,7 +3,7 @@
 //! main thread (Godot objects and signals stay on the main thread).
 #![forbid(unsafe_code)]
 
-use clearance_core::{Cell, PathMap, PathQuery, PathResult};
+use clearance_core::{Cell, PathMap, PathQuery, PathResult, SearchMode};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -18,6 +18,7 @@ pub struct OwnedQuery {
     pub profile: String,
     pub allow_partial_path: bool,
     pub max_expansions: Option<u64>,
+    pub search: SearchMode,
 }
 
 impl OwnedQuery {
@@ -29,6 +30,7 @@ impl OwnedQuery {
             profile: &self.profile,
             allow_partial_path: self.allow_partial_path,
             max_expansions: self.max_expansions,
+            search: self.search,
         }
     }
 }

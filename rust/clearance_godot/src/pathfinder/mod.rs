@@ -25,7 +25,7 @@ use crate::convert::{rect_of, region_of, terrain_id};
 use crate::profile::AgentProfile;
 use crate::workers::Workers;
 use clearance_core::{
-    Cell, LandmarkPlacement, Movement, PathMap, Region, TerrainGrid, MAX_LANDMARKS,
+    Cell, LandmarkPlacement, Movement, PathMap, Region, SearchMode, TerrainGrid, MAX_LANDMARKS,
 };
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
@@ -36,6 +36,13 @@ use std::sync::Arc;
 const DIAGONAL_MODE_NEVER: i64 = 1;
 /// AStarGrid2D's `DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES`: 8-way movement without cutting corners.
 const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = 3;
+
+/// `search_mode`: jump-point search where it pays, plain A* elsewhere.
+const SEARCH_MODE_AUTO: i64 = 0;
+/// `search_mode`: jump-point search (8-way movement; 4-way queries use plain A*).
+const SEARCH_MODE_JUMP: i64 = 1;
+/// `search_mode`: plain A*.
+const SEARCH_MODE_PLAIN: i64 = 2;
 
 /// Default `max_map_cells`: a 4096 x 4096 map.
 const DEFAULT_MAX_MAP_CELLS: i64 = 1 << 24;
@@ -104,6 +111,16 @@ pub struct ClearancePathfinder {
     #[export(enum = (Never = 1, OnlyIfNoObstacles = 3))]
     #[var(set = set_diagonal_mode)]
     diagonal_mode: i64,
+
+    /// Which exact search answers queries: `SEARCH_MODE_AUTO` (0, the default) takes
+    /// jump-point search where it pays (8-way movement, costs that do not change at every
+    /// other anchor) and plain A* elsewhere; `SEARCH_MODE_JUMP` (1) and `SEARCH_MODE_PLAIN`
+    /// (2) force one. Every mode finds paths of the same optimal cost; they differ in speed
+    /// and in which of several equally cheap paths comes back. Other values are refused with an
+    /// error.
+    #[export(enum = (Auto = 0, Jump = 1, Plain = 2))]
+    #[var(set = set_search_mode)]
+    search_mode: i64,
 
     /// Terrain id (0 to 255) every cell gets when the map is built or rebuilt. Changing it
     /// rebuilds the map (terrain edits are discarded) and emits `map_changed`.
@@ -212,6 +229,7 @@ impl INode2D for ClearancePathfinder {
             cell_size: Vector2::new(16.0, 16.0),
             offset: Vector2::ZERO,
             diagonal_mode: DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES,
+            search_mode: SEARCH_MODE_AUTO,
             default_terrain: 0,
             empty_cell_terrain: 255,
             landmark_count: 0,
@@ -278,6 +296,18 @@ impl ClearancePathfinder {
     /// AStarGrid2D's).
     #[constant]
     const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES;
+
+    /// `search_mode`: jump-point search where it pays, plain A* elsewhere (the default).
+    #[constant]
+    const SEARCH_MODE_AUTO: i64 = SEARCH_MODE_AUTO;
+
+    /// `search_mode`: always jump-point search (4-way movement still uses plain A*).
+    #[constant]
+    const SEARCH_MODE_JUMP: i64 = SEARCH_MODE_JUMP;
+
+    /// `search_mode`: always plain A*.
+    #[constant]
+    const SEARCH_MODE_PLAIN: i64 = SEARCH_MODE_PLAIN;
 
     /// Emitted after every successful terrain change (`set_cell_terrain()`,
     /// `fill_rect_terrain()`, `load_terrain()`, `apply_terrain_batch()`,
@@ -365,6 +395,20 @@ impl ClearancePathfinder {
         };
         self.diagonal_mode = mode;
         self.map_mut().set_movement(movement);
+    }
+
+    /// Sets `search_mode`; see the property.
+    #[func]
+    pub fn set_search_mode(&mut self, mode: i64) {
+        if search_mode_of(mode).is_none() {
+            pathfinder_error!(
+                "search_mode",
+                "{mode} is not SEARCH_MODE_AUTO ({SEARCH_MODE_AUTO}), SEARCH_MODE_JUMP \
+                 ({SEARCH_MODE_JUMP}) or SEARCH_MODE_PLAIN ({SEARCH_MODE_PLAIN}); unchanged"
+            );
+            return;
+        }
+        self.search_mode = mode;
     }
 
     /// Sets `default_terrain`; see the property.
@@ -551,6 +595,23 @@ impl ClearancePathfinder {
             // The setter validated the region; keep the old map rather than trust that here.
             Err(error) => pathfinder_error!(node, "cannot build the map: {error}"),
         }
+    }
+}
+
+/// The search a `search_mode` value stands for, if it is one.
+fn search_mode_of(mode: i64) -> Option<SearchMode> {
+    match mode {
+        SEARCH_MODE_AUTO => Some(SearchMode::Auto),
+        SEARCH_MODE_JUMP => Some(SearchMode::Jump),
+        SEARCH_MODE_PLAIN => Some(SearchMode::Plain),
+        _ => None,
+    }
+}
+
+impl ClearancePathfinder {
+    /// The search every query of this node uses.
+    fn search(&self) -> SearchMode {
+        search_mode_of(self.search_mode).unwrap_or_default()
     }
 }
 

@@ -224,6 +224,7 @@ impl ClearancePathfinder {
             profile: name,
             allow_partial_path,
             max_expansions: self.expansion_limit(),
+            search: self.search(),
         }
     }
 
@@ -240,7 +241,10 @@ impl ClearancePathfinder {
         let mut owned = Vec::with_capacity(queries.len());
         for (index, entry) in queries.iter_shared().enumerate() {
             match query_from_variant(&entry, self.expansion_limit()) {
-                Ok(query) => owned.push(query),
+                Ok(query) => owned.push(OwnedQuery {
+                    search: self.search(),
+                    ..query
+                }),
                 Err(problem) => {
                     pathfinder_error!(method, "queries[{index}] {problem}; nothing was started");
                     return None;

@@ -48,6 +48,7 @@ func _initialize() -> void:
 	await _run("generated_size_2_and_3_queries_match_reference", _check_generated.bind(false, 8, 15))
 	await _run("generated_weighted_queries_match_reference", _check_generated.bind(true, 8, 10))
 	await _run("landmark_queries_agree_with_plain_queries", _check_landmarks)
+	await _run("search_mode_changes_no_cost", _check_search_modes)
 	await _run("edits_between_queries_keep_results_exact", _check_live_edits)
 	await _run("partial_paths_end_at_the_nearest_reachable_anchor", _check_partial_paths)
 	await _run("expansion_and_memory_limits_are_codes", _check_limits)
@@ -323,6 +324,9 @@ func _check_bad_properties() -> void:
 	pf.diagonal_mode = 2
 	pf.diagonal_mode = 0
 	_expect_eq(pf.diagonal_mode, EIGHT_WAY, "diagonal_mode 0 and 2 refused")
+	pf.search_mode = 3
+	pf.search_mode = -1
+	_expect_eq(pf.search_mode, ClearancePathfinder.SEARCH_MODE_AUTO, "search_mode 3 and -1 refused")
 	var region := pf.region
 	pf.region = Rect2i(0, 0, 0, 5)
 	pf.region = Rect2i(0, 0, 5, -1)
@@ -605,6 +609,46 @@ func _check_generated(weighted: bool, maps: int, queries_per_map: int) -> String
 		pf.free()
 	_expect(counts.OK * 2 >= queries, "at least half the generated queries found a path: %s" % counts)
 	return "%d queries: %s" % [queries, JSON.stringify(counts)]
+
+
+func _check_search_modes() -> String:
+	var modes := [ClearancePathfinder.SEARCH_MODE_AUTO, ClearancePathfinder.SEARCH_MODE_JUMP, ClearancePathfinder.SEARCH_MODE_PLAIN]
+	var compared := 0
+	for map_index in 6:
+		var width := rng.randi_range(16, 28)
+		var height := rng.randi_range(12, 20)
+		var data := _filled(width * height, GROUND)
+		for i in rng.randi_range(8, 16):
+			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 5), rng.randi_range(1, 4))
+			var terrain: int = [WALL, ROAD, SWAMP, WATER][rng.randi_range(0, 3)]
+			for y in range(rect.position.y, mini(rect.end.y, height)):
+				for x in range(rect.position.x, mini(rect.end.x, width)):
+					data[y * width + x] = terrain
+		var costs := {GROUND: 1.0, ROAD: 0.5, SWAMP: 3.0, WATER: 7.5}
+		var pf := ClearancePathfinder.new()
+		root.add_child(pf)
+		pf.region = Rect2i(0, 0, width, height)
+		pf.load_terrain(data)
+		pf.set_profile(&"generated", costs)
+		var reference := Reference.new(width, height, data, costs, true)
+		for query in 12:
+			var size := rng.randi_range(1, 3)
+			var start := _pick_anchor(reference, size)
+			var goal := _pick_anchor(reference, size)
+			var first: Dictionary = {}
+			for mode: int in modes:
+				pf.search_mode = mode
+				var result := pf.find_path(start, goal, size, &"generated")
+				var label := "map %d mode %d size %d %s->%s" % [map_index, mode, size, start, goal]
+				_compare(reference, pf, result, start, goal, size, label)
+				if first.is_empty():
+					first = result
+				else:
+					_expect_eq(result.code, first.code, label + ": same code in every mode")
+					_expect(absf(result.total_cost - first.total_cost) <= 1e-9 * maxf(1.0, first.total_cost), label + ": same cost in every mode")
+			compared += 1
+		pf.free()
+	return "%d queries in 3 modes" % compared
 
 
 func _check_landmarks() -> String:

@@ -212,7 +212,7 @@ fn results_stay_optimal_through_random_edit_sequences() {
 }
 
 #[test]
-fn tables_survive_edits_that_only_raise_costs() {
+fn tables_survive_raising_edits_and_are_repaired_after_opening_ones() {
     let grid = TerrainGrid::new(Region::new(0, 0, 30, 30), GROUND).unwrap();
     let mut map = PathMap::new(grid);
     map.set_profile(
@@ -234,17 +234,203 @@ fn tables_survive_edits_that_only_raise_costs() {
         map.landmark_stats("unit").is_some(),
         "kept after raising edits"
     );
+    map.verify_caches().unwrap(); // lower bounds now, not the true distances
     map.set_cell(Cell::new(5, 5), GROUND).unwrap(); // 3.0 -> 1.0: lowers
     assert!(
         map.landmark_stats("unit").is_none(),
-        "dropped after a lowering edit"
+        "a table kept as lower bounds cannot be repaired exactly: dropped"
     );
-    assert!(map.bake_landmarks("unit").is_some());
+    let rebuilt = map.bake_landmarks("unit").unwrap();
     map.set_cell(Cell::new(9, 9), GROUND).unwrap(); // opens a wall
-    assert!(
-        map.landmark_stats("unit").is_none(),
-        "dropped after an opening edit"
+    assert_eq!(
+        map.landmark_stats("unit"),
+        Some(rebuilt.clone()),
+        "repaired in place after an opening edit"
     );
+    map.fill_rect(Region::new(0, 20, 4, 4), SWAMP).unwrap();
+    // Baking keeps the table raised costs left as lower bounds; setting landmarks rebuilds.
+    map.set_landmarks(LandmarkPlacement::Farthest(4)).unwrap();
+    map.bake_landmarks("unit").unwrap();
+    map.fill_rect(Region::new(1, 21, 2, 2), GROUND).unwrap(); // lowers
+    assert!(
+        map.landmark_stats("unit").is_some(),
+        "repaired after a lowering edit"
+    );
+    map.verify_caches().unwrap();
+    // Raising and lowering in one batch: dropped.
+    map.apply_edits(&[
+        TerrainEdit::Cell {
+            cell: Cell::new(8, 8),
+            terrain: GROUND,
+        },
+        TerrainEdit::Cell {
+            cell: Cell::new(20, 20),
+            terrain: WALL,
+        },
+    ])
+    .unwrap();
+    assert!(map.landmark_stats("unit").is_none());
+}
+
+#[test]
+fn an_opened_shortcut_reaches_the_table_without_a_rebuild() {
+    // A wall down column 10 with a gap at the bottom; a landmark at (0, 15). Opening (10, 15)
+    // shortens the distances of everything right of the wall: the repair must carry the drop
+    // across the map, or the bound from (20, 15) would overestimate.
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 30, 30), GROUND).unwrap();
+    grid.fill_rect(Region::new(10, 0, 1, 29), WALL).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(
+        clearance_core::AgentProfile::new("unit")
+            .with_terrain(GROUND, 1.0)
+            .unwrap(),
+    )
+    .unwrap();
+    let landmark = Cell::new(0, 15);
+    map.set_landmarks(LandmarkPlacement::At(vec![landmark, Cell::new(10, 5)]))
+        .unwrap();
+    // The wall cell cannot hold a landmark.
+    assert_eq!(
+        map.bake_landmarks("unit").unwrap().landmarks,
+        vec![landmark]
+    );
+    let far = Cell::new(20, 15);
+    let before = map.estimate_cost(far, landmark, 1, "unit").unwrap();
+    map.set_cell(Cell::new(10, 15), GROUND).unwrap();
+    assert!(
+        map.landmark_stats("unit").is_some(),
+        "the opening kept the table"
+    );
+    map.verify_caches().unwrap();
+    let result = map.find_path(far, landmark, 1, "unit");
+    assert_eq!((result.code, result.total_cost()), (PathCode::Ok, 20.0));
+    // The goal is the landmark: the bound is the stored distance, now the straight one.
+    assert_eq!(
+        map.estimate_cost(far, landmark, 1, "unit"),
+        Some(result.cost)
+    );
+    assert!(before > result.cost * 3 / 2, "the long way round: {before}");
+    // Opening the given cell (10, 5) makes a rebuild place a landmark there: dropped.
+    map.set_cell(Cell::new(10, 5), GROUND).unwrap();
+    assert!(map.landmark_stats("unit").is_none());
+    assert_eq!(map.bake_landmarks("unit").unwrap().landmarks.len(), 2);
+}
+
+/// Whether replacing the terrains of `rect` (on `grid`) by `terrain` can only lower the
+/// costs of `profile` and whether it can only raise them, impassable counting as infinitely
+/// dear.
+fn classify(
+    grid: &TerrainGrid,
+    profile: &clearance_core::AgentProfile,
+    rect: Region,
+    terrain: u8,
+) -> (bool, bool) {
+    let cost = |t: u8| profile.multiplier(t).unwrap_or(f64::INFINITY);
+    let mut old = Vec::new();
+    for y in rect.y..rect.y + rect.height {
+        for x in rect.x..rect.x + rect.width {
+            old.push(cost(grid.terrain(Cell::new(x, y)).unwrap()));
+        }
+    }
+    let new = cost(terrain);
+    let lowers = old.iter().all(|&c| c >= new);
+    let raises = old.iter().all(|&c| c <= new);
+    (lowers, raises)
+}
+
+#[test]
+fn opening_edits_repair_tables_to_equal_a_rebuild() {
+    let mut rng = Rng::new(0x1A2D_0E0E);
+    let (mut repaired, mut queries) = (0, 0);
+    for case in 0..48 {
+        let (mut map, mut grid) = generated_map(&mut rng, case);
+        let region = grid.region();
+        let placement = if case % 3 == 2 {
+            LandmarkPlacement::At((0..3).map(|_| random_cell(&mut rng, region)).collect())
+        } else {
+            LandmarkPlacement::Farthest(1 + case % 6)
+        };
+        // Tables as the test knows them to be exact: rebuilt, then only repaired.
+        let mut exact: Vec<Option<Vec<Cell>>> = vec![None, None];
+        for step in 0..30 {
+            if step % 6 == 0 {
+                map.set_landmarks(placement.clone()).unwrap(); // drops every table
+                for (index, profile) in ["a", "b"].into_iter().enumerate() {
+                    exact[index] = map.bake_landmarks(profile).map(|stats| stats.landmarks);
+                }
+            }
+            // Mostly openings and cheaper terrain, sometimes raising or mixed edits.
+            let cell = random_cell(&mut rng, region);
+            let (rect, terrain) = match rng.range(0, 10) {
+                0..=4 => (Region::new(cell.x, cell.y, 1, 1), GROUND),
+                5 | 6 => {
+                    let rect = Region::new(
+                        cell.x,
+                        cell.y,
+                        (rng.range(1, 4) as i32).min(region.x + region.width - cell.x),
+                        (rng.range(1, 4) as i32).min(region.y + region.height - cell.y),
+                    );
+                    (rect, *rng.pick(&[GROUND, ROAD]))
+                }
+                7 => (Region::new(cell.x, cell.y, 1, 1), *rng.pick(&[ROAD, WATER])),
+                _ => (Region::new(cell.x, cell.y, 1, 1), *rng.pick(&[WALL, SWAMP])),
+            };
+            let classes: Vec<(bool, bool)> = ["a", "b"]
+                .iter()
+                .map(|p| classify(&grid, map.profile(p).unwrap(), rect, terrain))
+                .collect();
+            map.fill_rect(rect, terrain).unwrap();
+            grid.fill_rect(rect, terrain).unwrap();
+            if let Err(error) = map.verify_caches() {
+                panic!("case {case} step {step}: {error}");
+            }
+            for (index, profile) in ["a", "b"].into_iter().enumerate() {
+                let (lowers, raises) = classes[index];
+                let Some(landmarks) = exact[index].take() else {
+                    continue;
+                };
+                let kept = map.landmark_stats(profile).map(|s| s.landmarks);
+                if lowers && raises {
+                    assert_eq!(kept.as_ref(), Some(&landmarks), "unchanged costs");
+                    exact[index] = kept;
+                } else if lowers {
+                    // Kept unless a given cell it skipped became legal.
+                    let skipped_opened = match &placement {
+                        LandmarkPlacement::At(cells) => cells.iter().any(|cell| {
+                            !landmarks.contains(cell) && map.clearance(*cell, profile) != Some(0)
+                        }),
+                        _ => false,
+                    };
+                    if skipped_opened {
+                        assert_eq!(kept, None, "case {case} step {step}");
+                    } else {
+                        assert_eq!(kept.as_ref(), Some(&landmarks), "case {case} step {step}");
+                        repaired += 1;
+                        exact[index] = kept;
+                    }
+                }
+            }
+            let eight_way = map.movement() == Movement::EightWay;
+            for _ in 0..2 {
+                let size = rng.range(1, 3);
+                let profile = *rng.pick(&["a", "b"]);
+                let rules =
+                    Reference::new(&grid, map.profile(profile).unwrap(), size as i32, eight_way);
+                let start = random_cell(&mut rng, region);
+                let goal = random_cell(&mut rng, region);
+                let result = map.find_path(start, goal, size, profile);
+                let expected = rules.optimal_cost(start, goal);
+                if result.code == PathCode::Ok {
+                    assert_eq!(Some(result.cost), expected, "case {case} step {step}");
+                    queries += 1;
+                } else if rules.legal(start) && rules.legal(goal) {
+                    assert_eq!((result.code, expected), (PathCode::NoPath, None));
+                }
+            }
+        }
+    }
+    assert!(repaired >= 300, "only {repaired} tables repaired");
+    assert!(queries >= 300, "only {queries} queries found a path");
 }
 
 #[test]

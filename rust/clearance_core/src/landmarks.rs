@@ -24,12 +24,19 @@
 //! **After edits.** An edit that only raises costs (or closes cells) for a profile makes every
 //! true distance larger or equal, so an old table still gives lower bounds, consistent ones
 //! (the inequalities above hold between the old distances, which lower-bound the new step
-//! costs): it is kept. Any other edit (a lowered cost, an opened cell) could make the table
-//! overestimate, and it is dropped before the next query.
+//! costs): it is kept, marked inexact ([`LandmarkTable::is_exact`]), since its distances may
+//! now be shorter than the true ones.
+//!
+//! An edit that only lowers costs (or opens cells) for a profile is repaired in place
+//! ([`LandmarkTable::repair_lowered`]): a decrease-only Dijkstra from the anchors next to the
+//! edit touches just the distances that drop, and the result equals a rebuild from the same
+//! landmarks. An inexact table cannot be repaired exactly, and is dropped by such an edit, as
+//! is any table by an edit that raises some costs and lowers others; the next query rebuilds
+//! it (where farthest-point placement may then choose other landmarks).
 
 use crate::connectivity::NO_REGION;
 use crate::graph::{AnchorGraph, EntryCosts};
-use crate::grid::Cell;
+use crate::grid::{Cell, Window};
 use crate::movement::{direction_offsets, STEP_LENGTHS};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -93,6 +100,10 @@ pub(crate) struct LandmarkTable {
     /// `to_landmark[anchor * count + l] = d(anchor, L_l)`; `None` when every step costs the
     /// same both ways, so it equals `from_landmark`.
     to_landmark: Option<Vec<u32>>,
+    /// Whether the distances are the true ones of the current graph (what a rebuild from the
+    /// same landmarks holds); `false` once an edit raised costs under the table, which then
+    /// holds lower bounds.
+    exact: bool,
 }
 
 impl LandmarkTable {
@@ -139,7 +150,126 @@ impl LandmarkTable {
             landmarks,
             from_landmark,
             to_landmark,
+            exact: true,
         })
+    }
+
+    /// Whether the table holds the true distances of its graph, not just lower bounds.
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// Records that costs under the table may have risen: its distances are lower bounds now.
+    pub fn mark_inexact(&mut self) {
+        self.exact = false;
+    }
+
+    /// Brings an exact table up to date after edits that could only lower costs or open cells
+    /// of its (already repaired) size-1 graph `graph`, on a map `width` wide. `edited` holds
+    /// the edited cells; an anchor's entry multiplier or moves can only have changed within
+    /// one cell of them (moves change where the legality of an anchor or of a corner a
+    /// diagonal passes changed, and both ends of such a step lie next to the edited cell), so
+    /// both ends of every changed step lie in `edited` grown by one cell.
+    ///
+    /// For each landmark and sweep direction, every anchor of those grown windows is queued at
+    /// its current distance and Dijkstra relaxes only strict improvements from there.
+    ///
+    /// Why that gives the true distances: costs only fell and moves only appeared, so every old
+    /// distance is the length of a path that still exists, at most as dear: an upper bound of
+    /// the new distance, and labels only ever fall. Suppose some anchor `v` ends above its new
+    /// distance; take the one with the least new distance (fewest steps on ties) and the last
+    /// step `u -> v` of a shortest new path to it. `u` ends right, by that choice. If the step
+    /// changed, `u` was queued, so it was relaxed at its final label and `v` got the right
+    /// distance. If `u` was ever queued, the same. Otherwise `u` kept its old distance, which
+    /// is therefore right, and the unchanged step gave `v` an old distance at most
+    /// `d(u) + cost(u, v)`, the new one. Either way, a contradiction. (Backwards sweeps use the
+    /// reversed steps, the same argument.)
+    ///
+    /// The table stays laid out as a rebuild lays it out: unreachable anchors hold
+    /// `UNREACHABLE`, and the landmarks stay legal (cells only opened). Returns `false`, and
+    /// leaves the table half repaired, if some new distance does not fit the 32-bit storage,
+    /// where a rebuild returns no table; the caller then drops it.
+    pub fn repair_lowered(&mut self, graph: &AnchorGraph, width: usize, edited: &[Window]) -> bool {
+        debug_assert!(self.exact, "only exact tables are repaired");
+        let height = graph.moves.len() / width;
+        let mut seeds: Vec<usize> = Vec::new();
+        for window in edited {
+            let grown = window.grown(1, 1, width, height);
+            for y in grown.y0..grown.y1 {
+                seeds.extend((grown.x0..grown.x1).map(|x| y * width + x));
+            }
+        }
+        seeds.sort_unstable();
+        seeds.dedup();
+        let dijkstra = Dijkstra { graph, width };
+        let count = self.count();
+        let mut queue = BinaryHeap::new();
+        let tables = [Some(&mut self.from_landmark), self.to_landmark.as_mut()];
+        for (table, sweep) in tables.into_iter().zip([Sweep::FromSource, Sweep::ToSource]) {
+            let Some(table) = table else { continue };
+            for l in 0..count {
+                let column = Column {
+                    table: &mut table[..],
+                    count,
+                    landmark: l,
+                };
+                if !dijkstra.lower(column, &seeds, sweep, &mut queue) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Compares the table with one built from the same landmarks on `graph`, a freshly built
+    /// size-1 graph of the current terrain (`PathMap::verify_caches`). An exact table must
+    /// equal it; an inexact one must hold lower bounds (each distance at most the rebuilt
+    /// one, an unreachable anchor counting as infinitely far), except for landmarks that are
+    /// no longer legal, which a rebuild would not place (their old distances still bound the
+    /// true ones, since costs only rose since they were exact, but nothing rebuilt shows it).
+    pub fn verify(&self, graph: &AnchorGraph, width: usize) -> Result<(), String> {
+        let symmetric = matches!(graph.entry, EntryCosts::Uniform(_));
+        if symmetric != self.to_landmark.is_none() {
+            return Err("the table stores other directions than a rebuild would".into());
+        }
+        let dijkstra = Dijkstra { graph, width };
+        let count = self.count();
+        let kind = if self.exact { "exact" } else { "inexact" };
+        for (l, &landmark) in self.landmarks.iter().enumerate() {
+            if graph.regions.region_of(landmark) == NO_REGION {
+                if self.exact {
+                    return Err(format!("landmark {landmark} of an exact table is illegal"));
+                }
+                continue;
+            }
+            let tables = [Some(&self.from_landmark), self.to_landmark.as_ref()];
+            for (table, sweep) in tables.into_iter().zip([Sweep::FromSource, Sweep::ToSource]) {
+                let Some(table) = table else { continue };
+                let fresh = dijkstra.distances(landmark, sweep);
+                for (anchor, &rebuilt) in fresh.iter().enumerate() {
+                    let stored = match table[anchor * count + l] {
+                        UNREACHABLE => u64::MAX,
+                        stored => u64::from(stored),
+                    };
+                    let wrong = if self.exact {
+                        stored != rebuilt || rebuilt == u64::from(UNREACHABLE)
+                    } else {
+                        stored > rebuilt
+                    };
+                    if wrong {
+                        let direction = match sweep {
+                            Sweep::FromSource => "from",
+                            Sweep::ToSource => "to",
+                        };
+                        return Err(format!(
+                            "the {kind} distance {direction} landmark {landmark} at anchor \
+                             {anchor} is {stored}, a rebuild finds {rebuilt}"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn count(&self) -> usize {
@@ -300,7 +430,74 @@ struct Dijkstra<'a> {
     width: usize,
 }
 
+/// One landmark's distances inside an interleaved table.
+struct Column<'a> {
+    table: &'a mut [u32],
+    count: usize,
+    landmark: usize,
+}
+
+impl Column<'_> {
+    fn get(&self, anchor: usize) -> u64 {
+        match self.table[anchor * self.count + self.landmark] {
+            UNREACHABLE => u64::MAX,
+            stored => u64::from(stored),
+        }
+    }
+}
+
 impl Dijkstra<'_> {
+    fn multiplier(&self, anchor: usize) -> u64 {
+        match &self.graph.entry {
+            EntryCosts::Uniform(m) => u64::from(*m),
+            EntryCosts::PerAnchor(values) => u64::from(values[anchor]),
+        }
+    }
+
+    /// Decrease-only propagation (see [`LandmarkTable::repair_lowered`]): relaxes out of every
+    /// seed at its current distance and keeps only strict improvements. `false` if a distance
+    /// does not fit the storage.
+    fn lower(
+        &self,
+        column: Column,
+        seeds: &[usize],
+        sweep: Sweep,
+        queue: &mut BinaryHeap<Reverse<(u64, usize)>>,
+    ) -> bool {
+        let offsets = direction_offsets(self.width);
+        queue.clear();
+        for &seed in seeds {
+            let d = column.get(seed);
+            if d != u64::MAX {
+                queue.push(Reverse((d, seed)));
+            }
+        }
+        while let Some(Reverse((d, anchor))) = queue.pop() {
+            if d > column.get(anchor) {
+                continue;
+            }
+            let mut mask = self.graph.moves[anchor];
+            while mask != 0 {
+                let step = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let neighbour = anchor.wrapping_add_signed(offsets[step]);
+                let entered = match sweep {
+                    Sweep::FromSource => neighbour,
+                    Sweep::ToSource => anchor,
+                };
+                let next = d + STEP_LENGTHS[step] * self.multiplier(entered);
+                if next < column.get(neighbour) {
+                    if next >= u64::from(UNREACHABLE) {
+                        return false;
+                    }
+                    column.table[neighbour * column.count + column.landmark] = next as u32;
+                    queue.push(Reverse((next, neighbour)));
+                }
+            }
+        }
+        true
+    }
+
     fn distances(&self, source: usize, sweep: Sweep) -> Vec<u64> {
         let graph = self.graph;
         let offsets = direction_offsets(self.width);

@@ -47,9 +47,14 @@ impl PathMap {
         }
     }
 
-    /// Compares every cached clearance layer and search graph with one built afresh from the
-    /// current terrain, and describes the first difference. As costly as rebuilding them all:
-    /// meant for tests and for debugging incremental repair.
+    /// Compares every cached clearance layer, search graph and landmark table with one built
+    /// afresh from the current terrain, and describes the first difference. As costly as
+    /// rebuilding them all: meant for tests and for debugging incremental repair.
+    ///
+    /// A landmark table is compared with one built from the same landmarks (farthest-point
+    /// placement might choose others now) on a fresh size-1 graph: a table built or repaired
+    /// since the last edit that raised its profile's costs must equal it; one kept through
+    /// such an edit must hold lower bounds of its distances (see the `landmarks` module).
     pub fn verify_caches(&self) -> Result<(), String> {
         for (capability, layer) in read(&self.clearance).iter() {
             if **layer != ClearanceLayer::build(&self.grid, capability) {
@@ -72,6 +77,17 @@ impl PathMap {
                     ));
                 }
             }
+        }
+        for (name, table) in read(&self.landmarks).iter() {
+            let Some(table) = table else { continue };
+            let profile = self.profiles.get(name).ok_or_else(|| {
+                format!("a landmark table is cached for unknown profile {name:?}")
+            })?;
+            let layer = ClearanceLayer::build(&self.grid, &profile.capability());
+            let fresh = AnchorGraph::build(&self.grid, &layer, profile, 1, self.movement);
+            table
+                .verify(&fresh, self.grid.width())
+                .map_err(|error| format!("landmarks of profile {name:?}: {error}"))?;
         }
         Ok(())
     }

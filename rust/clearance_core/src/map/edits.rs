@@ -2,8 +2,10 @@
 //! are repaired around the edit rather than rebuilt.
 
 use super::{exclusive, PathMap};
+use crate::connectivity::NO_REGION;
 use crate::error::GridError;
 use crate::grid::{Cell, Region, TerrainEdit, Window};
+use crate::landmarks::LandmarkPlacement;
 use crate::profile::AgentProfile;
 use crate::terrain::{TerrainId, TerrainSet};
 use std::collections::HashMap;
@@ -30,7 +32,7 @@ impl PathMap {
         self.grid.load(data)?;
         exclusive(&mut self.clearance).clear();
         exclusive(&mut self.graphs).clear();
-        self.drop_landmarks_unless_costs_only_rose(old, data.iter().copied().collect());
+        self.update_landmarks(old, data.iter().copied().collect(), None);
         Ok(())
     }
 
@@ -40,8 +42,9 @@ impl PathMap {
     /// Cached clearance layers and search graphs are repaired around each edit rather than
     /// rebuilt: the work grows with the cells whose clearance changes, not with the map. A
     /// batch covering more than a quarter of the map drops them instead, to be rebuilt on
-    /// demand. Landmark tables survive edits that can only raise a profile's costs (see
-    /// [`set_landmarks`](Self::set_landmarks)) and are rebuilt on demand otherwise.
+    /// demand. Landmark tables survive edits that can only raise a profile's costs, are
+    /// repaired in place after edits that can only lower them or open cells, and are rebuilt on
+    /// demand otherwise (see [`set_landmarks`](Self::set_landmarks)).
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
         let windows = self.grid.check_batch(edits)?;
         if edits.is_empty() {
@@ -60,16 +63,17 @@ impl PathMap {
             exclusive(&mut self.clearance).clear();
             exclusive(&mut self.graphs).clear();
         }
-        for (edit, window) in edits.iter().zip(windows) {
+        for (edit, &window) in edits.iter().zip(&windows) {
             let written = self.grid.fill_rect(edit.rect(), edit.terrain());
             debug_assert!(written.is_ok(), "edits were checked before the first write");
             if repair {
                 self.repair_caches(window);
             }
         }
-        self.drop_landmarks_unless_costs_only_rose(
+        self.update_landmarks(
             old,
             edits.iter().map(TerrainEdit::terrain).collect(),
+            repair.then_some(&windows[..]),
         );
         Ok(())
     }
@@ -108,25 +112,69 @@ impl PathMap {
         });
     }
 
-    /// Drops the landmark tables of profiles for which replacing terrains `old` by terrains
-    /// `new` may have lowered a cost or opened a cell (see the `landmarks` module).
-    pub(super) fn drop_landmarks_unless_costs_only_rose(
+    /// Brings the landmark tables up to date after terrains `old` were replaced by terrains
+    /// `new`, in the cells of `edited` if the graphs were repaired around them (`None` when
+    /// the graphs were dropped). Per profile, as the `landmarks` module describes:
+    ///
+    /// * costs unchanged (every old and new terrain costs the same): the table is kept as is;
+    /// * costs can only rise: the table is kept as lower bounds, marked inexact;
+    /// * costs can only fall or cells open: an exact table is repaired in place on the
+    ///   repaired size-1 graph, and equals a rebuild from the same landmarks; an inexact
+    ///   one, or one without a cached graph to repair it on, is dropped. So is a table of
+    ///   `LandmarkPlacement::At` when a given cell it had to skip became legal, since a
+    ///   rebuild would place a landmark there;
+    /// * otherwise, and for entries that hold no table: dropped, to be rebuilt on demand.
+    pub(super) fn update_landmarks(
         &mut self,
         old: TerrainSet,
         new: TerrainSet,
+        edited: Option<&[Window]>,
     ) {
+        let width = self.grid.width();
+        let graphs = exclusive(&mut self.graphs);
+        let given = match &self.landmark_placement {
+            LandmarkPlacement::At(_) => &self.landmark_anchors[..],
+            _ => &[],
+        };
         let profiles = &self.profiles;
-        exclusive(&mut self.landmarks).retain(|name, _| {
-            profiles
-                .get(name)
-                .is_some_and(|profile| only_raises_costs(profile, &old, &new))
+        exclusive(&mut self.landmarks).retain(|name, table| {
+            let Some(profile) = profiles.get(name) else {
+                return false;
+            };
+            let raises = only_raises_costs(profile, &old, &new);
+            let lowers = only_raises_costs(profile, &new, &old);
+            let Some(table) = table else {
+                // No table could be built: opening cells may change that.
+                return raises;
+            };
+            if raises && lowers {
+                return true;
+            }
+            if raises {
+                if table.is_exact() {
+                    Arc::make_mut(table).mark_inexact();
+                }
+                return true;
+            }
+            let (true, true, Some(edited)) = (lowers, table.is_exact(), edited) else {
+                return false;
+            };
+            let Some(graph) = graphs.get(name).and_then(|by_size| by_size.get(&1)) else {
+                return false;
+            };
+            let newly_legal_given = given.iter().any(|&anchor| {
+                graph.regions.region_of(anchor) != NO_REGION && !table.landmarks.contains(&anchor)
+            });
+            !newly_legal_given && Arc::make_mut(table).repair_lowered(graph, width, edited)
         });
     }
 }
 
 /// Whether replacing terrains `old` by terrains `new` can only raise the profile's costs:
 /// every new terrain costs at least as much as every old one (impassable counting as
-/// infinitely dear).
+/// infinitely dear). With the arguments swapped: whether it can only lower costs or open
+/// cells. In a batch a cell may be written more than once, but it starts with a terrain of
+/// `old` and ends with one of `new`, so the bound holds for the batch's net change.
 fn only_raises_costs(profile: &AgentProfile, old: &TerrainSet, new: &TerrainSet) -> bool {
     let cost = |terrain| {
         profile

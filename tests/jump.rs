@@ -1,6 +1,7 @@
 //! Jump-point search against the independent reference solver and against plain A*: the same
-//! optimal costs on generated maps with many cost boundaries, every size, both movement rules,
-//! multipliers of 0 and below 1, and through random edits.
+//! optimal costs on generated maps with many cost boundaries, every size, 4- and 8-way
+//! movement (each with its own pruning rules), multipliers of 0 and below 1, and through
+//! random edits.
 
 use clearance_core::{
     AgentProfile, Cell, Movement, PathCode, PathMap, PathQuery, Region, SearchMode, TerrainGrid,
@@ -134,6 +135,18 @@ fn jump_search_expands_fewer_anchors_on_open_ground() {
         plain.expanded
     );
     // Auto picks jumps on open ground.
+    assert_eq!(map.query(&query).expanded, jump.expanded);
+    // And with 4-way movement.
+    map.set_movement(Movement::FourWay);
+    let plain = map.query(&query.search(SearchMode::Plain));
+    let jump = map.query(&query.search(SearchMode::Jump));
+    assert_eq!(plain.cost, jump.cost);
+    assert!(
+        jump.expanded * 20 < plain.expanded,
+        "4-way: {} vs {}",
+        jump.expanded,
+        plain.expanded
+    );
     assert_eq!(map.query(&query).expanded, jump.expanded);
 }
 

@@ -1,7 +1,8 @@
 //! Named scenarios: small maps whose right answer can be worked out by hand.
 
 use clearance_core::{
-    AgentProfile, Cell, Movement, PathCode, PathMap, Region, TerrainGrid, COST_SCALE,
+    AgentProfile, Cell, Movement, PathCode, PathMap, PathQuery, Region, SearchMode, TerrainGrid,
+    COST_SCALE,
 };
 
 const GROUND: u8 = 0;
@@ -194,17 +195,19 @@ fn the_same_query_returns_the_identical_path_after_unrelated_queries() {
 
 #[test]
 fn ties_break_by_lowest_h_then_y_then_x() {
-    // On an open 3x3 map every 4-way path from (0,0) to (2,2) costs 4, and (1,0) and (0,1)
-    // tie on f and h; the lower row wins, and so on at every step: along row 0, then down.
+    // On an open 3x3 map every 4-way path from (0,0) to (2,2) costs 4. Plain A*: (1,0) and
+    // (0,1) tie on f and h; the lower row wins, and so on at every step: along row 0, then
+    // down. Jump-point search takes its canonical order instead: vertical steps first.
     let mut map = map_from(&["...", "...", "..."], Movement::FourWay);
     map.set_profile(profile("unit", &[(GROUND, 1.0)])).unwrap();
-    let result = map.find_path(Cell::new(0, 0), Cell::new(2, 2), 1, "unit");
-    assert_eq!(result.total_cost(), 4.0);
-    let expected: Vec<Cell> = [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]
-        .into_iter()
-        .map(Cell::from)
-        .collect();
-    assert_eq!(result.path, expected);
+    let query = PathQuery::new(Cell::new(0, 0), Cell::new(2, 2), 1, "unit");
+    let cells = |pairs: [(i32, i32); 5]| pairs.into_iter().map(Cell::from).collect::<Vec<_>>();
+    let plain = map.query(&query.search(SearchMode::Plain));
+    assert_eq!(plain.total_cost(), 4.0);
+    assert_eq!(plain.path, cells([(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]));
+    let jump = map.query(&query.search(SearchMode::Jump));
+    assert_eq!(jump.total_cost(), 4.0);
+    assert_eq!(jump.path, cells([(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)]));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Jump-point search against plain A* of the same build, on every shared Moving AI map, in
 //! one run: per query times and expansions for `plain`, `jump` and `auto`, with and without
-//! landmarks, for agent sizes 1 to 3 and a weighted profile; and a Rust peer, the
+//! landmarks, for agent sizes 1 to 3, a weighted profile and 4-way movement; and a Rust peer, the
 //! `grid_pathfinding` crate's jump point search, on the same size-1 queries.
 //!
 //! Run: `cargo bench -p clearance_cli --bench search_modes` (optionally `-- ROUNDS`, default 3).
@@ -13,7 +13,7 @@
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, Problem};
 use clearance_cli::shared_data::{movingai_dir, LARGE_MAPS, MAPS};
 use clearance_core::{
-    AgentProfile, Cell, LandmarkPlacement, PathMap, PathQuery, SearchMode, SearchScratch,
+    AgentProfile, Cell, LandmarkPlacement, Movement, PathMap, PathQuery, SearchMode, SearchScratch,
     TerrainGrid,
 };
 use grid_pathfinding::PathingGrid;
@@ -113,6 +113,7 @@ fn main() {
     let mut modes = Vec::new();
     let mut landmark_rows = Vec::new();
     let mut variant_rows = Vec::new();
+    let mut four_way_rows = Vec::new();
     for name in MAPS.into_iter().chain(LARGE_MAPS) {
         let map_file = read_map(&dir.join(format!("{name}.map"))).unwrap();
         let problems = read_scenario(&dir.join(format!("{name}.map.scen")), &map_file).unwrap();
@@ -147,6 +148,21 @@ fn main() {
             plain.mean_us / auto.mean_us,
             peer,
             peer / jump.mean_us,
+        ));
+
+        let mut four_way = PathMap::new(map_file.grid.clone()).with_movement(Movement::FourWay);
+        four_way.set_profile(movingai_profile()).unwrap();
+        four_way.prepare("movingai", 1);
+        let plain4 = run(&four_way, &queries, 1, "movingai", SearchMode::Plain);
+        let jump4 = run(&four_way, &queries, 1, "movingai", SearchMode::Jump);
+        assert_eq!(plain4.cost, jump4.cost, "{name} 4-way: modes disagree");
+        four_way_rows.push(format!(
+            "| {name} | {:.1} | {:.0} | {:.1} | {:.0} | **{:.1}x** |",
+            plain4.mean_us,
+            plain4.expanded,
+            jump4.mean_us,
+            jump4.expanded,
+            plain4.mean_us / jump4.mean_us,
         ));
 
         let mut landmarks = map.clone();
@@ -203,6 +219,10 @@ fn main() {
     println!("| map | queries | plain us | plain expanded | jump us | jump expanded | auto us | jump speed-up | auto speed-up | grid_pathfinding JPS us | its time / ours |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     modes.iter().for_each(|row| println!("{row}"));
+    println!("\n4-way movement, same queries:\n");
+    println!("| map | plain us | plain expanded | jump us | jump expanded | jump speed-up |");
+    println!("|---|---|---|---|---|---|");
+    four_way_rows.iter().for_each(|row| println!("{row}"));
     println!("\nWith 8 landmarks (farthest-point):\n");
     println!("| map | plain us | plain expanded | jump us | jump expanded | jump+landmarks vs plain without | vs plain with landmarks |");
     println!("|---|---|---|---|---|---|---|");

@@ -221,12 +221,12 @@ impl AnchorGraph {
             + self.regions.memory_bytes()
     }
 
-    /// Whether jump-point search is expected to beat plain A* on this graph: with 8-way
-    /// movement, unless per-anchor costs change so often that more than one legal anchor in
-    /// ten has a neighbour of another cost. There a ray is stopped for cost tests at nearly
-    /// every anchor, and A* does less work per anchor.
+    /// Whether jump-point search is expected to beat plain A* on this graph: unless
+    /// per-anchor costs change so often that more than one legal anchor in ten has a
+    /// neighbour of another cost. There a ray is stopped for cost tests at nearly every
+    /// anchor, and A* does less work per anchor.
     pub fn suits_jump_search(&self) -> bool {
-        self.movement == Movement::EightWay && self.uneven_anchors * 10 <= self.movable_anchors
+        self.uneven_anchors * 10 <= self.movable_anchors
     }
 
     /// The multipliers `path` (storage indices of successive anchors on a map `width` wide)

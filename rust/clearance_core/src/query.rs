@@ -41,10 +41,11 @@ pub struct PathQuery<'a> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum SearchMode {
     /// Whichever of the others is expected to be faster on the query's graph: jump-point
-    /// search on 8-way graphs with much open ground, plain A* elsewhere.
+    /// search unless the profile's costs change at more than one anchor in ten, plain A*
+    /// there.
     #[default]
     Auto,
-    /// Jump-point search (8-way movement; 4-way queries run plain A*): expands only the
+    /// Jump-point search, 4-way or 8-way: expands only the
     /// anchors where an optimal path may turn.
     Jump,
     /// Plain A*: expands every anchor that may lie on an optimal path.

@@ -15,8 +15,8 @@
 //! ends are; a diagonal step is legal iff its end and both orthogonal anchors it passes are
 //! (no corner cutting). A step of length `len` (`S` straight, `D` diagonal, in the fixed-point
 //! units of [`cost`](crate::cost), with `S <= D < 2S`) into anchor `b` costs `len * m(b)`,
-//! where `m(b) >= 0` is `b`'s entry multiplier. The start is never charged. 8-way movement;
-//! 4-way queries use plain A*.
+//! where `m(b) >= 0` is `b`'s entry multiplier. The start is never charged. 8-way movement
+//! first; the 4-way rules, proved the same way, follow.
 //!
 //! # The pruning rule
 //!
@@ -73,6 +73,19 @@
 //! on the open list to scan just those. Then every anchor on an optimal canonical path is
 //! reached at its optimal cost with its arrival direction among those scanned, and the usual
 //! A* argument shows the goal is expanded at the optimal cost.
+//!
+//! # 4-way movement
+//!
+//! Without diagonals the canonical order puts vertical steps first. After a vertical arrival
+//! every step but the one back is a successor (going on, or turning east or west). After a
+//! horizontal arrival, say `E` from `p`, the successors are `E` and each side, say `N`, where
+//! `p + N` is illegal or `m(p + N) > m(n)`. Minimise (cost, steps, step kinds with vertical
+//! before horizontal): if the walk goes `p -> n -> n + N` with `p + N` legal and
+//! `m(p + N) <= m(n)`, then `p -> p + N -> n + N` is legal, as many steps, no dearer
+//! (`S m(p + N) + S m(x) <= S m(n) + S m(x)`), and its vertical step comes first. So a
+//! horizontal ray stops where a side opens that was closed beside the anchor behind, or is
+//! cheaper to reach from here than from there; a vertical ray tries east and west at every
+//! anchor, as a diagonal ray tries its two parts.
 //!
 //! # What is counted, and which path comes back
 //!
@@ -172,15 +185,45 @@ const NATURAL: [u8; 8] = {
     natural
 };
 
-/// The rays of one search: the graph, its costs and the goal they stop at.
-struct Rays<'a, C> {
+/// Whether each direction is vertical (north or south).
+const VERTICAL: [bool; 8] = {
+    let mut vertical = [false; 8];
+    let mut d = 0;
+    while d < 8 {
+        vertical[d] = DIRECTIONS[d].dx == 0;
+        d += 1;
+    }
+    vertical
+};
+
+/// East and west: the straight rays a vertical 4-way ray tries at each anchor.
+const HORIZONTAL: [usize; 2] = [direction_of(1, 0), direction_of(-1, 0)];
+
+/// The natural successors under 4-way rules: straight on after a horizontal arrival; straight
+/// on, east and west after a vertical one.
+const NATURAL_FOUR_WAY: [u8; 8] = {
+    let mut natural = [0; 8];
+    let mut d = 0;
+    while d < STRAIGHT_DIRECTIONS {
+        natural[d] = 1 << d;
+        if DIRECTIONS[d].dx == 0 {
+            natural[d] |= 1 << HORIZONTAL[0] | 1 << HORIZONTAL[1];
+        }
+        d += 1;
+    }
+    natural
+};
+
+/// The rays of one search: the graph, its costs and the goal they stop at. `FOUR_WAY` selects
+/// the 4-way rules (see the module docs).
+struct Rays<'a, C, const FOUR_WAY: bool> {
     moves: &'a [u8],
     offsets: [isize; 8],
     costs: &'a C,
     goal: usize,
 }
 
-impl<C: StepCosts> Rays<'_, C> {
+impl<C: StepCosts, const FOUR_WAY: bool> Rays<'_, C, FOUR_WAY> {
     #[inline(always)]
     fn neighbour(&self, anchor: usize, direction: usize) -> usize {
         anchor.wrapping_add_signed(self.offsets[direction])
@@ -190,6 +233,9 @@ impl<C: StepCosts> Rays<'_, C> {
     #[inline(always)]
     fn successors(&self, at: usize, arrival: usize) -> u8 {
         let moves = self.moves[at];
+        if FOUR_WAY {
+            return self.successors_four_way(at, arrival) & moves;
+        }
         let mut successors = NATURAL[arrival];
         if arrival < STRAIGHT_DIRECTIONS {
             let parent_moves = self.moves[self.neighbour(at, OPPOSITE[arrival])];
@@ -231,10 +277,47 @@ impl<C: StepCosts> Rays<'_, C> {
         successors & moves
     }
 
+    /// [`successors`](Self::successors) under the 4-way rules, before masking by the legal
+    /// moves: a vertical arrival may go on or turn either way; a horizontal one goes on, and
+    /// turns where the side beside the parent is closed or dearer than here.
+    #[inline(always)]
+    fn successors_four_way(&self, at: usize, arrival: usize) -> u8 {
+        if VERTICAL[arrival] {
+            return NATURAL_FOUR_WAY[arrival];
+        }
+        let moves = self.moves[at];
+        let parent = self.neighbour(at, OPPOSITE[arrival]);
+        let parent_moves = self.moves[parent];
+        let mut successors = 1 << arrival;
+        for (side, _) in SIDES[arrival] {
+            if moves & 1 << side == 0 {
+                continue;
+            }
+            if parent_moves & 1 << side == 0
+                || (!C::UNIFORM
+                    && self.costs.multiplier(self.neighbour(parent, side))
+                        > self.costs.multiplier(at))
+            {
+                successors |= 1 << side;
+            }
+        }
+        successors
+    }
+
+    /// The successors every arrival in `arrival` has, forced or not.
+    #[inline(always)]
+    fn natural(arrival: usize) -> u8 {
+        if FOUR_WAY {
+            NATURAL_FOUR_WAY[arrival]
+        } else {
+            NATURAL[arrival]
+        }
+    }
+
     /// Whether a ray arriving at `at` in `arrival` stops there for a turn.
     #[inline(always)]
     fn forced(&self, at: usize, arrival: usize) -> bool {
-        self.successors(at, arrival) & !NATURAL[arrival] != 0
+        self.successors(at, arrival) & !Self::natural(arrival) != 0
     }
 
     /// Walks from `from` in the straight `direction`: the first anchor where the ray stops
@@ -266,10 +349,10 @@ impl<C: StepCosts> Rays<'_, C> {
         }
     }
 
-    /// Walks from `from` in the diagonal `direction`, trying both straight rays at each
-    /// anchor: the first anchor where the ray stops and its cost, or `None` at a dead end.
-    fn diagonal(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
-        let [first, second] = PARTS[direction];
+    /// Walks from `from` in `direction` (a diagonal, or a vertical under 4-way rules), trying
+    /// both straight rays in `parts` at each anchor: the first anchor where the ray stops and
+    /// its cost, or `None` at a dead end.
+    fn sweep(&self, from: usize, direction: usize, parts: [usize; 2]) -> Option<(usize, u64)> {
         let (mut at, mut cost) = (from, 0);
         loop {
             if self.moves[at] & 1 << direction == 0 {
@@ -277,31 +360,34 @@ impl<C: StepCosts> Rays<'_, C> {
             }
             at = self.neighbour(at, direction);
             cost += self.costs.step_cost(direction, at);
-            // A diagonal arrival is forced to turn only by a cost test.
+            // A diagonal arrival is forced to turn only by a cost test; a vertical 4-way
+            // arrival never is (every turn is natural).
             if at == self.goal
-                || (!C::UNIFORM && !self.costs.even(at) && self.forced(at, direction))
-                || self.straight(at, first).is_some()
-                || self.straight(at, second).is_some()
+                || (!FOUR_WAY && !C::UNIFORM && !self.costs.even(at) && self.forced(at, direction))
+                || self.straight(at, parts[0]).is_some()
+                || self.straight(at, parts[1]).is_some()
             {
                 return Some((at, cost));
             }
         }
     }
 
-    /// The ray from `from` in `direction`, either kind.
+    /// The ray from `from` in `direction`, whichever kind it is.
     #[inline(always)]
     fn ray(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
-        if direction < STRAIGHT_DIRECTIONS {
+        if FOUR_WAY && VERTICAL[direction] {
+            self.sweep(from, direction, HORIZONTAL)
+        } else if direction < STRAIGHT_DIRECTIONS {
             self.straight(from, direction)
         } else {
-            self.diagonal(from, direction)
+            self.sweep(from, direction, PARTS[direction])
         }
     }
 }
 
 /// Jump-point search proper. Returns `None` only if a key does not fit `K` (the caller then
 /// retries with a wider key type).
-pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts>(
+pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
     problem: &Problem<H>,
     costs: &C,
@@ -325,7 +411,7 @@ pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts>(
     let open = K::heap(open);
     let nodes = &mut nodes[..moves.len()];
     let links = &mut jump_links[..moves.len()];
-    let rays = Rays {
+    let rays = Rays::<C, FOUR_WAY> {
         moves,
         offsets: direction_offsets(width),
         costs,

@@ -87,7 +87,7 @@ pub(super) struct Problem<'a, H> {
 /// use.
 #[derive(Clone, Copy)]
 pub(crate) struct SearchOptions<'a> {
-    /// Jump-point search (`jump.rs`) rather than plain A* (`astar.rs`); 8-way movement only.
+    /// Jump-point search (`jump.rs`) rather than plain A* (`astar.rs`).
     pub jump: bool,
     /// Expansions allowed; the goal counts when it is expanded.
     pub max_expansions: u64,
@@ -107,7 +107,7 @@ pub(crate) fn search(
     goal: usize,
 ) -> SearchOutcome {
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
-    let jump = options.jump && movement == Movement::EightWay;
+    let jump = options.jump.then_some(movement);
     let mut outcome = match options.landmarks {
         None => {
             let problem = Problem {
@@ -160,7 +160,7 @@ fn search_with<H: Heuristic>(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
     problem: &Problem<H>,
-    jump: bool,
+    jump: Option<Movement>,
 ) -> SearchOutcome {
     match &graph.entry {
         EntryCosts::Uniform(multiplier) => {
@@ -183,13 +183,17 @@ fn run_with_fallback<H: Heuristic, C: StepCosts>(
     scratch: &mut SearchScratch,
     problem: &Problem<H>,
     costs: &C,
-    jump: bool,
+    jump: Option<Movement>,
 ) -> SearchOutcome {
     let compact = Compact::for_cells(problem.moves.len());
-    if jump {
-        jump_search(scratch, problem, costs, compact)
-            .or_else(|| jump_search(scratch, problem, costs, Packed))
-            .or_else(|| jump_search(scratch, problem, costs, Wide))
+    if jump == Some(Movement::EightWay) {
+        jump_search::<_, _, _, false>(scratch, problem, costs, compact)
+            .or_else(|| jump_search::<_, _, _, false>(scratch, problem, costs, Packed))
+            .or_else(|| jump_search::<_, _, _, false>(scratch, problem, costs, Wide))
+    } else if jump == Some(Movement::FourWay) {
+        jump_search::<_, _, _, true>(scratch, problem, costs, compact)
+            .or_else(|| jump_search::<_, _, _, true>(scratch, problem, costs, Packed))
+            .or_else(|| jump_search::<_, _, _, true>(scratch, problem, costs, Wide))
     } else {
         astar(scratch, problem, costs, compact)
             .or_else(|| astar(scratch, problem, costs, Packed))

@@ -39,7 +39,7 @@ const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = 3;
 
 /// `search_mode`: jump-point search where it pays, plain A* elsewhere.
 const SEARCH_MODE_AUTO: i64 = 0;
-/// `search_mode`: jump-point search (8-way movement; 4-way queries use plain A*).
+/// `search_mode`: jump-point search.
 const SEARCH_MODE_JUMP: i64 = 1;
 /// `search_mode`: plain A*.
 const SEARCH_MODE_PLAIN: i64 = 2;
@@ -113,8 +113,8 @@ pub struct ClearancePathfinder {
     diagonal_mode: i64,
 
     /// Which exact search answers queries: `SEARCH_MODE_AUTO` (0, the default) takes
-    /// jump-point search where it pays (8-way movement, costs that do not change at every
-    /// other anchor) and plain A* elsewhere; `SEARCH_MODE_JUMP` (1) and `SEARCH_MODE_PLAIN`
+    /// jump-point search where it pays (everywhere but where costs change at more than one
+    /// anchor in ten) and plain A* elsewhere; `SEARCH_MODE_JUMP` (1) and `SEARCH_MODE_PLAIN`
     /// (2) force one. Every mode finds paths of the same optimal cost; they differ in speed
     /// and in which of several equally cheap paths comes back. Other values are refused with an
     /// error.
@@ -301,7 +301,7 @@ impl ClearancePathfinder {
     #[constant]
     const SEARCH_MODE_AUTO: i64 = SEARCH_MODE_AUTO;
 
-    /// `search_mode`: always jump-point search (4-way movement still uses plain A*).
+    /// `search_mode`: always jump-point search.
     #[constant]
     const SEARCH_MODE_JUMP: i64 = SEARCH_MODE_JUMP;
 

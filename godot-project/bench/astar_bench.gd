@@ -1,35 +1,43 @@
 extends SceneTree
-## Godot's AStarGrid2D against ClearancePathfinder on the Moving AI benchmark maps, both called
-## from GDScript in one headless run, on the same queries:
+## Godot's AStarGrid2D against ClearancePathfinder, both called from GDScript in one headless
+## run, on the same queries:
 ##
-##   godot --headless --path godot-project --script res://bench/astar_bench.gd -- --movingai=DIR [--rounds=3] [--landmarks=8]
+##   godot --headless --path godot-project --script res://bench/astar_bench.gd -- --movingai=DIR [--rounds=3] [--landmarks=8] [--max-queries=300]
 ##
-## AStarGrid2D runs as configured in ../shared/ANCHORS.md: DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES,
-## octile compute and estimate heuristics, jumping off. Both engines' path costs are checked
-## against the published optimal lengths. Prints a Markdown table; exits 1 on any mismatch.
+## Per Moving AI map: AStarGrid2D (DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, octile heuristics) with
+## jumping off and on, and ClearancePathfinder (search_mode auto) without and with landmarks and
+## in each result format. Maps with more problems than --max-queries use every k-th problem.
+## Every path cost is checked against the published optimum. Then short trips on a 64 x 64 open
+## map: start equal to goal, and a 10-step straight query, 100,000 calls each, and the cost per
+## returned anchor of each result format. Prints Markdown tables; exits 1 on any mismatch.
 
-const MAPS: Array[String] = ["arena", "arena2", "AR0011SR", "maze-100-1", "random-100-33"]
+const MAPS: Array[String] = ["arena", "arena2", "AR0011SR", "maze-100-1", "random-100-33", "AcrosstheCape", "maze512-16-0"]
 const OPEN: int = 0
 const BLOCKED: int = 1
+const PROFILE: StringName = &"movingai"
+const FORMATS: Array[int] = [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]
 
 
 func _initialize() -> void:
 	var directory: String = _argument("movingai", "")
 	var rounds: int = int(_argument("rounds", "3"))
 	var landmarks: int = int(_argument("landmarks", "8"))
+	var max_queries: int = int(_argument("max-queries", "300"))
 	if directory.is_empty() or not DirAccess.dir_exists_absolute(directory):
 		push_error("pass --movingai=DIR, the folder with the Moving AI maps (got '%s')" % directory)
 		quit(2)
 		return
-	print("| map | queries | AStarGrid2D us/query | ClearancePathfinder us/query | speed-up | with %d landmarks us/query | speed-up | mismatches |" % landmarks)
-	print("|---|---|---|---|---|---|---|---|")
+	print("Mean microseconds per query (%d rounds).\n" % rounds)
+	print("| map | queries | AStarGrid2D | AStarGrid2D jumping | ours | ours, packed anchors | ours, points | vs the faster AStarGrid2D | ours with %d landmarks | vs the faster AStarGrid2D | mismatches |" % landmarks)
+	print("|---|---|---|---|---|---|---|---|---|---|---|")
 	var failures: int = 0
 	for name: String in MAPS:
-		failures += _bench_map(directory.path_join(name + ".map"), directory.path_join(name + ".map.scen"), name, rounds, landmarks)
+		failures += _bench_map(directory.path_join(name + ".map"), directory.path_join(name + ".map.scen"), name, rounds, landmarks, max_queries)
+	_bench_short_trips()
 	quit(1 if failures > 0 else 0)
 
 
-func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, landmarks: int) -> int:
+func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, landmarks: int, max_queries: int) -> int:
 	var lines: PackedStringArray = FileAccess.get_file_as_string(map_path).split("\n")
 	var height: int = 0
 	var width: int = 0
@@ -48,21 +56,6 @@ func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, 
 		for x: int in width:
 			terrain[y * width + x] = OPEN if ".GS".contains(text[x]) else BLOCKED
 
-	var astar := AStarGrid2D.new()
-	astar.region = Rect2i(0, 0, width, height)
-	astar.cell_size = Vector2(1, 1)
-	astar.diagonal_mode = AStarGrid2D.DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES
-	astar.default_compute_heuristic = AStarGrid2D.HEURISTIC_OCTILE
-	astar.default_estimate_heuristic = AStarGrid2D.HEURISTIC_OCTILE
-	astar.jumping_enabled = false
-	astar.update()
-	for index: int in terrain.size():
-		if terrain[index] == BLOCKED:
-			astar.set_point_solid(Vector2i(index % width, index / width), true)
-
-	var plain: Node = _pathfinder(width, height, terrain, 0)
-	var with_landmarks: Node = _pathfinder(width, height, terrain, landmarks)
-
 	var starts: Array[Vector2i] = []
 	var goals: Array[Vector2i] = []
 	var optimal: PackedFloat64Array = []
@@ -73,54 +66,132 @@ func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, 
 		starts.append(Vector2i(int(fields[4]), int(fields[5])))
 		goals.append(Vector2i(int(fields[6]), int(fields[7])))
 		optimal.append(float(fields[8]))
+	var step: int = ceili(float(starts.size()) / float(max_queries))
+	var picked: Array[int] = []
+	for i: int in range(0, starts.size(), step):
+		picked.append(i)
 
 	var mismatches: int = 0
-	for i: int in starts.size():
-		var astar_length: float = _length(astar.get_id_path(starts[i], goals[i]))
-		var ours: Dictionary = plain.find_path(starts[i], goals[i], 1, &"movingai")
-		var ours_landmarks: Dictionary = with_landmarks.find_path(starts[i], goals[i], 1, &"movingai")
-		for found: float in [astar_length, float(ours["total_cost"]), float(ours_landmarks["total_cost"])]:
-			if absf(found - optimal[i]) > 0.005:
-				mismatches += 1
-
-	var astar_us: float = _time_astar(astar, starts, goals, rounds)
-	var ours_us: float = _time_pathfinder(plain, starts, goals, rounds)
-	var landmarks_us: float = _time_pathfinder(with_landmarks, starts, goals, rounds)
-	print("| %s | %d | %.1f | %.1f | %.1fx | %.1f | %.1fx | %d |" % [name, starts.size(), astar_us, ours_us, astar_us / ours_us, landmarks_us, astar_us / landmarks_us, mismatches])
+	var astar_us: Array[float] = []
+	for jumping: bool in [false, true]:
+		var astar := _astar(width, height, terrain, jumping)
+		var timed := _time_astar(astar, starts, goals, picked, rounds)
+		astar_us.append(timed[0])
+		var lengths: PackedFloat64Array = []
+		for path: Array[Vector2i] in timed[1]:
+			lengths.append(_length(path))
+		mismatches += _mismatches(lengths, picked, optimal)
+	var plain: ClearancePathfinder = _pathfinder(width, height, terrain, 0)
+	var ours_us: Array[float] = []
+	for format: int in FORMATS:
+		plain.result_format = format
+		var timed := _time_finder(plain, starts, goals, picked, rounds)
+		ours_us.append(timed[0])
+		mismatches += _mismatches(timed[1], picked, optimal)
+	var guided: ClearancePathfinder = _pathfinder(width, height, terrain, landmarks)
+	var guided_timed := _time_finder(guided, starts, goals, picked, rounds)
+	mismatches += _mismatches(guided_timed[1], picked, optimal)
+	var faster: float = minf(astar_us[0], astar_us[1])
+	print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | **%.1fx** | %.1f | %.1fx | %d |" % [name, picked.size(), astar_us[0], astar_us[1],
+		ours_us[0], ours_us[1], ours_us[2], faster / ours_us[0], guided_timed[0], faster / guided_timed[0], mismatches])
 	plain.free()
-	with_landmarks.free()
+	guided.free()
 	return mismatches
 
 
-func _pathfinder(width: int, height: int, terrain: PackedByteArray, landmarks: int) -> Node:
-	var finder: Node = ClassDB.instantiate(&"ClearancePathfinder")
+## Short trips on a 64 x 64 open map: the cost of a call before any search, and per anchor.
+func _bench_short_trips() -> void:
+	var size: int = 64
+	var terrain := PackedByteArray()
+	terrain.resize(size * size)
+	var astar := _astar(size, size, terrain, false)
+	var finder: ClearancePathfinder = _pathfinder(size, size, terrain, 0)
+	var here := Vector2i(2, 5)
+	print("\nShort trips on a 64 x 64 open map, 100,000 calls each (microseconds per call).\n")
+	print("| query | AStarGrid2D get_id_path | ours, anchors | ours, packed anchors | ours, points | anchors vs AStarGrid2D |")
+	print("|---|---|---|---|---|---|")
+	var per_format: Dictionary = {}
+	for trip: Array in [["start equals goal", here], ["10 straight steps", here + Vector2i(10, 0)], ["60 straight steps", here + Vector2i(60, 0)]]:
+		var goal: Vector2i = trip[1]
+		var started: int = Time.get_ticks_usec()
+		for _call: int in 100000:
+			astar.get_id_path(here, goal)
+		var astar_us: float = float(Time.get_ticks_usec() - started) / 100000.0
+		var ours: Array[float] = []
+		for format: int in FORMATS:
+			finder.result_format = format
+			started = Time.get_ticks_usec()
+			for _call: int in 100000:
+				finder.find_path(here, goal, 1, PROFILE)
+			ours.append(float(Time.get_ticks_usec() - started) / 100000.0)
+		per_format[trip[0]] = ours
+		print("| %s | %.2f | %.2f | %.2f | %.2f | %.2fx |" % [trip[0], astar_us, ours[0], ours[1], ours[2], astar_us / ours[0]])
+	var short: Array = per_format["10 straight steps"]
+	var long: Array = per_format["60 straight steps"]
+	print("\nReturned anchors cost (60-step minus 10-step call, per extra anchor): anchors %.1f ns, packed anchors %.1f ns, points %.1f ns." % [
+		(long[0] - short[0]) * 1000.0 / 50.0, (long[1] - short[1]) * 1000.0 / 50.0, (long[2] - short[2]) * 1000.0 / 50.0])
+	finder.free()
+
+
+## [mean microseconds per query over `rounds` passes, the paths of the first pass].
+func _time_astar(astar: AStarGrid2D, starts: Array[Vector2i], goals: Array[Vector2i], picked: Array[int], rounds: int) -> Array:
+	var paths: Array[Array] = []
+	var started: int = Time.get_ticks_usec()
+	for round: int in rounds:
+		for i: int in picked:
+			var path: Array[Vector2i] = astar.get_id_path(starts[i], goals[i])
+			if round == 0:
+				paths.append(path)
+	return [float(Time.get_ticks_usec() - started) / float(rounds * picked.size()), paths]
+
+
+## [mean microseconds per query over `rounds` passes, the costs of the first pass].
+func _time_finder(finder: ClearancePathfinder, starts: Array[Vector2i], goals: Array[Vector2i], picked: Array[int], rounds: int) -> Array:
+	var costs: PackedFloat64Array = []
+	var started: int = Time.get_ticks_usec()
+	for round: int in rounds:
+		for i: int in picked:
+			var result: Dictionary = finder.find_path(starts[i], goals[i], 1, PROFILE)
+			if round == 0:
+				costs.append(result.total_cost)
+	return [float(Time.get_ticks_usec() - started) / float(rounds * picked.size()), costs]
+
+
+func _mismatches(costs: PackedFloat64Array, picked: Array[int], optimal: PackedFloat64Array) -> int:
+	var count: int = 0
+	for k: int in picked.size():
+		if absf(costs[k] - optimal[picked[k]]) > 0.005:
+			count += 1
+	return count
+
+
+func _astar(width: int, height: int, terrain: PackedByteArray, jumping: bool) -> AStarGrid2D:
+	var astar := AStarGrid2D.new()
+	astar.region = Rect2i(0, 0, width, height)
+	astar.cell_size = Vector2(1, 1)
+	astar.diagonal_mode = AStarGrid2D.DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES
+	astar.default_compute_heuristic = AStarGrid2D.HEURISTIC_OCTILE
+	astar.default_estimate_heuristic = AStarGrid2D.HEURISTIC_OCTILE
+	astar.jumping_enabled = jumping
+	astar.update()
+	for index: int in terrain.size():
+		if terrain[index] == BLOCKED:
+			astar.set_point_solid(Vector2i(index % width, index / width), true)
+	return astar
+
+
+func _pathfinder(width: int, height: int, terrain: PackedByteArray, landmarks: int) -> ClearancePathfinder:
+	var finder := ClearancePathfinder.new()
 	finder.region = Rect2i(0, 0, width, height)
 	finder.diagonal_mode = AStarGrid2D.DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES
 	finder.load_terrain(terrain)
-	finder.set_profile(&"movingai", {OPEN: 1.0})
+	finder.set_profile(PROFILE, {OPEN: 1.0})
 	if landmarks > 0:
 		finder.landmark_count = landmarks
-		finder.bake_landmarks(&"movingai")
+		finder.bake_landmarks(PROFILE)
 	# Build layers outside the timed loop, as AStarGrid2D.update() is.
-	finder.find_path(Vector2i.ZERO, Vector2i.ZERO, 1, &"movingai")
+	finder.find_path(Vector2i.ZERO, Vector2i.ZERO, 1, PROFILE)
 	return finder
-
-
-## Mean microseconds per query over `rounds` passes (the correctness pass above warmed up).
-func _time_astar(astar: AStarGrid2D, starts: Array[Vector2i], goals: Array[Vector2i], rounds: int) -> float:
-	var started: int = Time.get_ticks_usec()
-	for _round: int in rounds:
-		for i: int in starts.size():
-			astar.get_id_path(starts[i], goals[i])
-	return float(Time.get_ticks_usec() - started) / float(rounds * starts.size())
-
-
-func _time_pathfinder(finder: Node, starts: Array[Vector2i], goals: Array[Vector2i], rounds: int) -> float:
-	var started: int = Time.get_ticks_usec()
-	for _round: int in rounds:
-		for i: int in starts.size():
-			finder.find_path(starts[i], goals[i], 1, &"movingai")
-	return float(Time.get_ticks_usec() - started) / float(rounds * starts.size())
 
 
 func _length(path: Array[Vector2i]) -> float:

@@ -49,6 +49,7 @@ func _initialize() -> void:
 	await _run("generated_weighted_queries_match_reference", _check_generated.bind(true, 8, 10))
 	await _run("landmark_queries_agree_with_plain_queries", _check_landmarks)
 	await _run("search_mode_changes_no_cost", _check_search_modes)
+	await _run("result_formats_describe_the_same_path", _check_result_formats)
 	await _run("edits_between_queries_keep_results_exact", _check_live_edits)
 	await _run("partial_paths_end_at_the_nearest_reachable_anchor", _check_partial_paths)
 	await _run("expansion_and_memory_limits_are_codes", _check_limits)
@@ -324,6 +325,9 @@ func _check_bad_properties() -> void:
 	pf.diagonal_mode = 2
 	pf.diagonal_mode = 0
 	_expect_eq(pf.diagonal_mode, EIGHT_WAY, "diagonal_mode 0 and 2 refused")
+	pf.result_format = 3
+	pf.result_format = -1
+	_expect_eq(pf.result_format, ClearancePathfinder.RESULT_FORMAT_ANCHORS, "result_format 3 and -1 refused")
 	pf.search_mode = 3
 	pf.search_mode = -1
 	_expect_eq(pf.search_mode, ClearancePathfinder.SEARCH_MODE_AUTO, "search_mode 3 and -1 refused")
@@ -649,6 +653,60 @@ func _check_search_modes() -> String:
 			compared += 1
 		pf.free()
 	return "%d queries in 3 modes" % compared
+
+
+## Every result format against the default: same code, cost and expansions; packed anchors
+## are the default's anchors, points their footprint centres; failures stay empty.
+func _check_result_formats() -> String:
+	var compared := 0
+	for map_index in 4:
+		var width := rng.randi_range(16, 24)
+		var height := rng.randi_range(12, 18)
+		var data := _filled(width * height, GROUND)
+		for i in rng.randi_range(6, 12):
+			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 5), rng.randi_range(1, 4))
+			for y in range(rect.position.y, mini(rect.end.y, height)):
+				for x in range(rect.position.x, mini(rect.end.x, width)):
+					data[y * width + x] = [WALL, SWAMP][rng.randi_range(0, 1)]
+		var pf := ClearancePathfinder.new()
+		root.add_child(pf)
+		pf.region = Rect2i(0, 0, width, height)
+		pf.cell_size = Vector2(8, 12)
+		pf.offset = Vector2(3, -5)
+		pf.load_terrain(data)
+		pf.set_profile(&"generated", {GROUND: 1.0, SWAMP: 2.5})
+		for query in 20:
+			var size := rng.randi_range(1, 3)
+			var start := Vector2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1))
+			var goal := Vector2i(rng.randi_range(-2, width + 1), rng.randi_range(0, height - 1))
+			var partial := rng.randf() < 0.3
+			pf.result_format = ClearancePathfinder.RESULT_FORMAT_ANCHORS
+			var anchors: Dictionary = pf.find_path(start, goal, size, &"generated", partial)
+			pf.result_format = ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS
+			var packed: Dictionary = pf.find_path(start, goal, size, &"generated", partial)
+			pf.result_format = ClearancePathfinder.RESULT_FORMAT_POINTS
+			var points: Dictionary = pf.find_path(start, goal, size, &"generated", partial)
+			var label := "map %d size %d %s->%s partial %s" % [map_index, size, start, goal, partial]
+			for other: Dictionary in [packed, points]:
+				_expect_eq([other.code, other.total_cost, other.expanded], [anchors.code, anchors.total_cost, anchors.expanded], label)
+			_expect(packed.path is PackedInt32Array and points.path is PackedVector2Array, label + " packed types")
+			var path: Array = anchors.path
+			var expected_packed := PackedInt32Array()
+			var expected_points := PackedVector2Array()
+			for anchor: Vector2i in path:
+				expected_packed.append_array([anchor.x, anchor.y])
+				expected_points.append(pf.footprint_center(anchor, size))
+			_expect_eq(packed.path, expected_packed, label + " packed anchors")
+			_expect_eq(points.path, expected_points, label + " footprint centres")
+			compared += 1
+		pf.result_format = ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS
+		var batch: Array[Dictionary] = pf.find_paths([{"start": Vector2i(0, 0), "goal": Vector2i(width - 1, height - 1), "agent_size": 1, "profile": &"generated"}])
+		pf.result_format = ClearancePathfinder.RESULT_FORMAT_ANCHORS
+		var single: Dictionary = pf.find_path(Vector2i(0, 0), Vector2i(width - 1, height - 1), 1, &"generated")
+		_expect_eq(batch[0].code, single.code, "map %d batch code" % map_index)
+		_expect_eq(batch[0].path.size(), single.path.size() * 2, "map %d batch packed path" % map_index)
+		pf.free()
+	return "%d queries in 3 formats" % compared
 
 
 func _check_landmarks() -> String:

@@ -98,6 +98,7 @@ fn every_func_is_documented() {
             "set_profile",
             "set_profiles",
             "set_region",
+            "set_result_format",
             "set_search_expansion_limit",
             "set_search_mode",
             "set_worker_thread_count",

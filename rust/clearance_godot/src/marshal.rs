@@ -6,7 +6,8 @@ use crate::convert::{cell_of, vector_of};
 use crate::profile::{ProfileBuilder, TerrainProblem};
 use crate::workers::OwnedQuery;
 use clearance_core::{
-    AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathResult, SearchMode,
+    AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathCode, PathResult,
+    ResultField, SearchMode,
 };
 use godot::prelude::*;
 
@@ -36,18 +37,64 @@ pub fn landmark_dictionary(stats: Option<LandmarkStats>) -> VarDictionary {
     dictionary
 }
 
+/// The form of a result's `path` entry: the node's `result_format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathFormat {
+    /// `Array[Vector2i]` of anchors (the default).
+    Anchors,
+    /// `PackedInt32Array` of anchor coordinates, `x0, y0, x1, y1, ...`.
+    PackedAnchors,
+    /// `PackedVector2Array` of footprint centres in the node's local coordinates.
+    Points,
+}
+
+/// The result Dictionary's keys and the code names as Variants, built once per node, so
+/// that writing a result allocates no strings.
+pub struct ResultKeys {
+    /// Indexed like [`ResultField::ALL`].
+    fields: Vec<Variant>,
+    /// Indexed like [`PathCode::ALL`].
+    codes: Vec<Variant>,
+}
+
+impl ResultKeys {
+    /// Every key and code name, converted once.
+    pub fn new() -> Self {
+        ResultKeys {
+            fields: ResultField::ALL
+                .iter()
+                .map(|field| field.name().to_variant())
+                .collect(),
+            codes: PathCode::ALL
+                .iter()
+                .map(|code| code.as_str().to_variant())
+                .collect(),
+        }
+    }
+
+    fn field(&self, field: ResultField) -> &Variant {
+        let index = ResultField::ALL.iter().position(|&known| known == field);
+        &self.fields[index.expect("ALL lists every field")]
+    }
+
+    fn code(&self, code: PathCode) -> &Variant {
+        let index = PathCode::ALL.iter().position(|&known| known == code);
+        &self.codes[index.expect("ALL lists every code")]
+    }
+}
+
 /// The Dictionary `find_path()` returns: one entry per public field of the result, in the
-/// core's order and under its names ([`PathResult::fields`]). Flags become bools, texts
-/// Strings, anchors an `Array[Vector2i]`, numbers floats, and counts ints (saturating at
-/// `i64::MAX`).
-pub fn result_dictionary(result: &PathResult) -> VarDictionary {
+/// core's order and under its names ([`PathResult::fields`]). Flags become bools, the code a
+/// String, numbers floats, and counts ints (saturating at `i64::MAX`); `path` is whatever the
+/// caller made of the anchors (see [`PathFormat`]).
+pub fn result_dictionary(keys: &ResultKeys, result: &PathResult, path: &Variant) -> VarDictionary {
     let mut dictionary = VarDictionary::new();
     for (field, value) in result.fields() {
-        let key = field.name();
+        let key = keys.field(field);
         match value {
             FieldValue::Flag(flag) => dictionary.set(key, flag),
-            FieldValue::Text(text) => dictionary.set(key, text),
-            FieldValue::Anchors(anchors) => dictionary.set(key, &anchor_array(anchors)),
+            FieldValue::Text(_) => dictionary.set(key, keys.code(result.code)),
+            FieldValue::Anchors(_) => dictionary.set(key, path),
             FieldValue::Number(number) => dictionary.set(key, number),
             FieldValue::Count(count) => {
                 dictionary.set(key, i64::try_from(count).unwrap_or(i64::MAX));
@@ -55,6 +102,12 @@ pub fn result_dictionary(result: &PathResult) -> VarDictionary {
         }
     }
     dictionary
+}
+
+/// `cells` as anchor coordinates in one packed array: `x0, y0, x1, y1, ...`.
+pub fn packed_anchors(cells: &[Cell]) -> PackedInt32Array {
+    let coordinates: Vec<i32> = cells.iter().flat_map(|cell| [cell.x, cell.y]).collect();
+    PackedInt32Array::from(coordinates.as_slice())
 }
 
 /// The profile `set_profile(name, costs)` describes: `costs` maps int terrain ids to int or

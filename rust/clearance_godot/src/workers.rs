@@ -47,7 +47,8 @@ pub struct Job {
 /// A finished request.
 pub struct Finished {
     pub id: i64,
-    pub results: Vec<PathResult>,
+    /// Each result with the agent size its query asked for (footprint centres need it).
+    pub results: Vec<(PathResult, i64)>,
     pub single: bool,
 }
 
@@ -140,7 +141,7 @@ fn work(queue: &Mutex<Receiver<Job>>, finished: &Sender<Finished>, stopping: &At
             if stopping.load(Ordering::Relaxed) {
                 return;
             }
-            results.push(job.map.query(&query.as_query()));
+            results.push((job.map.query(&query.as_query()), query.agent_size));
         }
         let done = Finished {
             id: job.id,

@@ -22,6 +22,7 @@ mod terrain;
 
 use self::errors::{pathfinder_error, terrain_or_error};
 use crate::convert::{rect_of, region_of, terrain_id};
+use crate::marshal::{PathFormat, ResultKeys};
 use crate::profile::AgentProfile;
 use crate::workers::Workers;
 use clearance_core::{
@@ -43,6 +44,13 @@ const SEARCH_MODE_AUTO: i64 = 0;
 const SEARCH_MODE_JUMP: i64 = 1;
 /// `search_mode`: plain A*.
 const SEARCH_MODE_PLAIN: i64 = 2;
+
+/// `result_format`: `path` as an `Array[Vector2i]` of anchors.
+const RESULT_FORMAT_ANCHORS: i64 = 0;
+/// `result_format`: `path` as a `PackedInt32Array` of anchor coordinates, `x0, y0, x1, y1, ...`.
+const RESULT_FORMAT_PACKED_ANCHORS: i64 = 1;
+/// `result_format`: `path` as a `PackedVector2Array` of footprint centres (local coordinates).
+const RESULT_FORMAT_POINTS: i64 = 2;
 
 /// Default `max_map_cells`: a 4096 x 4096 map.
 const DEFAULT_MAX_MAP_CELLS: i64 = 1 << 24;
@@ -121,6 +129,18 @@ pub struct ClearancePathfinder {
     #[export(enum = (Auto = 0, Jump = 1, Plain = 2))]
     #[var(set = set_search_mode)]
     search_mode: i64,
+
+    /// The form of `path` in the result Dictionaries of `find_path()`, `find_paths()`,
+    /// `find_path_world()` and the request signals. `RESULT_FORMAT_ANCHORS` (0, the default):
+    /// an `Array[Vector2i]` of anchors. `RESULT_FORMAT_PACKED_ANCHORS` (1): a
+    /// `PackedInt32Array` of the same anchors' coordinates, `x0, y0, x1, y1, ...` (Godot has
+    /// no packed Vector2i array), cheaper to build and to hand around. `RESULT_FORMAT_POINTS`
+    /// (2): a `PackedVector2Array` of the footprint centres in this node's local coordinates,
+    /// as `footprint_center()` gives them, ready for a `Line2D`, a `Curve2D` or a tween.
+    /// Every other entry stays as it is. Other values are refused with an error.
+    #[export(enum = (Anchors = 0, PackedAnchors = 1, Points = 2))]
+    #[var(set = set_result_format)]
+    result_format: i64,
 
     /// Terrain id (0 to 255) every cell gets when the map is built or rebuilt. Changing it
     /// rebuilds the map (terrain edits are discarded) and emits `map_changed`.
@@ -215,6 +235,11 @@ pub struct ClearancePathfinder {
     resource_profile_names: Vec<String>,
     last_path: Vec<Cell>,
     last_agent_size: u8,
+    /// Result keys and code names, converted to Variants once.
+    result_keys: ResultKeys,
+    /// The profile name of the last synchronous query, as a StringName and as the core's
+    /// `&str`: unit controllers ask with the same name call after call.
+    last_profile: (StringName, String),
 
     base: Base<Node2D>,
 }
@@ -230,6 +255,9 @@ impl INode2D for ClearancePathfinder {
             offset: Vector2::ZERO,
             diagonal_mode: DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES,
             search_mode: SEARCH_MODE_AUTO,
+            result_format: RESULT_FORMAT_ANCHORS,
+            result_keys: ResultKeys::new(),
+            last_profile: (StringName::default(), String::new()),
             default_terrain: 0,
             empty_cell_terrain: 255,
             landmark_count: 0,
@@ -308,6 +336,18 @@ impl ClearancePathfinder {
     /// `search_mode`: always plain A*.
     #[constant]
     const SEARCH_MODE_PLAIN: i64 = SEARCH_MODE_PLAIN;
+
+    /// `result_format`: `path` as an `Array[Vector2i]` of anchors (the default).
+    #[constant]
+    const RESULT_FORMAT_ANCHORS: i64 = RESULT_FORMAT_ANCHORS;
+
+    /// `result_format`: `path` as a `PackedInt32Array`, `x0, y0, x1, y1, ...`.
+    #[constant]
+    const RESULT_FORMAT_PACKED_ANCHORS: i64 = RESULT_FORMAT_PACKED_ANCHORS;
+
+    /// `result_format`: `path` as a `PackedVector2Array` of footprint centres (local).
+    #[constant]
+    const RESULT_FORMAT_POINTS: i64 = RESULT_FORMAT_POINTS;
 
     /// Emitted after every successful terrain change (`set_cell_terrain()`,
     /// `fill_rect_terrain()`, `load_terrain()`, `apply_terrain_batch()`,
@@ -395,6 +435,21 @@ impl ClearancePathfinder {
         };
         self.diagonal_mode = mode;
         self.map_mut().set_movement(movement);
+    }
+
+    /// Sets `result_format`; see the property.
+    #[func]
+    pub fn set_result_format(&mut self, format: i64) {
+        if path_format_of(format).is_none() {
+            pathfinder_error!(
+                "result_format",
+                "{format} is not RESULT_FORMAT_ANCHORS ({RESULT_FORMAT_ANCHORS}), \
+                 RESULT_FORMAT_PACKED_ANCHORS ({RESULT_FORMAT_PACKED_ANCHORS}) or \
+                 RESULT_FORMAT_POINTS ({RESULT_FORMAT_POINTS}); unchanged"
+            );
+            return;
+        }
+        self.result_format = format;
     }
 
     /// Sets `search_mode`; see the property.
@@ -598,6 +653,16 @@ impl ClearancePathfinder {
     }
 }
 
+/// The path format a `result_format` value stands for, if it is one.
+fn path_format_of(format: i64) -> Option<PathFormat> {
+    match format {
+        RESULT_FORMAT_ANCHORS => Some(PathFormat::Anchors),
+        RESULT_FORMAT_PACKED_ANCHORS => Some(PathFormat::PackedAnchors),
+        RESULT_FORMAT_POINTS => Some(PathFormat::Points),
+        _ => None,
+    }
+}
+
 /// The search a `search_mode` value stands for, if it is one.
 fn search_mode_of(mode: i64) -> Option<SearchMode> {
     match mode {
@@ -612,6 +677,11 @@ impl ClearancePathfinder {
     /// The search every query of this node uses.
     fn search(&self) -> SearchMode {
         search_mode_of(self.search_mode).unwrap_or_default()
+    }
+
+    /// The form of `path` in this node's results.
+    fn path_format(&self) -> PathFormat {
+        path_format_of(self.result_format).unwrap_or(PathFormat::Anchors)
     }
 }
 

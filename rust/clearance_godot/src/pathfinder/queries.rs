@@ -5,9 +5,11 @@
 use super::errors::{agent_size_or_error, pathfinder_error};
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
-use crate::marshal::{query_from_variant, result_dictionary};
+use crate::marshal::{
+    anchor_array, packed_anchors, query_from_variant, result_dictionary, PathFormat,
+};
 use crate::workers::{Finished, Job, OwnedQuery, Workers};
-use clearance_core::{checked_agent_size, Cell, PathResult};
+use clearance_core::{checked_agent_size, Cell, PathCode, PathQuery, PathResult};
 use godot::classes::Os;
 use godot::prelude::*;
 use std::sync::Arc;
@@ -57,7 +59,7 @@ impl ClearancePathfinder {
             &profile,
             allow_partial_path,
         );
-        result_dictionary(&result)
+        self.result_dictionary(&result, agent_size)
     }
 
     /// Starts `find_path()` on a worker thread and returns its request id (1, 2, ...) at once;
@@ -115,7 +117,11 @@ impl ClearancePathfinder {
         let batch: Vec<_> = owned.iter().map(OwnedQuery::as_query).collect();
         let threads = self.resolved_worker_count() + 1;
         let results = self.map.query_batch(&batch, threads);
-        let dictionaries: Vec<VarDictionary> = results.iter().map(result_dictionary).collect();
+        let dictionaries: Vec<VarDictionary> = results
+            .iter()
+            .zip(&owned)
+            .map(|(result, query)| self.result_dictionary(result, query.agent_size))
+            .collect();
         Array::from(dictionaries.as_slice())
     }
 
@@ -167,7 +173,7 @@ impl ClearancePathfinder {
             &profile,
             allow_partial_path,
         );
-        let mut dictionary = result_dictionary(&result);
+        let mut dictionary = self.result_dictionary(&result, agent_size);
         let points = self.global_footprint_centers(&result.path, size);
         dictionary.set("start_anchor", vector_of(start));
         dictionary.set("goal_anchor", vector_of(goal));
@@ -189,8 +195,22 @@ impl ClearancePathfinder {
         allow_partial_path: bool,
     ) -> PathResult {
         self.ensure_ready();
-        let query = self.owned_query(method, start, goal, agent_size, profile, allow_partial_path);
-        let result = self.map.query(&query.as_query());
+        if self.last_profile.0 != *profile {
+            self.last_profile = (profile.clone(), profile.to_string());
+        }
+        let name = &self.last_profile.1;
+        let mut query = PathQuery::new(start, goal, agent_size, name)
+            .allow_partial_path(allow_partial_path)
+            .search(self.search());
+        query.max_expansions = self.expansion_limit();
+        let result = self.map.query(&query);
+        match result.code {
+            PathCode::InvalidAgentSize => {
+                agent_size_or_error(method, agent_size);
+            }
+            PathCode::UnknownProfile => pathfinder_error!(method, "no profile called '{name}'"),
+            _ => {}
+        }
         if !result.path.is_empty() {
             self.last_path.clone_from(&result.path);
             self.last_agent_size = checked_agent_size(agent_size).unwrap_or(1);
@@ -320,6 +340,26 @@ impl ClearancePathfinder {
         }
     }
 
+    /// The result Dictionary of `result`, for a unit of `agent_size`, with `path` in the
+    /// node's `result_format`.
+    fn result_dictionary(&self, result: &PathResult, agent_size: i64) -> VarDictionary {
+        let path = match self.path_format() {
+            PathFormat::Anchors => anchor_array(&result.path).to_variant(),
+            PathFormat::PackedAnchors => packed_anchors(&result.path).to_variant(),
+            PathFormat::Points => {
+                // A path exists only for a legal size.
+                let size = checked_agent_size(agent_size).unwrap_or(1);
+                let points: Vec<Vector2> = result
+                    .path
+                    .iter()
+                    .map(|&anchor| self.footprint_center_local(anchor, size))
+                    .collect();
+                PackedVector2Array::from(points.as_slice()).to_variant()
+            }
+        };
+        result_dictionary(&self.result_keys, result, &path)
+    }
+
     /// Emits the signals of the requests the workers have finished.
     pub(super) fn deliver_finished_requests(&mut self) {
         let Some(workers) = &self.workers else {
@@ -343,14 +383,14 @@ impl ClearancePathfinder {
             let result = done
                 .results
                 .first()
-                .map(result_dictionary)
+                .map(|(result, size)| self.result_dictionary(result, *size))
                 .unwrap_or_default();
             self.signals().path_found().emit(done.id, &result);
         } else {
             let results: Vec<Variant> = done
                 .results
                 .iter()
-                .map(|result| result_dictionary(result).to_variant())
+                .map(|(result, size)| self.result_dictionary(result, *size).to_variant())
                 .collect();
             self.signals()
                 .paths_found()

@@ -5,6 +5,7 @@
 
 use clearance_core::{
     AgentProfile, Cell, Movement, PathCode, PathMap, PathQuery, Region, SearchMode, TerrainGrid,
+    DIAGONAL_STEP, STRAIGHT_STEP,
 };
 use clearance_tests::check::{check_result, likely_legal_anchor};
 use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
@@ -123,31 +124,51 @@ fn jump_search_expands_fewer_anchors_on_open_ground() {
     let mut map = PathMap::new(grid);
     map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0).unwrap())
         .unwrap();
-    let query = PathQuery::new(Cell::new(3, 190), Cell::new(196, 7), 1, "walker");
-    let plain = map.query(&query.search(SearchMode::Plain));
-    let jump = map.query(&query.search(SearchMode::Jump));
-    assert_eq!(plain.cost, jump.cost);
-    assert_eq!(jump.path.len(), plain.path.len());
-    assert!(
-        jump.expanded * 20 < plain.expanded,
-        "{} vs {}",
-        jump.expanded,
-        plain.expanded
-    );
-    // Auto picks jumps on open ground.
-    assert_eq!(map.query(&query).expanded, jump.expanded);
-    // And with 4-way movement.
-    map.set_movement(Movement::FourWay);
-    let plain = map.query(&query.search(SearchMode::Plain));
-    let jump = map.query(&query.search(SearchMode::Jump));
-    assert_eq!(plain.cost, jump.cost);
-    assert!(
-        jump.expanded * 20 < plain.expanded,
-        "4-way: {} vs {}",
-        jump.expanded,
-        plain.expanded
-    );
-    assert_eq!(map.query(&query).expanded, jump.expanded);
+    for movement in [Movement::EightWay, Movement::FourWay] {
+        map.set_movement(movement);
+        for (start, goal) in [((3, 190), (196, 7)), ((50, 50), (58, 53))] {
+            let query = PathQuery::new(Cell::from(start), Cell::from(goal), 1, "walker");
+            let plain = map.query(&query.search(SearchMode::Plain));
+            let jump = map.query(&query.search(SearchMode::Jump));
+            let auto = map.query(&query);
+            assert_eq!(plain.cost, jump.cost);
+            assert_eq!(plain.cost, auto.cost);
+            assert_eq!(jump.path.len(), plain.path.len());
+            if start.0 == 3 {
+                assert!(
+                    jump.expanded * 20 < plain.expanded,
+                    "{movement:?}: {} vs {}",
+                    jump.expanded,
+                    plain.expanded
+                );
+            }
+            // Auto: plain A* within its budget of 4 d + 32 expansions, else jumps on top.
+            let budget = 4 * auto_distance(movement, start, goal) + 32;
+            if plain.expanded <= budget {
+                assert_eq!(auto, plain, "{movement:?} {start:?}");
+            } else {
+                assert_eq!(
+                    auto.expanded,
+                    budget + jump.expanded,
+                    "{movement:?} {start:?}"
+                );
+                assert_eq!(auto.path, jump.path);
+            }
+        }
+    }
+}
+
+/// The straight-line distance `auto` budgets by, in whole straight steps (the fixed-point
+/// octile or Manhattan distance, divided by a straight step).
+fn auto_distance(movement: Movement, from: (i32, i32), to: (i32, i32)) -> u64 {
+    let (dx, dy) = (from.0.abs_diff(to.0) as u64, from.1.abs_diff(to.1) as u64);
+    let fixed = match movement {
+        Movement::FourWay => (dx + dy) * STRAIGHT_STEP,
+        Movement::EightWay => {
+            dx.max(dy) * STRAIGHT_STEP + dx.min(dy) * (DIAGONAL_STEP - STRAIGHT_STEP)
+        }
+    };
+    fixed / STRAIGHT_STEP
 }
 
 #[test]

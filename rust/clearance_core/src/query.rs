@@ -40,9 +40,11 @@ pub struct PathQuery<'a> {
 /// return.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum SearchMode {
-    /// Whichever of the others is expected to be faster on the query's graph: jump-point
-    /// search unless the profile's costs change at more than one anchor in ten, plain A*
-    /// there.
+    /// Whichever of the others is expected to be faster: plain A* where the profile's costs
+    /// change at more than one anchor in ten; elsewhere plain A* with a budget of `4 d + 32`
+    /// expansions (`d` the straight-line distance in straight steps), which answers short
+    /// and open trips without scanning rays across the map, then jump-point search if the
+    /// budget did not suffice. Expansions of both count towards the limit and the result.
     #[default]
     Auto,
     /// Jump-point search, 4-way or 8-way: expands only the

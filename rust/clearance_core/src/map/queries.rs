@@ -7,7 +7,7 @@ use crate::profile::AgentProfile;
 use crate::query::PathQuery;
 use crate::query::SearchMode;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::search::{estimate, search, SearchOptions, SearchScratch};
+use crate::search::{estimate, search, Algorithm, SearchOptions, SearchScratch};
 use std::cell::RefCell;
 
 thread_local! {
@@ -84,10 +84,10 @@ impl PathMap {
         }
         let landmarks = self.landmarks_for(query.profile, checked.profile);
         let options = SearchOptions {
-            jump: match query.search {
-                SearchMode::Auto => graph.suits_jump_search(),
-                SearchMode::Jump => true,
-                SearchMode::Plain => false,
+            algorithm: match query.search {
+                SearchMode::Auto if graph.suits_jump_search() => Algorithm::PlainThenJump,
+                SearchMode::Auto | SearchMode::Plain => Algorithm::Plain,
+                SearchMode::Jump => Algorithm::Jump,
             },
             max_expansions: query.max_expansions.unwrap_or(u64::MAX),
             landmarks: landmarks.as_deref(),

@@ -40,6 +40,7 @@ mod step_costs;
 
 pub use scratch::SearchScratch;
 
+use crate::cost::STRAIGHT_STEP;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
@@ -83,12 +84,26 @@ pub(super) struct Problem<'a, H> {
     pub(super) max_expansions: u64,
 }
 
+/// Which algorithm a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Algorithm {
+    /// Plain A* (`astar.rs`).
+    Plain,
+    /// Jump-point search (`jump.rs`).
+    Jump,
+    /// Plain A* within a budget of expansions that grows with the straight-line distance
+    /// (short trips stay cheap: no ray floods the open ground around the start), then, if the
+    /// budget did not suffice, jump-point search for the rest of the expansion limit. Both are
+    /// exact, so either answer is optimal; expansions of both count.
+    PlainThenJump,
+}
+
 /// How one search runs: which algorithm, the anchors it may expand and the landmarks it may
 /// use.
 #[derive(Clone, Copy)]
 pub(crate) struct SearchOptions<'a> {
-    /// Jump-point search (`jump.rs`) rather than plain A* (`astar.rs`).
-    pub jump: bool,
+    /// The algorithm.
+    pub algorithm: Algorithm,
     /// Expansions allowed; the goal counts when it is expanded.
     pub max_expansions: u64,
     /// The landmark table of the graph's profile, if one is built.
@@ -106,8 +121,11 @@ pub(crate) fn search(
     start: usize,
     goal: usize,
 ) -> SearchOutcome {
+    if options.algorithm == Algorithm::PlainThenJump {
+        return plain_then_jump(scratch, graph, movement, options, width, start, goal);
+    }
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
-    let jump = options.jump.then_some(movement);
+    let jump = (options.algorithm == Algorithm::Jump).then_some(movement);
     let mut outcome = match options.landmarks {
         None => {
             let problem = Problem {
@@ -138,6 +156,56 @@ pub(crate) fn search(
     };
     outcome.cost = outcome.cost.map(|cost| cost * graph.cost_unit);
     outcome
+}
+
+/// [`Algorithm::PlainThenJump`]: plain A* with at most `4 d + 32` expansions, `d` the
+/// straight-line distance in straight steps; jump-point search if that was not enough.
+fn plain_then_jump(
+    scratch: &mut SearchScratch,
+    graph: &AnchorGraph,
+    movement: Movement,
+    options: SearchOptions<'_>,
+    width: usize,
+    start: usize,
+    goal: usize,
+) -> SearchOutcome {
+    let (dx, dy) = (
+        (start % width).abs_diff(goal % width),
+        (start / width).abs_diff(goal / width),
+    );
+    let steps = movement.distance(dx as u64, dy as u64) / STRAIGHT_STEP;
+    let budget = steps.saturating_mul(4).saturating_add(32);
+    let first = search(
+        scratch,
+        graph,
+        movement,
+        SearchOptions {
+            algorithm: Algorithm::Plain,
+            max_expansions: options.max_expansions.min(budget),
+            ..options
+        },
+        width,
+        start,
+        goal,
+    );
+    if !first.limit_reached || options.max_expansions <= budget {
+        return first;
+    }
+    let mut second = search(
+        scratch,
+        graph,
+        movement,
+        SearchOptions {
+            algorithm: Algorithm::Jump,
+            max_expansions: options.max_expansions - first.expanded,
+            ..options
+        },
+        width,
+        start,
+        goal,
+    );
+    second.expanded += first.expanded;
+    second
 }
 
 /// The heuristic value the search uses at `from` on its way to `goal`.

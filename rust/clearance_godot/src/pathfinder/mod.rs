@@ -120,9 +120,10 @@ pub struct ClearancePathfinder {
     #[var(set = set_diagonal_mode)]
     diagonal_mode: i64,
 
-    /// Which exact search answers queries: `SEARCH_MODE_AUTO` (0, the default) takes
-    /// jump-point search where it pays (everywhere but where costs change at more than one
-    /// anchor in ten) and plain A* elsewhere; `SEARCH_MODE_JUMP` (1) and `SEARCH_MODE_PLAIN`
+    /// Which exact search answers queries: `SEARCH_MODE_AUTO` (0, the default) tries plain
+    /// A* within a budget that grows with the distance (short trips) and goes on with
+    /// jump-point search where that does not suffice (plain A* only where costs change at
+    /// more than one anchor in ten); `SEARCH_MODE_JUMP` (1) and `SEARCH_MODE_PLAIN`
     /// (2) force one. Every mode finds paths of the same optimal cost; they differ in speed
     /// and in which of several equally cheap paths comes back. Other values are refused with an
     /// error.

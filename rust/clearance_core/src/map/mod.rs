@@ -11,6 +11,7 @@
 //! | `partial.rs` | the nearest reachable anchor, for partial paths |
 //! | `batch.rs` | many queries on several threads |
 //! | `landmarks.rs` | landmark placement and the tables built from it |
+//! | `tables.rs` | the hash tables profiles and caches are kept in |
 
 mod batch;
 mod caches;
@@ -18,6 +19,7 @@ mod edits;
 mod landmarks;
 mod partial;
 mod queries;
+mod tables;
 
 pub use caches::DEFAULT_CACHE_MEMORY_LIMIT;
 
@@ -29,8 +31,8 @@ use crate::landmarks::{LandmarkPlacement, LandmarkTable};
 use crate::movement::Movement;
 use crate::profile::AgentProfile;
 use crate::terrain::TerrainSet;
-use std::collections::HashMap;
 use std::sync::{Arc, PoisonError, RwLock};
+use tables::Table;
 
 /// One map shared by every unit: terrain, the registered [`AgentProfile`]s, and lazily built
 /// clearance layers and search graphs.
@@ -78,14 +80,14 @@ use std::sync::{Arc, PoisonError, RwLock};
 pub struct PathMap {
     grid: TerrainGrid,
     movement: Movement,
-    profiles: HashMap<String, Arc<AgentProfile>>,
-    clearance: RwLock<HashMap<TerrainSet, Arc<ClearanceLayer>>>,
-    graphs: RwLock<HashMap<String, HashMap<u8, Arc<AnchorGraph>>>>,
+    profiles: Table<String, Arc<AgentProfile>>,
+    clearance: RwLock<Table<TerrainSet, Arc<ClearanceLayer>>>,
+    graphs: RwLock<Table<String, Table<u8, Arc<AnchorGraph>>>>,
     landmark_placement: LandmarkPlacement,
     /// Storage indices of the cells of `LandmarkPlacement::At`.
     landmark_anchors: Vec<usize>,
     /// Per profile: its landmark table, or `None` if none could be built.
-    landmarks: RwLock<HashMap<String, Option<Arc<LandmarkTable>>>>,
+    landmarks: RwLock<Table<String, Option<Arc<LandmarkTable>>>>,
     cache_memory_limit: usize,
 }
 
@@ -95,7 +97,7 @@ impl PathMap {
         PathMap {
             grid,
             movement: Movement::EightWay,
-            profiles: HashMap::new(),
+            profiles: Table::default(),
             clearance: RwLock::default(),
             graphs: RwLock::default(),
             landmark_placement: LandmarkPlacement::None,

@@ -142,14 +142,23 @@ fn moves_worth_trying<C: StepCosts>(
 
 /// The anchors from `start` to `goal`, following each anchor's arrival direction back.
 fn trace_back(nodes: &[Node], offsets: &[isize; 8], start: usize, goal: usize) -> Vec<usize> {
-    let mut path = vec![goal];
+    let parent = |at: usize| {
+        let direction = (nodes[at].state & DIRECTION_MASK) as usize;
+        at.wrapping_add_signed(-offsets[direction])
+    };
+    // Counted first, so that the path is allocated once, at its size.
+    let mut steps = 0;
     let mut at = goal;
     while at != start {
-        let direction = (nodes[at].state & DIRECTION_MASK) as usize;
-        at = at.wrapping_add_signed(-offsets[direction]);
-        path.push(at);
+        at = parent(at);
+        steps += 1;
     }
-    path.reverse();
+    let mut path = vec![start; steps + 1];
+    let mut at = goal;
+    for slot in path[1..].iter_mut().rev() {
+        *slot = at;
+        at = parent(at);
+    }
     path
 }
 

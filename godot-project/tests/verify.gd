@@ -694,7 +694,8 @@ func _check_result_formats() -> String:
 			var expected_packed := PackedInt32Array()
 			var expected_points := PackedVector2Array()
 			for anchor: Vector2i in path:
-				expected_packed.append_array([anchor.x, anchor.y])
+				expected_packed.append(anchor.x)
+				expected_packed.append(anchor.y)
 				expected_points.append(pf.footprint_center(anchor, size))
 			_expect_eq(packed.path, expected_packed, label + " packed anchors")
 			_expect_eq(points.path, expected_points, label + " footprint centres")

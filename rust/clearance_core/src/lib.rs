@@ -13,7 +13,8 @@
 //!
 //! **Layout.** One concept per file: `grid`, `terrain`, `profile`, `cost`, `movement`,
 //! `footprint`, `clearance`, `graph` (move masks and entry multipliers per agent size),
-//! `connectivity` (region labels), `landmarks`, `heap`, `query`, `result`, `error`; two
+//! `connectivity` (region labels), `landmarks`, `flow_field` (one backward search that leads
+//! every anchor to the nearest of some goals), `heap`, `query`, `result`, `error`; two
 //! concepts have parts and a folder each: `map/` (the [`PathMap`] facade, its caches, edits,
 //! queries, batches and landmark configuration) and `search/` (one file per search algorithm,
 //! beside the heuristics, step costs, open-list keys and pruning tables they share).
@@ -47,6 +48,7 @@ mod clearance;
 mod connectivity;
 mod cost;
 mod error;
+mod flow_field;
 mod footprint;
 mod graph;
 mod grid;
@@ -65,6 +67,7 @@ pub use cost::{
     cost_to_f64, COST_SCALE, DIAGONAL_STEP, MAX_MULTIPLIER, MULTIPLIER_SCALE, STRAIGHT_STEP,
 };
 pub use error::{GridError, LandmarkError, ProfileError};
+pub use flow_field::{FlowField, FlowFieldOptions};
 pub use footprint::{checked_agent_size, footprint, MAX_AGENT_SIZE};
 pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
 pub use landmarks::{LandmarkPlacement, LandmarkStats, MAX_LANDMARKS};

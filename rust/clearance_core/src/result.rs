@@ -79,6 +79,10 @@ impl fmt::Display for PathCode {
     }
 }
 
+/// A code is also an error, so that a refusal such as
+/// [`PathMap::flow_field`](crate::PathMap::flow_field)'s passes through `?`.
+impl std::error::Error for PathCode {}
+
 /// Why an anchor was refused: the clearance found there and the agent size that needed more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClearanceShortfall {

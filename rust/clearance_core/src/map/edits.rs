@@ -30,6 +30,7 @@ impl PathMap {
     pub fn load_terrain(&mut self, data: &[TerrainId]) -> Result<(), GridError> {
         let old: TerrainSet = self.grid.as_bytes().iter().copied().collect();
         self.grid.load(data)?;
+        self.bump_version();
         exclusive(&mut self.clearance).clear();
         exclusive(&mut self.graphs).clear();
         self.update_landmarks(old, data.iter().copied().collect(), None);
@@ -57,6 +58,7 @@ impl PathMap {
                 old.insert(terrain);
             }
         }
+        self.bump_version();
         let edited_area: usize = windows.iter().map(|window| window.area()).sum();
         let repair = edited_area.saturating_mul(4) <= self.grid.as_bytes().len();
         if !repair {

@@ -10,12 +10,14 @@
 //! | `queries.rs` | query validation and the path search behind `find_path` |
 //! | `partial.rs` | the nearest reachable anchor, for partial paths |
 //! | `batch.rs` | many queries on several threads |
+//! | `fields.rs` | flow fields to one goal or the nearest of several, and group orders |
 //! | `landmarks.rs` | landmark placement and the tables built from it |
 //! | `tables.rs` | the hash tables profiles and caches are kept in |
 
 mod batch;
 mod caches;
 mod edits;
+mod fields;
 mod landmarks;
 mod partial;
 mod queries;
@@ -31,8 +33,17 @@ use crate::landmarks::{LandmarkPlacement, LandmarkTable};
 use crate::movement::Movement;
 use crate::profile::AgentProfile;
 use crate::terrain::TerrainSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 use tables::Table;
+
+/// The last version handed out to any map in this process (see [`PathMap::version`]).
+static LAST_VERSION: AtomicU64 = AtomicU64::new(0);
+
+/// A version no map of this process has had before.
+fn fresh_version() -> u64 {
+    LAST_VERSION.fetch_add(1, Ordering::Relaxed) + 1
+}
 
 /// One map shared by every unit: terrain, the registered [`AgentProfile`]s, and lazily built
 /// clearance layers and search graphs.
@@ -89,6 +100,8 @@ pub struct PathMap {
     /// Per profile: its landmark table, or `None` if none could be built.
     landmarks: RwLock<Table<String, Option<Arc<LandmarkTable>>>>,
     cache_memory_limit: usize,
+    /// See [`PathMap::version`].
+    version: u64,
 }
 
 impl PathMap {
@@ -104,7 +117,35 @@ impl PathMap {
             landmark_anchors: Vec::new(),
             landmarks: RwLock::default(),
             cache_memory_limit: DEFAULT_CACHE_MEMORY_LIMIT,
+            version: fresh_version(),
         }
+    }
+
+    /// Identifies what paths on this map depend on: its terrain, profiles and movement rule.
+    /// Every successful change of one of them (an edit, a new grid, a profile set or removed,
+    /// another movement rule) gives the map a version no map of this process has had before,
+    /// larger than its last; a clone keeps its original's version until either changes. Work
+    /// derived from the map, such as a [`FlowField`](crate::FlowField), records the version
+    /// it was made for: while the versions are equal, it still holds.
+    ///
+    /// ```
+    /// use clearance_core::{Cell, PathMap, Region, TerrainGrid};
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 4, 4), 0)?);
+    /// let before = map.version();
+    /// map.set_cell(Cell::new(1, 1), 5)?;
+    /// assert!(map.version() > before);
+    /// // A refused edit changes nothing, the version included.
+    /// assert!(map.set_cell(Cell::new(9, 9), 5).is_err());
+    /// assert_eq!(map.clone().version(), map.version());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Records a change of terrain, profiles or movement (see [`version`](Self::version)).
+    fn bump_version(&mut self) {
+        self.version = fresh_version();
     }
 
     /// Builder form of [`set_movement`](Self::set_movement).
@@ -118,6 +159,7 @@ impl PathMap {
     pub fn set_movement(&mut self, movement: Movement) {
         if movement != self.movement {
             self.movement = movement;
+            self.bump_version();
             exclusive(&mut self.graphs).clear();
             exclusive(&mut self.landmarks).clear();
         }
@@ -150,6 +192,7 @@ impl PathMap {
                 .collect();
         }
         self.grid = grid;
+        self.bump_version();
         exclusive(&mut self.clearance).clear();
         exclusive(&mut self.graphs).clear();
         exclusive(&mut self.landmarks).clear();
@@ -163,13 +206,18 @@ impl PathMap {
         let name = profile.name().to_owned();
         self.drop_search_caches_of(&name);
         self.profiles.insert(name, Arc::new(profile));
+        self.bump_version();
         Ok(())
     }
 
     /// Removes the profile called `name`; returns whether there was one.
     pub fn remove_profile(&mut self, name: &str) -> bool {
         self.drop_search_caches_of(name);
-        self.profiles.remove(name).is_some()
+        let removed = self.profiles.remove(name).is_some();
+        if removed {
+            self.bump_version();
+        }
+        removed
     }
 
     /// The profile called `name`.
@@ -196,6 +244,7 @@ impl Clone for PathMap {
             landmark_anchors: self.landmark_anchors.clone(),
             landmarks: RwLock::new(read(&self.landmarks).clone()),
             cache_memory_limit: self.cache_memory_limit,
+            version: self.version,
         }
     }
 }

@@ -1,0 +1,493 @@
+//! Flow fields: one backward search from a goal, or from several ("the nearest depot"), that
+//! gives every anchor it reaches its optimal cost to the nearest goal and the next anchor on
+//! the way. Many units of one size and profile sent to one place share one field instead of
+//! searching one path each.
+//!
+//! # The backward search
+//!
+//! Under the entry-cost convention a step from anchor `a` to a neighbour `b` costs
+//! `length * m(b)`, the multiplier of the anchor it *enters*. The field runs Dijkstra from the
+//! goals over reversed steps: settling `b` at cost `c(b)`, it offers each neighbour `a` with a
+//! legal step `a -> b` the cost `c(b) + length * m(b)`, paid by `b`, the anchor the forward
+//! step enters, never by `a`. Moves are symmetric (a step and its reverse need the same
+//! anchors to be legal, corners included), so the legal steps into `b` are the legal steps
+//! out of it. With costs that never go negative, every anchor is settled at its optimal cost
+//! to the nearest goal, exactly as a forward search from it would find; goals cost 0.
+//!
+//! # Ties
+//!
+//! The search orders anchors by cost, then by the number of steps of the path that gives the
+//! cost: each anchor's `next` is, among the neighbours on a cheapest path to a goal, those
+//! whose cheapest paths take the fewest steps, the first in direction order north, east,
+//! south, west, north-east, south-east, south-west, north-west. Every step of a path so
+//! followed brings the step count down by one, so following a field always ends at a goal,
+//! also through regions that cost nothing to cross.
+
+use crate::clearance::ClearanceLayer;
+use crate::cost::cost_to_f64;
+use crate::graph::{AnchorGraph, EntryCosts};
+use crate::grid::{Cell, Region, TerrainGrid};
+use crate::heap::IndexedHeap;
+use crate::movement::{direction_offsets, OPPOSITE, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
+use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
+use std::sync::Arc;
+
+/// How far a [`FlowField`] searches: by default until every anchor that can reach a goal is
+/// reached. See [`PathMap::flow_field`](crate::PathMap::flow_field).
+///
+/// ```
+/// use clearance_core::{Cell, FlowFieldOptions, COST_SCALE};
+///
+/// // Stop once these two anchors are settled, or at a cost of 40 at the latest.
+/// let options = FlowFieldOptions::new()
+///     .settle(&[Cell::new(3, 4), Cell::new(10, 2)])
+///     .max_cost(40 * COST_SCALE);
+/// assert_eq!(options.settle.len(), 2);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlowFieldOptions {
+    /// Stop as soon as every one of these anchors that can reach a goal has its final cost
+    /// (anchors outside the map, where the unit does not fit, or with no path to a goal are
+    /// ignored). Empty (the default): no such bound. Every anchor cheaper than the last of
+    /// them is reached too.
+    pub settle: Vec<Cell>,
+    /// Reach only anchors whose cost to the nearest goal is at most this, in fixed-point units
+    /// ([`COST_SCALE`](crate::COST_SCALE) per 1.0 of cost). `None` (the default): no bound.
+    pub max_cost: Option<u64>,
+}
+
+impl FlowFieldOptions {
+    /// No bounds: the field reaches every anchor that can reach a goal.
+    pub fn new() -> Self {
+        FlowFieldOptions::default()
+    }
+
+    /// Builder form of the `settle` field (replaces it).
+    pub fn settle(mut self, anchors: &[Cell]) -> Self {
+        self.settle = anchors.to_vec();
+        self
+    }
+
+    /// Builder form of the `max_cost` field.
+    pub fn max_cost(mut self, cost: u64) -> Self {
+        self.max_cost = Some(cost);
+        self
+    }
+}
+
+/// `next` of an anchor with no next step: a goal, an anchor not reached, or one where the unit
+/// does not fit.
+const NO_STEP: u8 = u8::MAX;
+/// `costs` of an anchor not reached.
+const UNREACHED: u64 = u64::MAX;
+/// `slots` of an anchor never offered a cost.
+const UNSEEN: u32 = u32::MAX;
+/// `slots` of an anchor with its final cost.
+const SETTLED: u32 = u32::MAX - 1;
+
+/// The way from every reached anchor to the nearest of one or more goals, for one agent size
+/// and profile on one version of a map: built by
+/// [`PathMap::flow_field`](crate::PathMap::flow_field) (see the module documentation of
+/// `flow_field.rs` for the search and its ties).
+///
+/// A field is a snapshot: it answers for the map version it was built on
+/// ([`version`](Self::version)) and is not changed by later edits.
+///
+/// ```
+/// use clearance_core::{AgentProfile, Cell, FlowFieldOptions, PathCode, PathMap, Region, TerrainGrid};
+///
+/// // A wall down column 3 with a gap at row 4; two depots on the far side.
+/// let mut grid = TerrainGrid::new(Region::new(0, 0, 8, 6), 0)?;
+/// grid.fill_rect(Region::new(3, 0, 1, 4), 1)?;
+/// let mut map = PathMap::new(grid);
+/// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+///
+/// let depots = [Cell::new(7, 0), Cell::new(5, 5)];
+/// let field = map.flow_field(&depots, 1, "unit", FlowFieldOptions::new())?;
+/// assert_eq!(field.version(), map.version());
+/// // From (0, 5) the nearer depot is (5, 5), five steps east.
+/// assert_eq!(field.total_cost(Cell::new(0, 5)), Some(5.0));
+/// assert_eq!(field.next_anchor(Cell::new(0, 5)), Some(Cell::new(1, 5)));
+/// let path = field.path_from(Cell::new(0, 5));
+/// assert_eq!(path.code, PathCode::Ok);
+/// assert_eq!(path.path.last(), Some(&Cell::new(5, 5)));
+/// // Walls are not anchors: the unit does not fit there.
+/// assert_eq!(field.cost(Cell::new(3, 0)), None);
+/// assert_eq!(field.path_from(Cell::new(3, 0)).code, PathCode::StartClearanceInsufficient);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct FlowField {
+    region: Region,
+    width: usize,
+    agent_size: u8,
+    profile: String,
+    goals: Vec<Cell>,
+    version: u64,
+    /// Every cost below is in units of this many fixed-point cost units per length unit (the
+    /// graph's `cost_unit`).
+    cost_unit: u64,
+    /// Per anchor: its cost to the nearest goal, in units of `cost_unit`, or `UNREACHED`.
+    costs: Vec<u64>,
+    /// Per anchor: the direction (index into `DIRECTIONS`) of its next step, or `NO_STEP`.
+    next: Vec<u8>,
+    reached: usize,
+    complete: bool,
+    /// The map's clearance layer of that version (shared with the map while it lasts): says
+    /// where the unit does not fit, and by how much.
+    clearance: Arc<ClearanceLayer>,
+}
+
+/// The backward Dijkstra's state. Open anchors are ordered by (cost, steps, storage index).
+struct Search<'a> {
+    graph: &'a AnchorGraph,
+    offsets: [isize; 8],
+    /// `max_cost` in units of the graph's `cost_unit`.
+    bound: Option<u64>,
+    costs: Vec<u64>,
+    next: Vec<u8>,
+    /// Steps of the path that gives each anchor its cost (meaningful where a cost is set).
+    hops: Vec<u32>,
+    /// Each anchor's place in the heap, or `UNSEEN` or `SETTLED`.
+    slots: Vec<u32>,
+    heap: IndexedHeap<(u64, u32, u32)>,
+    /// Whether `bound` turned an offer away.
+    cut: bool,
+    reached: usize,
+}
+
+impl Search<'_> {
+    fn settle(&mut self, anchor: usize) {
+        self.slots[anchor] = SETTLED;
+        self.reached += 1;
+    }
+
+    /// Offers every unsettled neighbour `a` of the settled anchor `b` the cost of a path
+    /// through `b`: the step `a -> b` enters `b`, so it is charged `m(b)`, whatever `a` costs
+    /// to enter. On equal cost and steps, the lower direction of the step `a -> b` wins.
+    fn relax(&mut self, b: usize) {
+        let (cost, steps) = (self.costs[b], self.hops[b] + 1);
+        let entry = match &self.graph.entry {
+            EntryCosts::Uniform(m) => u64::from(*m),
+            EntryCosts::PerAnchor(values) => u64::from(values[b]),
+        };
+        let mut mask = self.graph.moves[b];
+        while mask != 0 {
+            let direction = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let a = b.wrapping_add_signed(self.offsets[direction]);
+            let slot = self.slots[a];
+            if slot == SETTLED {
+                continue;
+            }
+            let offered = cost + STEP_LENGTHS[direction] * entry;
+            if self.bound.is_some_and(|bound| offered > bound) {
+                self.cut = true;
+                continue;
+            }
+            // The forward step goes from `a` back to `b`.
+            let step = OPPOSITE[direction] as u8;
+            let key = (offered, steps, a as u32);
+            let slots = &mut self.slots;
+            let placed = |(_, _, anchor): (u64, u32, u32), at: u32| slots[anchor as usize] = at;
+            let better = slot == UNSEEN || (offered, steps) < (self.costs[a], self.hops[a]);
+            if better {
+                self.costs[a] = offered;
+                self.hops[a] = steps;
+                self.next[a] = step;
+                if slot == UNSEEN {
+                    self.heap.push(key, placed);
+                } else {
+                    self.heap.decrease(slot, key, placed);
+                }
+            } else if (offered, steps) == (self.costs[a], self.hops[a]) && step < self.next[a] {
+                self.next[a] = step;
+            }
+        }
+    }
+}
+
+/// What a field is built from: a map version's search graph and clearance layer for one agent
+/// size and profile, and goals already checked (inside the map, legal for the size).
+pub(crate) struct FieldSource<'a> {
+    pub grid: &'a TerrainGrid,
+    pub graph: &'a AnchorGraph,
+    pub clearance: Arc<ClearanceLayer>,
+    pub agent_size: u8,
+    pub profile: &'a str,
+    pub version: u64,
+}
+
+impl FlowField {
+    /// Bytes a field of a map of `cells` cells needs while it is built: its own 9 per anchor
+    /// (a cost and a direction) and 8 of search memory, plus the open list.
+    pub(crate) fn estimated_bytes(cells: usize) -> usize {
+        cells.saturating_mul(8 + 1 + 8 + 16)
+    }
+
+    /// Runs the backward search from `goals` (inside the map and legal; duplicates allowed)
+    /// within the bounds of `options`.
+    pub(crate) fn build(
+        source: FieldSource<'_>,
+        goals: &[Cell],
+        options: &FlowFieldOptions,
+    ) -> Self {
+        let FieldSource {
+            grid,
+            graph,
+            clearance,
+            agent_size,
+            profile,
+            version,
+        } = source;
+        let anchors = graph.moves.len();
+        let goal_indices: Vec<usize> = goals
+            .iter()
+            .filter_map(|&goal| grid.index_of(goal))
+            .collect();
+        // The anchors to settle before stopping: legal ones that can reach a goal.
+        let mut pending: Vec<usize> = options
+            .settle
+            .iter()
+            .filter_map(|&cell| grid.index_of(cell))
+            .filter(|&anchor| {
+                clearance.at(anchor) >= agent_size
+                    && goal_indices
+                        .iter()
+                        .any(|&goal| graph.connected(anchor, goal))
+            })
+            .collect();
+        pending.sort_unstable();
+        pending.dedup();
+        let settle_bounded = !options.settle.is_empty();
+        let mut remaining = pending.len();
+        let mut search = Search {
+            graph,
+            offsets: direction_offsets(grid.width()),
+            bound: options.max_cost.map(|cost| cost / graph.cost_unit),
+            costs: vec![UNREACHED; anchors],
+            next: vec![NO_STEP; anchors],
+            hops: vec![0; anchors],
+            slots: vec![UNSEEN; anchors],
+            heap: IndexedHeap::default(),
+            cut: false,
+            reached: 0,
+        };
+        for &goal in &goal_indices {
+            if search.slots[goal] != SETTLED {
+                search.costs[goal] = 0;
+                search.settle(goal);
+                remaining -= usize::from(pending.binary_search(&goal).is_ok());
+            }
+        }
+        for &goal in &goal_indices {
+            search.relax(goal);
+        }
+        while !(settle_bounded && remaining == 0) {
+            let slots = &mut search.slots;
+            let Some((_, _, anchor)) = search
+                .heap
+                .pop(|(_, _, anchor), at| slots[anchor as usize] = at)
+            else {
+                break;
+            };
+            let anchor = anchor as usize;
+            search.settle(anchor);
+            remaining -= usize::from(settle_bounded && pending.binary_search(&anchor).is_ok());
+            search.relax(anchor);
+        }
+        // Anchors still open were offered a cost but never settled: not reached.
+        let complete = search.heap.keys().is_empty() && !search.cut;
+        for &(_, _, anchor) in search.heap.keys() {
+            search.costs[anchor as usize] = UNREACHED;
+            search.next[anchor as usize] = NO_STEP;
+        }
+        FlowField {
+            region: grid.region(),
+            width: grid.width(),
+            agent_size,
+            profile: profile.to_owned(),
+            goals: goals.to_vec(),
+            version,
+            cost_unit: graph.cost_unit,
+            costs: search.costs,
+            next: search.next,
+            reached: search.reached,
+            complete,
+            clearance,
+        }
+    }
+
+    /// The storage index of `cell`, if it lies inside the map.
+    fn index_of(&self, cell: Cell) -> Option<usize> {
+        if !self.region.contains(cell) {
+            return None;
+        }
+        let column = (i64::from(cell.x) - i64::from(self.region.x)) as usize;
+        let row = (i64::from(cell.y) - i64::from(self.region.y)) as usize;
+        Some(row * self.width + column)
+    }
+
+    fn cell_at(&self, index: usize) -> Cell {
+        Cell::new(
+            self.region.x + (index % self.width) as i32,
+            self.region.y + (index / self.width) as i32,
+        )
+    }
+
+    /// The storage index of `cell` if the field reached it.
+    fn reached_index(&self, cell: Cell) -> Option<usize> {
+        self.index_of(cell)
+            .filter(|&index| self.costs[index] != UNREACHED)
+    }
+
+    /// The fixed-point cost (see [`COST_SCALE`](crate::COST_SCALE)) of an optimal path from
+    /// anchor `cell` to the nearest goal, exactly what
+    /// [`PathMap::find_path`](crate::PathMap::find_path) to that goal would report as
+    /// `cost`; 0 at a goal. `None` where the field did not reach (no path, or beyond its
+    /// bounds), where the unit does not fit, and outside the map.
+    pub fn cost(&self, cell: Cell) -> Option<u64> {
+        self.reached_index(cell)
+            .map(|index| self.costs[index] * self.cost_unit)
+    }
+
+    /// The true cost of the path [`path_from`](Self::path_from) returns, as
+    /// [`PathResult::total_cost`] gives it (multipliers summed over straight and diagonal
+    /// steps, with the exact square root of 2). `None` where [`cost`](Self::cost) is. Walks
+    /// the path: takes time in proportion to its length.
+    pub fn total_cost(&self, cell: Cell) -> Option<f64> {
+        let index = self.reached_index(cell)?;
+        Some(self.walk(index, |_| {}).total_cost())
+    }
+
+    /// The next anchor on the way from `cell` to the nearest goal (see the module
+    /// documentation for ties). `None` at a goal and wherever [`cost`](Self::cost) is `None`.
+    pub fn next_anchor(&self, cell: Cell) -> Option<Cell> {
+        let index = self.reached_index(cell)?;
+        self.step(index).map(|(next, _)| self.cell_at(next))
+    }
+
+    /// The anchor after `index` and the direction of the step to it, if `index` is not a goal.
+    fn step(&self, index: usize) -> Option<(usize, usize)> {
+        let direction = usize::from(self.next[index]);
+        (direction != usize::from(NO_STEP)).then(|| {
+            let offset = direction_offsets(self.width)[direction];
+            (index.wrapping_add_signed(offset), direction)
+        })
+    }
+
+    /// Follows the field from the reached anchor `index` to its goal, handing each anchor
+    /// after the first to `visit`, and returns the multipliers paid. Each step's multiplier is
+    /// the drop in cost along it divided by its length: exact, as costs are sums of them.
+    fn walk(&self, mut index: usize, mut visit: impl FnMut(usize)) -> StepWeights {
+        let mut weights = StepWeights::default();
+        while let Some((next, direction)) = self.step(index) {
+            let multiplier =
+                (self.costs[index] - self.costs[next]) / STEP_LENGTHS[direction] * self.cost_unit;
+            if direction < STRAIGHT_DIRECTIONS {
+                weights.straight += multiplier;
+            } else {
+                weights.diagonal += multiplier;
+            }
+            visit(next);
+            index = next;
+        }
+        weights
+    }
+
+    /// The path from anchor `cell` to the nearest goal, as a [`PathResult`] like
+    /// [`PathMap::find_path`](crate::PathMap::find_path) returns: `OK` with every anchor from
+    /// `cell` to the goal (just `cell` at a goal), its fixed-point `cost` and step weights;
+    /// `NO_PATH` where the field did not reach (with bounds, that may only mean "beyond
+    /// them": see [`is_complete`](Self::is_complete)); `START_CLEARANCE_INSUFFICIENT`, with
+    /// the shortfall, where the unit does not fit; `START_OUT_OF_BOUNDS` outside the map.
+    /// `expanded` is 0: the search is already done.
+    pub fn path_from(&self, cell: Cell) -> PathResult {
+        let Some(index) = self.index_of(cell) else {
+            return PathResult::failure(PathCode::StartOutOfBounds);
+        };
+        let found = self.clearance.at(index);
+        if found < self.agent_size {
+            return PathResult {
+                shortfall: Some(ClearanceShortfall {
+                    found,
+                    needed: self.agent_size,
+                }),
+                ..PathResult::failure(PathCode::StartClearanceInsufficient)
+            };
+        }
+        if self.costs[index] == UNREACHED {
+            return PathResult::failure(PathCode::NoPath);
+        }
+        let mut path = vec![cell];
+        let step_weights = self.walk(index, |next| path.push(self.cell_at(next)));
+        PathResult {
+            code: PathCode::Ok,
+            path,
+            cost: self.costs[index] * self.cost_unit,
+            step_weights,
+            expanded: 0,
+            shortfall: None,
+        }
+    }
+
+    /// The goals the field leads to, as given.
+    pub fn goals(&self) -> &[Cell] {
+        &self.goals
+    }
+
+    /// The [`PathMap::version`](crate::PathMap::version) of the map the field was built on.
+    /// When the map's version differs, the map has changed since and the field may be stale.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The agent size the field is for.
+    pub fn agent_size(&self) -> u8 {
+        self.agent_size
+    }
+
+    /// The name of the profile the field is for.
+    pub fn profile(&self) -> &str {
+        &self.profile
+    }
+
+    /// The region of the map the field covers.
+    pub fn region(&self) -> Region {
+        self.region
+    }
+
+    /// How many anchors the field reached, goals included.
+    pub fn reached_count(&self) -> usize {
+        self.reached
+    }
+
+    /// Whether the field reached every anchor that has a path to a goal: no bound of its
+    /// [`FlowFieldOptions`] cut the search short. Then `NO_PATH` from
+    /// [`path_from`](Self::path_from) means there is no path at all.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The largest cost among reached anchors, as a float (1.0 = one straight step at
+    /// multiplier 1), for scaling a heat map; 0 if only goals were reached.
+    pub fn max_cost(&self) -> f64 {
+        let largest = self
+            .costs
+            .iter()
+            .filter(|&&cost| cost != UNREACHED)
+            .max()
+            .copied()
+            .unwrap_or(0);
+        cost_to_f64(largest * self.cost_unit)
+    }
+
+    /// Bytes the field holds of its own: a cost and a direction per anchor, and its goals.
+    /// The clearance layer it shares with the map is not counted.
+    pub fn memory_bytes(&self) -> usize {
+        self.costs.capacity() * std::mem::size_of::<u64>()
+            + self.next.capacity()
+            + self.goals.capacity() * std::mem::size_of::<Cell>()
+            + self.profile.capacity()
+    }
+}

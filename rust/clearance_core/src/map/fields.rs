@@ -1,0 +1,188 @@
+//! Flow fields to one goal or the nearest of several, and group orders: many starts, one goal,
+//! answered by one field.
+
+use super::PathMap;
+use crate::flow_field::{FieldSource, FlowField, FlowFieldOptions};
+use crate::footprint::checked_agent_size;
+use crate::grid::Cell;
+use crate::result::{ClearanceShortfall, PathCode, PathResult};
+
+impl PathMap {
+    /// A [`FlowField`] for an agent of `agent_size` moving by the rules of the profile called
+    /// `profile`: every anchor's optimal cost to the nearest of `goals`, and the next anchor
+    /// on the way, from one backward search (no goals: a field that reaches nothing).
+    ///
+    /// Refused with the code a query would give, checked in the same order:
+    /// `InvalidAgentSize`, `UnknownProfile`, `GoalOutOfBounds` (any goal),
+    /// `MemoryLimitReached` (the clearance layer or search graph would pass the cache memory
+    /// limit, or the field itself would: while it is built, the map's caches and the field's
+    /// estimated size must fit under the limit together), `GoalClearanceInsufficient` (the
+    /// unit does not fit at some goal).
+    ///
+    /// `options` bound the search: see [`FlowFieldOptions`]. The field records the map's
+    /// [`version`](Self::version).
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, FlowFieldOptions, PathCode, PathMap, Region, TerrainGrid, COST_SCALE};
+    ///
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 30, 30), 0)?);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    /// let goal = Cell::new(15, 15);
+    ///
+    /// // Only as far as a cost of 3: anchors further away are not reached.
+    /// let near = map.flow_field(&[goal], 1, "unit", FlowFieldOptions::new().max_cost(3 * COST_SCALE))?;
+    /// assert_eq!(near.cost(Cell::new(12, 15)), Some(3 * COST_SCALE));
+    /// assert_eq!(near.cost(Cell::new(11, 15)), None);
+    /// assert!(!near.is_complete());
+    ///
+    /// assert_eq!(
+    ///     map.flow_field(&[Cell::new(30, 0)], 1, "unit", FlowFieldOptions::new()).err(),
+    ///     Some(PathCode::GoalOutOfBounds)
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn flow_field(
+        &self,
+        goals: &[Cell],
+        agent_size: i64,
+        profile: &str,
+        options: FlowFieldOptions,
+    ) -> Result<FlowField, PathCode> {
+        self.build_flow_field(goals, agent_size, profile, &options)
+            .map_err(|failure| failure.code)
+    }
+
+    /// [`flow_field`](Self::flow_field), refusing with the whole result a query would give
+    /// (with the goal's shortfall).
+    fn build_flow_field(
+        &self,
+        goals: &[Cell],
+        agent_size: i64,
+        profile: &str,
+        options: &FlowFieldOptions,
+    ) -> Result<FlowField, PathResult> {
+        let size = checked_agent_size(agent_size)
+            .ok_or(PathResult::failure(PathCode::InvalidAgentSize))?;
+        let found_profile = self
+            .profiles
+            .get(profile)
+            .ok_or(PathResult::failure(PathCode::UnknownProfile))?;
+        let mut goal_indices = Vec::with_capacity(goals.len());
+        for &goal in goals {
+            goal_indices.push(
+                self.grid
+                    .index_of(goal)
+                    .ok_or(PathResult::failure(PathCode::GoalOutOfBounds))?,
+            );
+        }
+        let memory = PathResult::failure(PathCode::MemoryLimitReached);
+        let clearance = self
+            .clearance_layer_for(&found_profile.capability())
+            .ok_or(memory.clone())?;
+        let graph = self
+            .graph_for(profile, found_profile, size)
+            .ok_or(memory.clone())?;
+        if !self.fits(FlowField::estimated_bytes(self.grid.as_bytes().len())) {
+            return Err(memory);
+        }
+        for &goal in &goal_indices {
+            let found = clearance.at(goal);
+            if found < size {
+                return Err(PathResult {
+                    shortfall: Some(ClearanceShortfall {
+                        found,
+                        needed: size,
+                    }),
+                    ..PathResult::failure(PathCode::GoalClearanceInsufficient)
+                });
+            }
+        }
+        let source = FieldSource {
+            grid: &self.grid,
+            graph: &graph,
+            clearance,
+            agent_size: size,
+            profile,
+            version: self.version,
+        };
+        Ok(FlowField::build(source, goals, options))
+    }
+
+    /// A group order: paths from every one of `starts` to `goal`, one result per start in
+    /// order, each what [`find_path`](Self::find_path) would answer (the same codes, checked
+    /// in the same order; `OK` with an optimal path listing every anchor, of the same cost;
+    /// one anchor when a start is the goal). They come from one [`FlowField`] bounded to
+    /// settle every legal start, so the work is one search however many units are sent.
+    /// Paths of equal cost may differ from `find_path`'s; results carry `expanded` 0.
+    ///
+    /// If the field would pass the cache memory limit, every start that passes the earlier
+    /// checks gets `MEMORY_LIMIT_REACHED`.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathCode, PathMap, Region, TerrainGrid};
+    ///
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 20, 20), 0)?);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    /// let goal = Cell::new(10, 10);
+    /// let starts = [Cell::new(0, 0), Cell::new(19, 3), Cell::new(10, 10), Cell::new(25, 0)];
+    /// let results = map.find_paths_to(goal, &starts, 2, "unit");
+    /// let codes: Vec<PathCode> = results.iter().map(|result| result.code).collect();
+    /// assert_eq!(codes, [PathCode::Ok, PathCode::StartClearanceInsufficient, PathCode::Ok, PathCode::StartOutOfBounds]);
+    /// assert_eq!(results[0].cost, map.find_path(starts[0], goal, 2, "unit").cost);
+    /// assert_eq!(results[2].path, [goal]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn find_paths_to(
+        &self,
+        goal: Cell,
+        starts: &[Cell],
+        agent_size: i64,
+        profile: &str,
+    ) -> Vec<PathResult> {
+        let early = if checked_agent_size(agent_size).is_none() {
+            Some(PathCode::InvalidAgentSize)
+        } else if !self.profiles.contains_key(profile) {
+            Some(PathCode::UnknownProfile)
+        } else {
+            None
+        };
+        if let Some(code) = early {
+            return vec![PathResult::failure(code); starts.len()];
+        }
+        let options = FlowFieldOptions::new().settle(starts);
+        let field = self.build_flow_field(&[goal], agent_size, profile, &options);
+        starts
+            .iter()
+            .map(|&start| match &field {
+                _ if self.grid.index_of(start).is_none() => {
+                    PathResult::failure(PathCode::StartOutOfBounds)
+                }
+                Ok(field) => field.path_from(start),
+                // The start's own clearance is checked before the goal's.
+                Err(failure) if failure.code == PathCode::GoalClearanceInsufficient => {
+                    match self.start_shortfall(start, agent_size, profile) {
+                        Some(shortfall) => PathResult {
+                            shortfall: Some(shortfall),
+                            ..PathResult::failure(PathCode::StartClearanceInsufficient)
+                        },
+                        None => failure.clone(),
+                    }
+                }
+                Err(failure) => failure.clone(),
+            })
+            .collect()
+    }
+
+    /// How far the unit falls short of fitting at `start` (inside the map; size and profile
+    /// valid, clearance layer built), if it does not fit.
+    fn start_shortfall(
+        &self,
+        start: Cell,
+        agent_size: i64,
+        profile: &str,
+    ) -> Option<ClearanceShortfall> {
+        let needed = checked_agent_size(agent_size)?;
+        let found = self.clearance(start, profile)?;
+        (found < needed).then_some(ClearanceShortfall { found, needed })
+    }
+}

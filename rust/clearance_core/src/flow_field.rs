@@ -27,9 +27,10 @@ use crate::clearance::ClearanceLayer;
 use crate::cost::cost_to_f64;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::grid::{Cell, Region, TerrainGrid};
-use crate::heap::IndexedHeap;
 use crate::movement::{direction_offsets, OPPOSITE, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
+use crate::profile::AgentProfile;
 use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// How far a [`FlowField`] searches: by default until every anchor that can reach a goal is
@@ -80,11 +81,6 @@ impl FlowFieldOptions {
 const NO_STEP: u8 = u8::MAX;
 /// `costs` of an anchor not reached.
 const UNREACHED: u64 = u64::MAX;
-/// `slots` of an anchor never offered a cost.
-const UNSEEN: u32 = u32::MAX;
-/// `slots` of an anchor with its final cost.
-const SETTLED: u32 = u32::MAX - 1;
-
 /// The way from every reached anchor to the nearest of one or more goals, for one agent size
 /// and profile on one version of a map: built by
 /// [`PathMap::flow_field`](crate::PathMap::flow_field) (see the module documentation of
@@ -138,7 +134,18 @@ pub struct FlowField {
     clearance: Arc<ClearanceLayer>,
 }
 
-/// The backward Dijkstra's state. Open anchors are ordered by (cost, steps, storage index).
+/// An open entry: cost, steps, storage index.
+type Entry = (u64, u32, u32);
+
+/// The backward Dijkstra's state.
+///
+/// Open anchors wait in one first-in-first-out queue per step weight (a straight or a diagonal
+/// step, times one of the profile's multipliers) instead of a heap: anchors are settled in
+/// order of (cost, steps), and every entry a settled anchor adds to a queue is its own
+/// (cost, steps) plus that queue's constant (weight, 1), so each queue only ever grows at the
+/// back with keys that do not decrease. The least open entry is then the least of the queue
+/// heads, and each operation takes constant time for a profile with a few multipliers.
+/// Improved offers add a new entry; the outdated one is skipped when it comes up.
 struct Search<'a> {
     graph: &'a AnchorGraph,
     offsets: [isize; 8],
@@ -148,9 +155,13 @@ struct Search<'a> {
     next: Vec<u8>,
     /// Steps of the path that gives each anchor its cost (meaningful where a cost is set).
     hops: Vec<u32>,
-    /// Each anchor's place in the heap, or `UNSEEN` or `SETTLED`.
-    slots: Vec<u32>,
-    heap: IndexedHeap<(u64, u32, u32)>,
+    settled: Vec<bool>,
+    /// The profile's distinct multipliers in units of `cost_unit`, ascending: every legal
+    /// anchor's entry multiplier is one of them.
+    multipliers: Vec<u64>,
+    /// `queues[2 * m + 1]` holds the offers across diagonal steps into anchors of multiplier
+    /// `multipliers[m]`, `queues[2 * m]` across straight ones.
+    queues: Vec<VecDeque<Entry>>,
     /// Whether `bound` turned an offer away.
     cut: bool,
     reached: usize,
@@ -158,8 +169,22 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn settle(&mut self, anchor: usize) {
-        self.slots[anchor] = SETTLED;
+        self.settled[anchor] = true;
         self.reached += 1;
+    }
+
+    /// The least open entry that is still current, removed from its queue.
+    fn pop(&mut self) -> Option<usize> {
+        loop {
+            let queue = (self.queues.iter_mut())
+                .filter(|queue| !queue.is_empty())
+                .min_by_key(|queue| queue[0])?;
+            let (cost, steps, anchor) = queue.pop_front()?;
+            let anchor = anchor as usize;
+            if !self.settled[anchor] && (cost, steps) == (self.costs[anchor], self.hops[anchor]) {
+                return Some(anchor);
+            }
+        }
     }
 
     /// Offers every unsettled neighbour `a` of the settled anchor `b` the cost of a path
@@ -171,13 +196,13 @@ impl Search<'_> {
             EntryCosts::Uniform(m) => u64::from(*m),
             EntryCosts::PerAnchor(values) => u64::from(values[b]),
         };
+        let class = self.multipliers.partition_point(|&m| m < entry);
         let mut mask = self.graph.moves[b];
         while mask != 0 {
             let direction = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let a = b.wrapping_add_signed(self.offsets[direction]);
-            let slot = self.slots[a];
-            if slot == SETTLED {
+            if self.settled[a] {
                 continue;
             }
             let offered = cost + STEP_LENGTHS[direction] * entry;
@@ -187,20 +212,14 @@ impl Search<'_> {
             }
             // The forward step goes from `a` back to `b`.
             let step = OPPOSITE[direction] as u8;
-            let key = (offered, steps, a as u32);
-            let slots = &mut self.slots;
-            let placed = |(_, _, anchor): (u64, u32, u32), at: u32| slots[anchor as usize] = at;
-            let better = slot == UNSEEN || (offered, steps) < (self.costs[a], self.hops[a]);
-            if better {
+            let current = (self.costs[a], self.hops[a]);
+            if (offered, steps) < current {
                 self.costs[a] = offered;
                 self.hops[a] = steps;
                 self.next[a] = step;
-                if slot == UNSEEN {
-                    self.heap.push(key, placed);
-                } else {
-                    self.heap.decrease(slot, key, placed);
-                }
-            } else if (offered, steps) == (self.costs[a], self.hops[a]) && step < self.next[a] {
+                let diagonal = usize::from(direction >= STRAIGHT_DIRECTIONS);
+                self.queues[2 * class + diagonal].push_back((offered, steps, a as u32));
+            } else if (offered, steps) == current && step < self.next[a] {
                 self.next[a] = step;
             }
         }
@@ -214,15 +233,16 @@ pub(crate) struct FieldSource<'a> {
     pub graph: &'a AnchorGraph,
     pub clearance: Arc<ClearanceLayer>,
     pub agent_size: u8,
-    pub profile: &'a str,
+    pub profile_name: &'a str,
+    pub profile: &'a AgentProfile,
     pub version: u64,
 }
 
 impl FlowField {
     /// Bytes a field of a map of `cells` cells needs while it is built: its own 9 per anchor
-    /// (a cost and a direction) and 8 of search memory, plus the open list.
+    /// (a cost and a direction) and 5 of search memory, plus the open queues.
     pub(crate) fn estimated_bytes(cells: usize) -> usize {
-        cells.saturating_mul(8 + 1 + 8 + 16)
+        cells.saturating_mul(8 + 1 + 5 + 16)
     }
 
     /// Runs the backward search from `goals` (inside the map and legal; duplicates allowed)
@@ -237,9 +257,16 @@ impl FlowField {
             graph,
             clearance,
             agent_size,
+            profile_name,
             profile,
             version,
         } = source;
+        let mut multipliers: Vec<u64> = (profile.capability().iter())
+            .filter_map(|terrain| profile.fixed_multiplier(terrain))
+            .map(|multiplier| u64::from(multiplier) / graph.cost_unit)
+            .collect();
+        multipliers.sort_unstable();
+        multipliers.dedup();
         let anchors = graph.moves.len();
         let goal_indices: Vec<usize> = goals
             .iter()
@@ -267,15 +294,17 @@ impl FlowField {
             bound: options.max_cost.map(|cost| cost / graph.cost_unit),
             costs: vec![UNREACHED; anchors],
             next: vec![NO_STEP; anchors],
-            hops: vec![0; anchors],
-            slots: vec![UNSEEN; anchors],
-            heap: IndexedHeap::default(),
+            hops: vec![u32::MAX; anchors],
+            settled: vec![false; anchors],
+            queues: vec![VecDeque::new(); 2 * multipliers.len()],
+            multipliers,
             cut: false,
             reached: 0,
         };
         for &goal in &goal_indices {
-            if search.slots[goal] != SETTLED {
+            if !search.settled[goal] {
                 search.costs[goal] = 0;
+                search.hops[goal] = 0;
                 search.settle(goal);
                 remaining -= usize::from(pending.binary_search(&goal).is_ok());
             }
@@ -284,29 +313,28 @@ impl FlowField {
             search.relax(goal);
         }
         while !(settle_bounded && remaining == 0) {
-            let slots = &mut search.slots;
-            let Some((_, _, anchor)) = search
-                .heap
-                .pop(|(_, _, anchor), at| slots[anchor as usize] = at)
-            else {
+            let Some(anchor) = search.pop() else {
                 break;
             };
-            let anchor = anchor as usize;
             search.settle(anchor);
             remaining -= usize::from(settle_bounded && pending.binary_search(&anchor).is_ok());
             search.relax(anchor);
         }
         // Anchors still open were offered a cost but never settled: not reached.
-        let complete = search.heap.keys().is_empty() && !search.cut;
-        for &(_, _, anchor) in search.heap.keys() {
-            search.costs[anchor as usize] = UNREACHED;
-            search.next[anchor as usize] = NO_STEP;
+        let mut complete = !search.cut;
+        for &(_, _, anchor) in search.queues.iter().flatten() {
+            let anchor = anchor as usize;
+            if !search.settled[anchor] {
+                complete = false;
+                search.costs[anchor] = UNREACHED;
+                search.next[anchor] = NO_STEP;
+            }
         }
         FlowField {
             region: grid.region(),
             width: grid.width(),
             agent_size,
-            profile: profile.to_owned(),
+            profile: profile_name.to_owned(),
             goals: goals.to_vec(),
             version,
             cost_unit: graph.cost_unit,

@@ -30,11 +30,6 @@ impl<K: Ord + Copy> IndexedHeap<K> {
         self.items.first().copied()
     }
 
-    /// Every key still in the heap, in no particular order.
-    pub fn keys(&self) -> &[K] {
-        &self.items
-    }
-
     pub fn clear(&mut self) {
         self.items.clear();
     }

@@ -102,7 +102,8 @@ impl PathMap {
             graph: &graph,
             clearance,
             agent_size: size,
-            profile,
+            profile_name: profile,
+            profile: found_profile,
             version: self.version,
         };
         Ok(FlowField::build(source, goals, options))

@@ -1,0 +1,230 @@
+//! Group orders: many units of mixed sizes sent to one goal, answered by flow fields (one per
+//! agent size, each bounded to settle that size's starts: `PathMap::find_paths_to`) against
+//! one `find_path` per unit, paired in one run; and one full-map field, its time and bytes.
+//!
+//! Run: `cargo bench -p clearance_cli --bench group_orders` (optionally `-- ROUNDS`, default 3).
+//! 200 starts, 100 on each of AR0011SR (512 x 512) and AcrosstheCape (768 x 768), sizes 1, 2
+//! and 3 in turn, drawn with a fixed seed among the anchors that can reach the goal; the goal
+//! is the anchor nearest the middle of the map where a 3x3 unit fits. Times are the total for
+//! all 200 starts, the mean of the timed rounds after one warm-up round.
+
+use clearance_cli::movingai::{movingai_profile, read_map, MOVINGAI_PROFILE};
+use clearance_cli::shared_data::movingai_dir;
+use clearance_core::{
+    Cell, FlowFieldOptions, LandmarkPlacement, PathMap, PathQuery, PathResult, SearchMode,
+    SearchScratch,
+};
+use std::hint::black_box;
+use std::time::Instant;
+
+const MAPS: [&str; 2] = ["AR0011SR", "AcrosstheCape"];
+const STARTS_PER_MAP: usize = 100;
+const PROFILE: &str = MOVINGAI_PROFILE;
+
+/// One map's group order: the goal and each start with its agent size.
+struct Order {
+    name: &'static str,
+    map: PathMap,
+    goal: Cell,
+    starts: Vec<(Cell, i64)>,
+}
+
+/// SplitMix64, for a fixed, reproducible choice of starts.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, limit: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % limit as u64) as usize
+    }
+}
+
+fn order(name: &'static str, rng: &mut Rng) -> Order {
+    let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
+    let file = read_map(&dir.join(format!("{name}.map"))).unwrap();
+    let mut map = PathMap::new(file.grid);
+    map.set_profile(movingai_profile()).unwrap();
+    let region = map.region();
+    let middle = Cell::new(region.width / 2, region.height / 2);
+    let goal = region
+        .cells()
+        .filter(|&cell| map.clearance(cell, PROFILE).unwrap_or(0) >= 3)
+        .min_by_key(|&cell| {
+            let (dx, dy) = (cell.x - middle.x, cell.y - middle.y);
+            (dx * dx + dy * dy, cell.y, cell.x)
+        })
+        .expect("a 3x3 unit fits somewhere");
+    // Full fields (not timed) say which anchors of each size can reach the goal.
+    let fields: Vec<_> = (1..=3)
+        .map(|size| {
+            map.flow_field(&[goal], size, PROFILE, FlowFieldOptions::new())
+                .unwrap()
+        })
+        .collect();
+    let mut starts = Vec::with_capacity(STARTS_PER_MAP);
+    while starts.len() < STARTS_PER_MAP {
+        let size = (starts.len() % 3) as i64 + 1;
+        let cell = Cell::new(
+            rng.below(region.width as usize) as i32,
+            rng.below(region.height as usize) as i32,
+        );
+        if cell != goal && fields[size as usize - 1].cost(cell).is_some() {
+            starts.push((cell, size));
+        }
+    }
+    Order {
+        name,
+        map,
+        goal,
+        starts,
+    }
+}
+
+/// Mean seconds of `work` over `rounds` timed rounds after one warm-up, and the warm-up's
+/// summed cost.
+fn time(rounds: usize, mut work: impl FnMut() -> u64) -> (f64, u64) {
+    let cost = work();
+    let started = Instant::now();
+    for _ in 0..rounds {
+        black_box(work());
+    }
+    (started.elapsed().as_secs_f64() / rounds.max(1) as f64, cost)
+}
+
+fn total_cost(results: &[PathResult]) -> u64 {
+    results
+        .iter()
+        .map(|result| {
+            assert!(result.is_ok(), "{}", result.code);
+            result.cost
+        })
+        .sum()
+}
+
+/// Every order answered by fields: one `find_paths_to` per map and size.
+fn by_fields(orders: &[Order]) -> u64 {
+    let mut cost = 0;
+    for order in orders {
+        for size in 1..=3 {
+            let starts: Vec<Cell> = order
+                .starts
+                .iter()
+                .filter(|&&(_, s)| s == size)
+                .map(|&(cell, _)| cell)
+                .collect();
+            cost += total_cost(&order.map.find_paths_to(order.goal, &starts, size, PROFILE));
+        }
+    }
+    cost
+}
+
+/// Every order answered by one search per start.
+fn by_searches(orders: &[Order], mode: SearchMode, scratch: &mut SearchScratch) -> (u64, u64) {
+    let (mut cost, mut expanded) = (0, 0);
+    for order in orders {
+        for &(start, size) in &order.starts {
+            let query = PathQuery::new(start, order.goal, size, PROFILE).search(mode);
+            let result = order.map.query_with(scratch, &query);
+            assert!(result.is_ok(), "{}", result.code);
+            cost += result.cost;
+            expanded += result.expanded;
+        }
+    }
+    (cost, expanded)
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .skip(1)
+        .find_map(|arg| arg.parse().ok())
+        .unwrap_or(3);
+    let mut rng = Rng(0x6A0F_2026);
+    let mut orders: Vec<Order> = MAPS.iter().map(|name| order(name, &mut rng)).collect();
+    for order in &orders {
+        for size in 1..=3 {
+            order.map.prepare(PROFILE, size);
+        }
+    }
+    println!("Group orders: {} starts, sizes 1-3, one goal per map ({rounds} timed rounds after one warm-up)\n",
+        orders.iter().map(|order| order.starts.len()).sum::<usize>());
+    for order in &orders {
+        println!(
+            "* {}: goal ({}, {})",
+            order.name, order.goal.x, order.goal.y
+        );
+    }
+    println!();
+    println!("| landmarks | answered by | total ms | per start us | anchors expanded per start | fields faster by |");
+    println!("|---|---|---:|---:|---:|---:|");
+    let mut scratch = SearchScratch::new();
+    for landmarks in [0, 8] {
+        if landmarks > 0 {
+            for order in &mut orders {
+                order
+                    .map
+                    .set_landmarks(LandmarkPlacement::Farthest(landmarks))
+                    .unwrap();
+                order.map.bake_landmarks(PROFILE);
+            }
+        }
+        let starts = orders.iter().map(|order| order.starts.len()).sum::<usize>() as f64;
+        let (fields_s, fields_cost) = time(rounds, || by_fields(&orders));
+        let row = |what: &str, seconds: f64, expanded: Option<f64>| {
+            println!(
+                "| {landmarks} | {what} | {:.1} | {:.0} | {} | {} |",
+                seconds * 1e3,
+                seconds * 1e6 / starts,
+                expanded.map_or("-".to_owned(), |e| format!("{:.0}", e / starts)),
+                if what == "fields" {
+                    "-".to_owned()
+                } else {
+                    format!("**{:.1}x**", seconds / fields_s)
+                },
+            );
+        };
+        row("fields", fields_s, None);
+        for mode in [SearchMode::Plain, SearchMode::Auto] {
+            let mut expanded = 0;
+            let (seconds, cost) = time(rounds, || {
+                let (cost, count) = by_searches(&orders, mode, &mut scratch);
+                expanded = count;
+                cost
+            });
+            assert_eq!(cost, fields_cost, "fields and searches disagree on costs");
+            row(
+                &format!("find_path {}", mode.as_str()),
+                seconds,
+                Some(expanded as f64),
+            );
+        }
+    }
+
+    // One full-map field per size on the large map.
+    let cape = &orders[1];
+    let anchors = (cape.map.region().width * cape.map.region().height) as f64;
+    println!("\nFull-map fields on {} ({} cells)\n", cape.name, anchors);
+    println!("| size | reached anchors | ms | bytes per anchor |");
+    println!("|---:|---:|---:|---:|");
+    for size in 1..=3 {
+        let mut field = None;
+        let (seconds, _) = time(rounds, || {
+            let built = cape
+                .map
+                .flow_field(&[cape.goal], size, PROFILE, FlowFieldOptions::new())
+                .unwrap();
+            let reached = built.reached_count() as u64;
+            field = Some(built);
+            reached
+        });
+        let field = field.expect("timed at least once");
+        println!(
+            "| {size} | {} | {:.1} | {:.1} |",
+            field.reached_count(),
+            seconds * 1e3,
+            field.memory_bytes() as f64 / anchors
+        );
+    }
+}

@@ -1,5 +1,5 @@
 //! `clearance`: find paths for agents of any size on Moving AI maps, check scenario files
-//! against their published optima, and render maps, without Godot.
+//! against their published optima, render maps, and draw flow fields, without Godot.
 //!
 //! Exit status: 0 when the command did what was asked, 1 when a query failed or a scenario
 //! cost did not match, 2 when the input was bad (one line on stderr says why).
@@ -7,7 +7,7 @@
 mod commands;
 
 use clap::{Parser, Subcommand};
-use commands::{path, render, scen};
+use commands::{field, path, render, scen};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -26,6 +26,9 @@ enum Command {
     Scen(scen::ScenArgs),
     /// Write a PNG of terrain, a clearance heat map and (with --from and --to) a path.
     Render(render::RenderArgs),
+    /// Build a flow field to one goal or the nearest of several: write it as a PNG (cost heat
+    /// map and next-step marks) and, with --from, each start's path (--json: as `path --json`).
+    Field(field::FieldArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
         Command::Path(args) => path::run(&args),
         Command::Scen(args) => scen::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::Field(args) => field::run(&args),
     };
     match outcome {
         Ok(code) => code,

@@ -1,8 +1,9 @@
-//! PNG pictures of a map: terrain, a clearance heat map and a path.
+//! PNG pictures of a map: terrain, a clearance heat map and a path; or a flow field's costs
+//! and next steps.
 
 use crate::draw::path_footprints;
 use crate::error::CliError;
-use clearance_core::{Cell, TerrainGrid};
+use clearance_core::{Cell, FlowField, TerrainGrid};
 use std::path::Path;
 
 /// What to draw.
@@ -71,12 +72,110 @@ pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
 /// Renders the picture and writes it as a PNG file.
 pub fn write_png(picture: &Picture, scale: usize, path: &Path) -> Result<(), CliError> {
     let (width, height, pixels) = render(picture, scale);
+    write_rgb_png(width, height, &pixels, path)
+}
+
+/// A flow field drawn over its map.
+pub struct FieldPicture<'a> {
+    /// The terrain.
+    pub grid: &'a TerrainGrid,
+    /// The field, built on that terrain.
+    pub field: &'a FlowField,
+}
+
+/// Colour of the anchor nearest its goal, in the field's heat map.
+const NEAR: [f32; 3] = [250.0, 236.0, 120.0];
+/// Colour of the reached anchor farthest from its goal.
+const FAR: [f32; 3] = [70.0, 40.0, 150.0];
+/// Colour of the next-step marks.
+const MARK: [u8; 3] = [20, 20, 20];
+/// Colour of the goals' footprints.
+const GOAL: [u8; 3] = [220, 40, 40];
+/// The smallest scale that draws next-step marks: below it a cell is too small to show one.
+pub const MIN_MARK_SCALE: usize = 5;
+
+/// Renders a flow field to RGB pixels, `scale` pixels per cell: each reached anchor coloured
+/// by its cost to the nearest goal (light yellow near, dark violet far), the goals' footprints
+/// in red, everything else in its terrain colour, darkened where the unit does not fit or the
+/// field did not reach. From [`MIN_MARK_SCALE`] pixels per cell up, each reached anchor also
+/// gets a dark mark: a dot at the cell's centre and a line from it towards the next anchor.
+pub fn render_field(picture: &FieldPicture, scale: usize) -> (usize, usize, Vec<u8>) {
+    let (grid, field) = (picture.grid, picture.field);
+    let (width, height) = (grid.width(), grid.height());
+    let largest = field.max_cost().max(f64::MIN_POSITIVE);
+    let mut on_goal = vec![false; width * height];
+    let goals: Vec<Cell> = field.goals().to_vec();
+    for cell in path_footprints(&goals, field.agent_size()) {
+        if let Some(index) = grid.index_of(cell) {
+            on_goal[index] = true;
+        }
+    }
+    let colour_of = |index: usize| -> [u8; 3] {
+        if on_goal[index] {
+            return GOAL;
+        }
+        match field.cost(grid.cell_at(index)) {
+            Some(cost) => {
+                let heat = (clearance_core::cost_to_f64(cost) / largest) as f32;
+                std::array::from_fn(|c| (NEAR[c] + (FAR[c] - NEAR[c]) * heat) as u8)
+            }
+            None => terrain_colour(grid.as_bytes()[index]).map(|c| c / 2),
+        }
+    };
+    let (pixel_width, pixel_height) = (width * scale, height * scale);
+    let mut pixels = vec![0u8; pixel_width * pixel_height * 3];
+    for y in 0..pixel_height {
+        for x in 0..pixel_width {
+            let colour = colour_of((y / scale) * width + x / scale);
+            let at = (y * pixel_width + x) * 3;
+            pixels[at..at + 3].copy_from_slice(&colour);
+        }
+    }
+    if scale >= MIN_MARK_SCALE {
+        let mut plot = |x: usize, y: usize| {
+            let at = (y * pixel_width + x) * 3;
+            pixels[at..at + 3].copy_from_slice(&MARK);
+        };
+        let reach = (scale / 2) as i64 - 1;
+        for index in 0..width * height {
+            let cell = grid.cell_at(index);
+            let Some(next) = field.next_anchor(cell) else {
+                continue;
+            };
+            let (dx, dy) = (i64::from(next.x - cell.x), i64::from(next.y - cell.y));
+            let centre_x = ((index % width) * scale + scale / 2) as i64;
+            let centre_y = ((index / width) * scale + scale / 2) as i64;
+            for step in 0..=reach {
+                plot(
+                    (centre_x + dx * step) as usize,
+                    (centre_y + dy * step) as usize,
+                );
+            }
+            // A second pixel across the start makes the dot, so the mark reads as an arrow
+            // leaving it.
+            plot(
+                (centre_x - dy.signum()) as usize,
+                (centre_y - dx.signum()) as usize,
+            );
+        }
+    }
+    (pixel_width, pixel_height, pixels)
+}
+
+/// Renders a flow field and writes it as a PNG file.
+pub fn write_field_png(picture: &FieldPicture, scale: usize, path: &Path) -> Result<(), CliError> {
+    let (width, height, pixels) = render_field(picture, scale);
+    write_rgb_png(width, height, &pixels, path)
+}
+
+/// Writes RGB pixels, row by row, as a PNG file.
+fn write_rgb_png(width: usize, height: usize, pixels: &[u8], path: &Path) -> Result<(), CliError> {
     let file = std::fs::File::create(path).map_err(|source| CliError::io(path, source))?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width as u32, height as u32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     let encoding = |error: png::EncodingError| CliError::invalid(path, error.to_string());
     let mut writer = encoder.write_header().map_err(encoding)?;
-    writer.write_image_data(&pixels).map_err(encoding)?;
+    writer.write_image_data(pixels).map_err(encoding)?;
     writer.finish().map_err(encoding)
 }

@@ -1,4 +1,4 @@
-//! What `path` and `render` share: the agent's options, the map and profiles they load, the
+//! What `path`, `render` and `field` share: the unit's and the search's options, the map and profiles they load, the
 //! query they run, and the one line that describes its result.
 
 use super::{movingai_path_map, LandmarkArgs, SearchArgs};
@@ -12,9 +12,9 @@ use clearance_core::{
 };
 use std::path::{Path, PathBuf};
 
-/// The agent and its search, as `path` and `render` take them.
+/// The unit: its size, profile and movement rule, as `path`, `render` and `field` take them.
 #[derive(Args)]
-pub struct AgentArgs {
+pub struct UnitArgs {
     /// Agent size: the side of its square footprint, 1 to 255 (others give the code
     /// INVALID_AGENT_SIZE).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
@@ -28,22 +28,11 @@ pub struct AgentArgs {
     /// Move in 4 directions instead of 8.
     #[arg(long)]
     four_way: bool,
-    #[command(flatten)]
-    landmarks: LandmarkArgs,
-    #[command(flatten)]
-    search: SearchArgs,
-    /// If the goal cannot be reached, show the path to the reachable anchor nearest to it
-    /// (code PARTIAL_PATH; the exit status stays 1).
-    #[arg(long)]
-    partial: bool,
-    /// Give up after expanding this many anchors (code SEARCH_LIMIT_REACHED).
-    #[arg(long)]
-    max_expansions: Option<u64>,
 }
 
-impl AgentArgs {
+impl UnitArgs {
     /// Loads the map and registers the built-in profile and the profile file's, under the
-    /// chosen movement and landmarks. The chosen profile must be one of them.
+    /// chosen movement. The chosen profile must be one of them.
     pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap), CliError> {
         let map = read_map(path)?;
         let movement = if self.four_way {
@@ -59,7 +48,6 @@ impl AgentArgs {
                     .expect("profile files reject empty names");
             }
         }
-        self.landmarks.set_on(&mut path_map)?;
         if path_map.profile(&self.profile).is_none() {
             let mut known: Vec<&str> = path_map.profiles().map(|p| p.name()).collect();
             known.sort_unstable();
@@ -81,13 +69,40 @@ impl AgentArgs {
             ))
         })
     }
+}
+
+/// The unit and its search, as `path` and `render` take them.
+#[derive(Args)]
+pub struct AgentArgs {
+    #[command(flatten)]
+    pub unit: UnitArgs,
+    #[command(flatten)]
+    landmarks: LandmarkArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// If the goal cannot be reached, show the path to the reachable anchor nearest to it
+    /// (code PARTIAL_PATH; the exit status stays 1).
+    #[arg(long)]
+    partial: bool,
+    /// Give up after expanding this many anchors (code SEARCH_LIMIT_REACHED).
+    #[arg(long)]
+    max_expansions: Option<u64>,
+}
+
+impl AgentArgs {
+    /// Loads the map as [`UnitArgs::load`] does, with the chosen landmarks.
+    pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap), CliError> {
+        let (map, mut path_map) = self.unit.load(path)?;
+        self.landmarks.set_on(&mut path_map)?;
+        Ok((map, path_map))
+    }
 
     /// The query for this agent from `from` to `to`. The size is not checked here: the query
     /// reports an illegal one as its result.
     pub fn query(&self, from: Cell, to: Cell) -> PathQuery<'_> {
         PathQuery {
             max_expansions: self.max_expansions,
-            ..PathQuery::new(from, to, self.size, &self.profile)
+            ..PathQuery::new(from, to, self.unit.size, &self.unit.profile)
                 .allow_partial_path(self.partial)
                 .search(self.search.mode())
         }
@@ -108,10 +123,10 @@ pub fn parse_cell(text: &str) -> Result<Cell, String> {
 }
 
 /// One line for people: the code, the query, and what the result says about it.
-pub fn describe(result: &PathResult, from: Cell, to: Cell, agent: &AgentArgs) -> String {
+pub fn describe(result: &PathResult, from: Cell, to: Cell, unit: &UnitArgs) -> String {
     let what = format!(
         "size {} ({}) from ({}, {}) to ({}, {})",
-        agent.size, agent.profile, from.x, from.y, to.x, to.y
+        unit.size, unit.profile, from.x, from.y, to.x, to.y
     );
     match result.code {
         PathCode::Ok => format!(

@@ -1,5 +1,6 @@
 //! The subcommands, one module each, and what they share.
 
+pub mod field;
 pub mod path;
 pub mod render;
 pub mod scen;
@@ -9,7 +10,8 @@ mod agent;
 use clap::Args;
 use clearance_cli::movingai::{movingai_profile, MovingAiMap};
 use clearance_cli::CliError;
-use clearance_core::{LandmarkPlacement, Movement, PathMap, SearchMode};
+use clearance_core::{FieldValue, LandmarkPlacement, Movement, PathMap, PathResult, SearchMode};
+use serde_json::json;
 use std::process::ExitCode;
 
 /// A path map of `map` under `movement`, with the built-in `movingai` profile registered.
@@ -78,5 +80,29 @@ fn exit_status(success: bool) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// A result as one JSON object, as `path --json` and `field --json` write it: a key for each of
+/// [`PathResult::fields`], named by [`ResultField::name`](clearance_core::ResultField::name).
+fn result_json(result: &PathResult) -> serde_json::Value {
+    let fields = result
+        .fields()
+        .map(|(field, value)| (field.name().to_owned(), field_json(value)))
+        .collect();
+    serde_json::Value::Object(fields)
+}
+
+/// A field's value in JSON: counts as integers, the cost as a float, anchors as `[x, y]` pairs.
+fn field_json(value: FieldValue<'_>) -> serde_json::Value {
+    match value {
+        FieldValue::Flag(flag) => json!(flag),
+        FieldValue::Text(text) => json!(text),
+        FieldValue::Anchors(anchors) => json!(anchors
+            .iter()
+            .map(|anchor| [anchor.x, anchor.y])
+            .collect::<Vec<_>>()),
+        FieldValue::Number(number) => json!(number),
+        FieldValue::Count(count) => json!(count),
     }
 }

@@ -1,12 +1,11 @@
 //! `clearance path`: one query, drawn on the map or written as JSON.
 
 use super::agent::{describe, parse_cell, AgentArgs};
-use super::exit_status;
+use super::{exit_status, result_json};
 use clap::Args;
 use clearance_cli::draw::draw_path;
 use clearance_cli::CliError;
-use clearance_core::{Cell, FieldValue, PathResult};
-use serde_json::json;
+use clearance_core::Cell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -39,33 +38,12 @@ pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
     } else {
         if !result.path.is_empty() {
             // A query returns a path only for a legal size, which fits in an i32.
-            print!("{}", draw_path(&map.grid, &result.path, agent.size as i32));
+            print!(
+                "{}",
+                draw_path(&map.grid, &result.path, agent.unit.size as i32)
+            );
         }
-        println!("{}", describe(&result, args.from, args.to, agent));
+        println!("{}", describe(&result, args.from, args.to, &agent.unit));
     }
     Ok(exit_status(result.is_ok()))
-}
-
-/// The result as one JSON object: a key for each of [`PathResult::fields`], named by
-/// [`ResultField::name`](clearance_core::ResultField::name).
-fn result_json(result: &PathResult) -> serde_json::Value {
-    let fields = result
-        .fields()
-        .map(|(field, value)| (field.name().to_owned(), field_json(value)))
-        .collect();
-    serde_json::Value::Object(fields)
-}
-
-/// A field's value in JSON: counts as integers, the cost as a float, anchors as `[x, y]` pairs.
-fn field_json(value: FieldValue<'_>) -> serde_json::Value {
-    match value {
-        FieldValue::Flag(flag) => json!(flag),
-        FieldValue::Text(text) => json!(text),
-        FieldValue::Anchors(anchors) => json!(anchors
-            .iter()
-            .map(|anchor| [anchor.x, anchor.y])
-            .collect::<Vec<_>>()),
-        FieldValue::Number(number) => json!(number),
-        FieldValue::Count(count) => json!(count),
-    }
 }

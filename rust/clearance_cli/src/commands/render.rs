@@ -35,16 +35,14 @@ pub struct RenderArgs {
     agent: AgentArgs,
 }
 
-impl RenderArgs {
-    /// Pixels per cell: `--scale`, or the most that keep the picture within
-    /// [`DEFAULT_PICTURE_SIDE`] (at least 1, at most [`MAX_DEFAULT_SCALE`]).
-    fn scale(&self, grid: &TerrainGrid) -> usize {
-        let longest_side = grid.width().max(grid.height());
-        self.scale.map_or(
-            (DEFAULT_PICTURE_SIDE / longest_side).clamp(1, MAX_DEFAULT_SCALE),
-            usize::from,
-        )
-    }
+/// Pixels per cell: `scale`, or the most that keep the picture within
+/// [`DEFAULT_PICTURE_SIDE`] (at least 1, at most [`MAX_DEFAULT_SCALE`]).
+pub fn picture_scale(scale: Option<u16>, grid: &TerrainGrid) -> usize {
+    let longest_side = grid.width().max(grid.height());
+    scale.map_or(
+        (DEFAULT_PICTURE_SIDE / longest_side).clamp(1, MAX_DEFAULT_SCALE),
+        usize::from,
+    )
 }
 
 /// Writes the picture; with endpoints, first runs the query and prints the line that
@@ -52,28 +50,30 @@ impl RenderArgs {
 pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
     let agent = &args.agent;
     let (map, path_map) = agent.load(&args.map)?;
-    let agent_size = agent.checked_size()?;
+    let agent_size = agent.unit.checked_size()?;
     let (found, path) = match args.from.zip(args.to) {
         Some((from, to)) => {
             let result = path_map.query(&agent.query(from, to));
-            println!("{}", describe(&result, from, to, agent));
+            println!("{}", describe(&result, from, to, &agent.unit));
             (result.is_ok(), result.path)
         }
         None => (true, Vec::new()),
     };
-    let clearance = path_map.clearance_layer(&agent.profile).ok_or_else(|| {
-        CliError::Usage(format!(
-            "the clearance layer of {} would exceed the cache memory limit",
-            agent.profile
-        ))
-    })?;
+    let clearance = path_map
+        .clearance_layer(&agent.unit.profile)
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "the clearance layer of {} would exceed the cache memory limit",
+                agent.unit.profile
+            ))
+        })?;
     let picture = Picture {
         grid: &map.grid,
         clearance: clearance.values(),
         agent_size,
         path: &path,
     };
-    write_png(&picture, args.scale(&map.grid), &args.out)?;
+    write_png(&picture, picture_scale(args.scale, &map.grid), &args.out)?;
     println!("wrote {}", args.out.display());
     Ok(exit_status(found))
 }

@@ -1,0 +1,123 @@
+//! `clearance field`: a flow field to one goal or the nearest of several, drawn as a PNG heat
+//! map with next-step marks, and (with `--from`) the path from each start as JSON.
+
+use super::agent::{describe, parse_cell, UnitArgs};
+use super::render::picture_scale;
+use super::{exit_status, result_json};
+use clap::Args;
+use clearance_cli::render::{write_field_png, FieldPicture};
+use clearance_cli::CliError;
+use clearance_core::{
+    Cell, FlowField, FlowFieldOptions, PathCode, PathMap, PathResult, StepWeights,
+};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `clearance field`: the map, the goals, optional starts, the outputs and the unit.
+#[derive(Args)]
+pub struct FieldArgs {
+    /// A Moving AI `.map` file.
+    map: PathBuf,
+    /// A goal anchor, as X,Y; repeat for several goals (each anchor then leads to the
+    /// nearest).
+    #[arg(long, required = true, value_parser = parse_cell, allow_hyphen_values = true)]
+    to: Vec<Cell>,
+    /// A start anchor, as X,Y; repeat for several. Each gets its path to the nearest goal.
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
+    from: Vec<Cell>,
+    /// The PNG file to write: each reached anchor coloured by its cost to the nearest goal
+    /// (light near, dark far), goals red, and from 5 pixels per cell up a mark towards each
+    /// anchor's next step.
+    #[arg(long, required_unless_present = "json")]
+    out: Option<PathBuf>,
+    /// Pixels per cell (default: as many as keep the picture within 1024 pixels).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    scale: Option<u16>,
+    /// Print a JSON array with one result per --from, in order, each written as `path --json`
+    /// writes one.
+    #[arg(long, requires = "from")]
+    json: bool,
+    #[command(flatten)]
+    unit: UnitArgs,
+}
+
+/// Builds the field (bounded to settle the starts when there is no picture to draw), answers
+/// each start, and writes the picture. Exits 0 if the field was built and every start reached
+/// a goal, 1 otherwise.
+pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
+    let unit = &args.unit;
+    let (map, path_map) = unit.load(&args.map)?;
+    if args.out.is_some() {
+        unit.checked_size()?;
+    }
+    let options = match args.out {
+        // The picture shows the whole field.
+        Some(_) => FlowFieldOptions::new(),
+        None => FlowFieldOptions::new().settle(&args.from),
+    };
+    let field = path_map.flow_field(&args.to, unit.size, &unit.profile, options);
+    let results = answers(&path_map, &field, args);
+    if args.json {
+        let array = results.iter().map(result_json).collect();
+        println!("{}", serde_json::Value::Array(array));
+    } else {
+        for (&from, result) in args.from.iter().zip(&results) {
+            let goal = result.path.last().copied().unwrap_or(args.to[0]);
+            println!("{}", describe(result, from, goal, unit));
+        }
+    }
+    let field = match field {
+        Ok(field) => field,
+        Err(code) => {
+            if !args.json {
+                println!("{code}: no field for size {} ({})", unit.size, unit.profile);
+            }
+            return Ok(exit_status(false));
+        }
+    };
+    if let Some(out) = &args.out {
+        let picture = FieldPicture {
+            grid: &map.grid,
+            field: &field,
+        };
+        write_field_png(&picture, picture_scale(args.scale, &map.grid), out)?;
+        if !args.json {
+            println!(
+                "field of size {} ({}): {} anchors reached; wrote {}",
+                unit.size,
+                unit.profile,
+                field.reached_count(),
+                out.display()
+            );
+        }
+    }
+    Ok(exit_status(results.iter().all(PathResult::is_ok)))
+}
+
+/// One result per start, in order: with one goal exactly what `path` answers (the same codes
+/// in the same order, from `find_paths_to`); with several, the field's path to the nearest.
+fn answers(
+    path_map: &PathMap,
+    field: &Result<FlowField, PathCode>,
+    args: &FieldArgs,
+) -> Vec<PathResult> {
+    let unit = &args.unit;
+    if let [goal] = args.to[..] {
+        return path_map.find_paths_to(goal, &args.from, unit.size, &unit.profile);
+    }
+    let failure = |code| PathResult {
+        code,
+        path: Vec::new(),
+        cost: 0,
+        step_weights: StepWeights::default(),
+        expanded: 0,
+        shortfall: None,
+    };
+    args.from
+        .iter()
+        .map(|&start| match field {
+            Ok(field) => field.path_from(start),
+            Err(code) => failure(*code),
+        })
+        .collect()
+}

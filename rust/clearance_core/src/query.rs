@@ -41,10 +41,11 @@ pub struct PathQuery<'a> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum SearchMode {
     /// Whichever of the others is expected to be faster: plain A* where the profile's costs
-    /// change at more than one anchor in ten; elsewhere plain A* with a budget of `4 d + 32`
-    /// expansions (`d` the straight-line distance in straight steps), which answers short
-    /// and open trips without scanning rays across the map, then jump-point search if the
-    /// budget did not suffice. Expansions of both count towards the limit and the result.
+    /// change at more than one anchor in ten; elsewhere, for a goal under 64 straight steps
+    /// away as the crow flies (`d`), plain A* with a budget of `4 d + 32` expansions, which
+    /// answers short trips without scanning rays across open ground, then jump-point search
+    /// if the budget did not suffice; jump-point search for longer trips. Expansions of both
+    /// count towards the limit and the result.
     #[default]
     Auto,
     /// Jump-point search, 4-way or 8-way: expands only the

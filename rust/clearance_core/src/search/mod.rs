@@ -91,10 +91,11 @@ pub(crate) enum Algorithm {
     Plain,
     /// Jump-point search (`jump.rs`).
     Jump,
-    /// Plain A* within a budget of expansions that grows with the straight-line distance
-    /// (short trips stay cheap: no ray floods the open ground around the start), then, if the
-    /// budget did not suffice, jump-point search for the rest of the expansion limit. Both are
-    /// exact, so either answer is optimal; expansions of both count.
+    /// For short trips, plain A* within a budget of expansions that grows with the
+    /// straight-line distance (no ray floods the open ground around the start), then, if the
+    /// budget did not suffice, jump-point search for the rest of the expansion limit; long
+    /// trips go straight to jump-point search. Both are exact, so either answer is optimal;
+    /// expansions of both count.
     PlainThenJump,
 }
 
@@ -158,8 +159,14 @@ pub(crate) fn search(
     outcome
 }
 
-/// [`Algorithm::PlainThenJump`]: plain A* with at most `4 d + 32` expansions, `d` the
-/// straight-line distance in straight steps; jump-point search if that was not enough.
+/// Straight-line distance, in straight steps, from which [`Algorithm::PlainThenJump`] goes
+/// straight to jump-point search: rays scan open ground around the start whatever the trip,
+/// which short trips do not repay, while on long ones plain A* would waste its budget.
+const LONG_TRIP: u64 = 64;
+
+/// [`Algorithm::PlainThenJump`]: for a goal under [`LONG_TRIP`] straight steps away as the
+/// crow flies (`d`), plain A* with at most `4 d + 32` expansions first; jump-point search for
+/// longer trips, and for short ones the budget did not suffice.
 fn plain_then_jump(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
@@ -174,7 +181,21 @@ fn plain_then_jump(
         (start / width).abs_diff(goal / width),
     );
     let steps = movement.distance(dx as u64, dy as u64) / STRAIGHT_STEP;
-    let budget = steps.saturating_mul(4).saturating_add(32);
+    if steps >= LONG_TRIP {
+        return search(
+            scratch,
+            graph,
+            movement,
+            SearchOptions {
+                algorithm: Algorithm::Jump,
+                ..options
+            },
+            width,
+            start,
+            goal,
+        );
+    }
+    let budget = steps * 4 + 32;
     let first = search(
         scratch,
         graph,

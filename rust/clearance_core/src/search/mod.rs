@@ -84,6 +84,27 @@ pub(super) struct Problem<'a, H> {
     pub(super) max_expansions: u64,
 }
 
+impl<'a, H> Problem<'a, H> {
+    /// The query from `start` to `goal` on `graph` (a map `width` wide), guided by `heuristic`
+    /// and limited as `options` say.
+    fn new(
+        graph: &'a AnchorGraph,
+        width: usize,
+        (start, goal): (usize, usize),
+        heuristic: &'a H,
+        options: &SearchOptions<'_>,
+    ) -> Self {
+        Problem {
+            moves: &graph.moves,
+            width,
+            start,
+            goal,
+            heuristic,
+            max_expansions: options.max_expansions,
+        }
+    }
+}
+
 /// Which algorithm a search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Algorithm {
@@ -129,14 +150,7 @@ pub(crate) fn search(
     let jump = (options.algorithm == Algorithm::Jump).then_some(movement);
     let mut outcome = match options.landmarks {
         None => {
-            let problem = Problem {
-                moves: &graph.moves,
-                width,
-                start,
-                goal,
-                heuristic: &distance,
-                max_expansions: options.max_expansions,
-            };
+            let problem = Problem::new(graph, width, (start, goal), &distance, &options);
             search_with(scratch, graph, &problem, jump)
         }
         Some(table) => {
@@ -144,14 +158,7 @@ pub(crate) fn search(
                 distance,
                 bounds: table.towards(goal),
             };
-            let problem = Problem {
-                moves: &graph.moves,
-                width,
-                start,
-                goal,
-                heuristic: &heuristic,
-                max_expansions: options.max_expansions,
-            };
+            let problem = Problem::new(graph, width, (start, goal), &heuristic, &options);
             search_with(scratch, graph, &problem, jump)
         }
     };

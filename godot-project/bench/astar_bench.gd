@@ -194,10 +194,13 @@ func _pathfinder(width: int, height: int, terrain: PackedByteArray, landmarks: i
 	return finder
 
 
+## The octile length of a path; with jumping on, AStarGrid2D returns only the jump points,
+## joined by straight or diagonal lines.
 func _length(path: Array[Vector2i]) -> float:
 	var total: float = 0.0
 	for i: int in range(1, path.size()):
-		total += sqrt(2.0) if path[i].x != path[i - 1].x and path[i].y != path[i - 1].y else 1.0
+		var step: Vector2i = (path[i] - path[i - 1]).abs()
+		total += maxi(step.x, step.y) - mini(step.x, step.y) + sqrt(2.0) * mini(step.x, step.y)
 	return total
 
 

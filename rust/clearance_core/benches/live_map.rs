@@ -1,5 +1,6 @@
 //! Live-map benchmarks on a generated 1024 x 1024 map: edits repaired in place against a full
-//! rebuild of the same caches, and batch query throughput on 1, 2 and all cores.
+//! rebuild of the same caches, batch query throughput on 1, 2 and all cores, and doors that
+//! open under 8 landmarks (the table repaired in place against rebuilt).
 //!
 //! Run: `cargo bench -p clearance_core --bench live_map`. Prints a Markdown table.
 
@@ -181,4 +182,52 @@ fn main() {
     }
     println!();
     println!("({cores} cores available)");
+    time_landmark_openings(&mut map, &mut rng);
+}
+
+/// Opens wall cells beside open ground one at a time with 8 landmarks on the `tank` profile
+/// and times each opening together with the next query across the map: once as the map does
+/// it (the landmark table repaired in place), once with the table dropped first, so that the
+/// query rebuilds it (what an opening cost before tables were repaired).
+fn time_landmark_openings(map: &mut PathMap, rng: &mut Lcg) {
+    map.set_landmarks(clearance_core::LandmarkPlacement::Farthest(8))
+        .unwrap();
+    map.bake_landmarks("tank").unwrap();
+    let query = PathQuery::new(Cell::new(5, 5), Cell::new(SIDE - 6, SIDE - 6), 1, "tank");
+    let mut doors = Vec::new();
+    while doors.len() < 40 {
+        let cell = Cell::new(1 + rng.below(SIDE - 2), 1 + rng.below(SIDE - 2));
+        let beside = Cell::new(cell.x + 1, cell.y);
+        if map.grid().terrain(cell) == Some(WALL) && map.grid().terrain(beside) == Some(GROUND) {
+            doors.push(cell);
+        }
+    }
+    let mut repaired = Vec::new();
+    let mut rebuilt = Vec::new();
+    for (index, &door) in doors.iter().enumerate() {
+        let start = Instant::now();
+        if index % 2 == 1 {
+            // Dropping the table the old way: placing landmarks again clears every table.
+            map.set_landmarks(clearance_core::LandmarkPlacement::Farthest(8))
+                .unwrap();
+        }
+        map.set_cell(door, GROUND).unwrap();
+        black_box(map.query(&query));
+        let elapsed = micros(start);
+        if index % 2 == 1 {
+            rebuilt.push(elapsed);
+        } else {
+            repaired.push(elapsed);
+        }
+    }
+    let (repaired, rebuilt) = (median(repaired), median(rebuilt));
+    println!();
+    println!("| a wall cell opens beside open ground, 8 landmarks, then one query across the map | median time |");
+    println!("|---|---|");
+    println!("| table repaired in place | {:.2} ms |", repaired / 1000.0);
+    println!(
+        "| table dropped and rebuilt by the query | {:.1} ms ({:.0}x) |",
+        rebuilt / 1000.0,
+        rebuilt / repaired
+    );
 }

@@ -16,41 +16,26 @@
 mod coords;
 mod draw;
 mod errors;
+mod modes;
 mod profiles;
 mod queries;
 mod terrain;
 
 use self::errors::{pathfinder_error, terrain_or_error};
-use crate::convert::{rect_of, region_of, terrain_id};
-use crate::marshal::{PathFormat, ResultKeys};
+use self::modes::{
+    movement_of, path_format_of, search_mode_of, DIAGONAL_MODE_NEVER,
+    DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
+    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
+};
+use crate::convert::{rect_of, region_of};
+use crate::marshal::ResultKeys;
 use crate::profile::AgentProfile;
 use crate::workers::Workers;
-use clearance_core::{
-    Cell, LandmarkPlacement, Movement, PathMap, Region, SearchMode, TerrainGrid, MAX_LANDMARKS,
-};
+use clearance_core::{Cell, LandmarkPlacement, PathMap, Region, TerrainGrid, MAX_LANDMARKS};
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
 use std::collections::HashSet;
 use std::sync::Arc;
-
-/// AStarGrid2D's `DIAGONAL_MODE_NEVER`: 4-way movement.
-const DIAGONAL_MODE_NEVER: i64 = 1;
-/// AStarGrid2D's `DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES`: 8-way movement without cutting corners.
-const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = 3;
-
-/// `search_mode`: jump-point search where it pays, plain A* elsewhere.
-const SEARCH_MODE_AUTO: i64 = 0;
-/// `search_mode`: jump-point search.
-const SEARCH_MODE_JUMP: i64 = 1;
-/// `search_mode`: plain A*.
-const SEARCH_MODE_PLAIN: i64 = 2;
-
-/// `result_format`: `path` as an `Array[Vector2i]` of anchors.
-const RESULT_FORMAT_ANCHORS: i64 = 0;
-/// `result_format`: `path` as a `PackedInt32Array` of anchor coordinates, `x0, y0, x1, y1, ...`.
-const RESULT_FORMAT_PACKED_ANCHORS: i64 = 1;
-/// `result_format`: `path` as a `PackedVector2Array` of footprint centres (local coordinates).
-const RESULT_FORMAT_POINTS: i64 = 2;
 
 /// Default `max_map_cells`: a 4096 x 4096 map.
 const DEFAULT_MAX_MAP_CELLS: i64 = 1 << 24;
@@ -620,77 +605,5 @@ impl ClearancePathfinder {
     pub fn set_debug_draw_last_path(&mut self, enabled: bool) {
         self.debug_draw_last_path = enabled;
         self.base_mut().queue_redraw();
-    }
-}
-
-impl ClearancePathfinder {
-    /// The map, for an edit: copied first if a pending request still reads this version.
-    fn map_mut(&mut self) -> &mut PathMap {
-        Arc::make_mut(&mut self.map)
-    }
-
-    /// Rebuilds the map if `region` or `default_terrain` changed, and registers the resource
-    /// profiles if `profiles` changed.
-    fn ensure_ready(&mut self) {
-        self.ensure_map();
-        if self.profiles_stale {
-            self.register_profile_resources(!Engine::singleton().is_editor_hint());
-        }
-    }
-
-    /// Rebuilds the map, filled with `default_terrain`, if `region` or `default_terrain`
-    /// changed since it was built.
-    fn ensure_map(&mut self) {
-        if !self.map_stale {
-            return;
-        }
-        self.map_stale = false;
-        let fill = terrain_id(self.default_terrain).unwrap_or(0);
-        match TerrainGrid::new(region_of(self.region), fill) {
-            Ok(grid) => self.replace_grid(grid),
-            // The setter validated the region; keep the old map rather than trust that here.
-            Err(error) => pathfinder_error!(node, "cannot build the map: {error}"),
-        }
-    }
-}
-
-/// The path format a `result_format` value stands for, if it is one.
-fn path_format_of(format: i64) -> Option<PathFormat> {
-    match format {
-        RESULT_FORMAT_ANCHORS => Some(PathFormat::Anchors),
-        RESULT_FORMAT_PACKED_ANCHORS => Some(PathFormat::PackedAnchors),
-        RESULT_FORMAT_POINTS => Some(PathFormat::Points),
-        _ => None,
-    }
-}
-
-/// The search a `search_mode` value stands for, if it is one.
-fn search_mode_of(mode: i64) -> Option<SearchMode> {
-    match mode {
-        SEARCH_MODE_AUTO => Some(SearchMode::Auto),
-        SEARCH_MODE_JUMP => Some(SearchMode::Jump),
-        SEARCH_MODE_PLAIN => Some(SearchMode::Plain),
-        _ => None,
-    }
-}
-
-impl ClearancePathfinder {
-    /// The search every query of this node uses.
-    fn search(&self) -> SearchMode {
-        search_mode_of(self.search_mode).unwrap_or_default()
-    }
-
-    /// The form of `path` in this node's results.
-    fn path_format(&self) -> PathFormat {
-        path_format_of(self.result_format).unwrap_or(PathFormat::Anchors)
-    }
-}
-
-/// The movement rule a `diagonal_mode` value stands for, if it is a supported one.
-fn movement_of(mode: i64) -> Option<Movement> {
-    match mode {
-        DIAGONAL_MODE_NEVER => Some(Movement::FourWay),
-        DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES => Some(Movement::EightWay),
-        _ => None,
     }
 }

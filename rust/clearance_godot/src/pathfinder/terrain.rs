@@ -6,9 +6,10 @@ use super::errors::{pathfinder_error, terrain_or_error};
 use super::ClearancePathfinder;
 use crate::convert::{bounding_rect, cell_of, rect_of, region_of, terrain_id};
 use crate::tilemap::terrain_from_layer;
-use clearance_core::{GridError, TerrainEdit, TerrainGrid};
-use godot::classes::TileMapLayer;
+use clearance_core::{GridError, PathMap, TerrainEdit, TerrainGrid};
+use godot::classes::{Engine, TileMapLayer};
 use godot::prelude::*;
+use std::sync::Arc;
 
 #[godot_api(secondary)]
 impl ClearancePathfinder {
@@ -210,4 +211,35 @@ fn batch_edits(
         changed.push(cell);
     }
     Ok((edits, bounding_rect(&changed)))
+}
+
+impl ClearancePathfinder {
+    /// The map, for an edit: copied first if a pending request still reads this version.
+    pub(super) fn map_mut(&mut self) -> &mut PathMap {
+        Arc::make_mut(&mut self.map)
+    }
+
+    /// Rebuilds the map if `region` or `default_terrain` changed, and registers the resource
+    /// profiles if `profiles` changed.
+    pub(super) fn ensure_ready(&mut self) {
+        self.ensure_map();
+        if self.profiles_stale {
+            self.register_profile_resources(!Engine::singleton().is_editor_hint());
+        }
+    }
+
+    /// Rebuilds the map, filled with `default_terrain`, if `region` or `default_terrain`
+    /// changed since it was built.
+    pub(super) fn ensure_map(&mut self) {
+        if !self.map_stale {
+            return;
+        }
+        self.map_stale = false;
+        let fill = terrain_id(self.default_terrain).unwrap_or(0);
+        match TerrainGrid::new(region_of(self.region), fill) {
+            Ok(grid) => self.replace_grid(grid),
+            // The setter validated the region; keep the old map rather than trust that here.
+            Err(error) => pathfinder_error!(node, "cannot build the map: {error}"),
+        }
+    }
 }

@@ -57,16 +57,7 @@ pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
         let heat = f32::from(clearance) / f32::from(largest);
         base.map(|c| (f32::from(c) * (0.55 + 0.45 * heat)) as u8)
     };
-    let (pixel_width, pixel_height) = (width * scale, height * scale);
-    let mut pixels = vec![0u8; pixel_width * pixel_height * 3];
-    for y in 0..pixel_height {
-        for x in 0..pixel_width {
-            let colour = colour_of((y / scale) * width + x / scale);
-            let at = (y * pixel_width + x) * 3;
-            pixels[at..at + 3].copy_from_slice(&colour);
-        }
-    }
-    (pixel_width, pixel_height, pixels)
+    paint_cells(width, height, scale, colour_of)
 }
 
 /// Renders the picture and writes it as a PNG file.
@@ -122,15 +113,7 @@ pub fn render_field(picture: &FieldPicture, scale: usize) -> (usize, usize, Vec<
             None => terrain_colour(grid.as_bytes()[index]).map(|c| c / 2),
         }
     };
-    let (pixel_width, pixel_height) = (width * scale, height * scale);
-    let mut pixels = vec![0u8; pixel_width * pixel_height * 3];
-    for y in 0..pixel_height {
-        for x in 0..pixel_width {
-            let colour = colour_of((y / scale) * width + x / scale);
-            let at = (y * pixel_width + x) * 3;
-            pixels[at..at + 3].copy_from_slice(&colour);
-        }
-    }
+    let (pixel_width, pixel_height, mut pixels) = paint_cells(width, height, scale, colour_of);
     if scale >= MIN_MARK_SCALE {
         let mut plot = |x: usize, y: usize| {
             let at = (y * pixel_width + x) * 3;
@@ -178,4 +161,24 @@ fn write_rgb_png(width: usize, height: usize, pixels: &[u8], path: &Path) -> Res
     let mut writer = encoder.write_header().map_err(encoding)?;
     writer.write_image_data(pixels).map_err(encoding)?;
     writer.finish().map_err(encoding)
+}
+
+/// RGB pixels of a `width x height` grid of cells, `scale` pixels a side per cell, each cell
+/// in `colour_of(its storage index)`: (pixel width, pixel height, pixels).
+fn paint_cells(
+    width: usize,
+    height: usize,
+    scale: usize,
+    colour_of: impl Fn(usize) -> [u8; 3],
+) -> (usize, usize, Vec<u8>) {
+    let (pixel_width, pixel_height) = (width * scale, height * scale);
+    let mut pixels = vec![0u8; pixel_width * pixel_height * 3];
+    for y in 0..pixel_height {
+        for x in 0..pixel_width {
+            let colour = colour_of((y / scale) * width + x / scale);
+            let at = (y * pixel_width + x) * 3;
+            pixels[at..at + 3].copy_from_slice(&colour);
+        }
+    }
+    (pixel_width, pixel_height, pixels)
 }

@@ -188,49 +188,30 @@ fn plain_then_jump(
         (start / width).abs_diff(goal / width),
     );
     let steps = movement.distance(dx as u64, dy as u64) / STRAIGHT_STEP;
+    let run = |scratch: &mut SearchScratch, algorithm, max_expansions| {
+        let options = SearchOptions {
+            algorithm,
+            max_expansions,
+            ..options
+        };
+        search(scratch, graph, movement, options, width, start, goal)
+    };
     if steps >= LONG_TRIP {
-        return search(
-            scratch,
-            graph,
-            movement,
-            SearchOptions {
-                algorithm: Algorithm::Jump,
-                ..options
-            },
-            width,
-            start,
-            goal,
-        );
+        return run(scratch, Algorithm::Jump, options.max_expansions);
     }
     let budget = steps * 4 + 32;
-    let first = search(
+    let first = run(
         scratch,
-        graph,
-        movement,
-        SearchOptions {
-            algorithm: Algorithm::Plain,
-            max_expansions: options.max_expansions.min(budget),
-            ..options
-        },
-        width,
-        start,
-        goal,
+        Algorithm::Plain,
+        options.max_expansions.min(budget),
     );
     if !first.limit_reached || options.max_expansions <= budget {
         return first;
     }
-    let mut second = search(
+    let mut second = run(
         scratch,
-        graph,
-        movement,
-        SearchOptions {
-            algorithm: Algorithm::Jump,
-            max_expansions: options.max_expansions - first.expanded,
-            ..options
-        },
-        width,
-        start,
-        goal,
+        Algorithm::Jump,
+        options.max_expansions - first.expanded,
     );
     second.expanded += first.expanded;
     second

@@ -6,6 +6,9 @@ extends SceneTree
 ## printed by the extension along the way; they are part of what is being checked.
 
 const Reference := preload("res://tests/reference.gd")
+const FieldChecks := preload("res://tests/field_checks.gd")
+const GeneratedMap := preload("res://tests/generated_map.gd")
+const Expectations := preload("res://tests/expectations.gd")
 
 const GROUND := 0
 const WALL := 1
@@ -19,7 +22,8 @@ const NEVER := ClearancePathfinder.DIAGONAL_MODE_NEVER
 const EIGHT_WAY := ClearancePathfinder.DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES
 
 var checks: Array[Dictionary] = []
-var problems := PackedStringArray()
+var expectations := Expectations.new()
+var problems: Array[String] = expectations.problems
 var rng := RandomNumberGenerator.new()
 
 
@@ -57,6 +61,12 @@ func _initialize() -> void:
 	await _run("async_results_belong_to_the_map_version_they_were_asked_on", _check_async_versions)
 	await _run("batches_equal_single_queries", _check_batches)
 	await _run("every_func_refuses_bad_input_and_changes_nothing", _check_every_func_bad_input)
+	var fields := FieldChecks.new(expectations, rng, self)
+	await _run("flow_fields_match_find_path_and_reference", fields.check_fields_match_reference)
+	await _run("group_orders_equal_find_path_per_start", fields.check_group_orders)
+	await _run("async_flow_field_belongs_to_the_version_it_was_asked_on", fields.check_async_field)
+	await _run("flow_field_steers_by_world_position", fields.check_steering)
+	await _run("flow_field_methods_refuse_bad_input_and_change_nothing", fields.check_bad_input)
 	var failed := checks.filter(func(check: Dictionary) -> bool: return not check["pass"]).size()
 	var receipt := {
 		"suite": "clearance_pathfinder_godot",
@@ -83,13 +93,11 @@ func _run(check_name: String, check: Callable) -> void:
 
 
 func _expect(condition: bool, what: String) -> void:
-	if not condition:
-		problems.append(what)
+	expectations.expect(condition, what)
 
 
 func _expect_eq(actual: Variant, expected: Variant, what: String) -> void:
-	if typeof(actual) != typeof(expected) or actual != expected:
-		problems.append("%s: expected %s, got %s" % [what, var_to_str(expected), var_to_str(actual)])
+	expectations.expect_eq(actual, expected, what)
 
 
 ## A pathfinder (in the tree, so ready runs) over a map drawn with CHARACTERS.
@@ -579,28 +587,10 @@ func _check_generated(weighted: bool, maps: int, queries_per_map: int) -> String
 	var counts := {"OK": 0, "NO_PATH": 0, "START_CLEARANCE_INSUFFICIENT": 0, "GOAL_CLEARANCE_INSUFFICIENT": 0}
 	var queries := 0
 	for map_index in maps:
-		var width := rng.randi_range(14, 24)
-		var height := rng.randi_range(10, 18)
-		var data := _filled(width * height, GROUND)
-		for i in rng.randi_range(6, 14):
-			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 6), rng.randi_range(1, 4))
-			var terrain: int = [WALL, WALL, ROAD, SWAMP, WATER][rng.randi_range(0, 4)]
-			for y in range(rect.position.y, mini(rect.end.y, height)):
-				for x in range(rect.position.x, mini(rect.end.x, width)):
-					data[y * width + x] = terrain
-		var costs := {GROUND: 1.0, ROAD: 1.0, SWAMP: 1.0}
-		if weighted:
-			var choices := [0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 7.5]
-			costs = {GROUND: choices[rng.randi_range(1, 7)], ROAD: choices[rng.randi_range(0, 7)],
-				SWAMP: choices[rng.randi_range(1, 7)], WATER: choices[rng.randi_range(2, 7)]}
-		var eight_way := rng.randf() < 0.6
-		var pf := ClearancePathfinder.new()
-		root.add_child(pf)
-		pf.region = Rect2i(0, 0, width, height)
-		pf.diagonal_mode = EIGHT_WAY if eight_way else NEVER
-		pf.load_terrain(data)
-		pf.set_profile(&"generated", costs)
-		var reference := Reference.new(width, height, data, costs, eight_way)
+		var map := GeneratedMap.new(rng, weighted, Rect2i(14, 10, 10, 8))
+		var pf := map.node(root)
+		var reference := map.solver()
+		var eight_way := map.eight_way
 		for query in queries_per_map:
 			var size := rng.randi_range(2, 3) if not weighted else rng.randi_range(1, 3)
 			var start := _pick_anchor(reference, size)

@@ -181,7 +181,16 @@ impl PathResult {
         .chain(shortfall.into_iter().flatten())
     }
 
-    pub(crate) fn failure(code: PathCode) -> Self {
+    /// A result with `code`, no path, no cost and nothing expanded, as a query that stops
+    /// before searching returns it.
+    ///
+    /// ```
+    /// use clearance_core::{PathCode, PathResult};
+    ///
+    /// let refused = PathResult::failure(PathCode::GoalOutOfBounds);
+    /// assert!(refused.path.is_empty() && refused.expanded == 0);
+    /// ```
+    pub fn failure(code: PathCode) -> Self {
         PathResult {
             code,
             path: Vec::new(),

@@ -67,11 +67,15 @@ fn every_func_is_documented() {
             "find_path",
             "find_path_world",
             "find_paths",
+            "find_paths_to",
             "footprint_center",
             "get_cell_terrain",
             "get_clearance",
+            "get_flow_field",
+            "get_flow_field_reaching",
             "get_footprint_cells",
             "get_landmark_stats",
+            "get_map_version",
             "get_pending_request_count",
             "get_profile_names",
             "get_terrain_data",
@@ -81,6 +85,7 @@ fn every_func_is_documented() {
             "local_to_cell",
             "reload_profiles",
             "remove_profile",
+            "request_flow_field",
             "request_path",
             "request_paths",
             "set_cache_memory_limit_mb",
@@ -88,6 +93,7 @@ fn every_func_is_documented() {
             "set_cell_terrain",
             "set_debug_draw_clearance",
             "set_debug_draw_last_path",
+            "set_debug_flow_field",
             "set_debug_profile",
             "set_default_terrain",
             "set_diagonal_mode",
@@ -102,6 +108,26 @@ fn every_func_is_documented() {
             "set_search_expansion_limit",
             "set_search_mode",
             "set_worker_thread_count",
+        ]
+    );
+    assert_eq!(
+        method_names(&class_reference("ClearanceFlowField")),
+        [
+            "get_agent_size",
+            "get_code",
+            "get_cost",
+            "get_direction_world",
+            "get_goals",
+            "get_map_version",
+            "get_max_cost",
+            "get_memory_bytes",
+            "get_next_anchor",
+            "get_path_from",
+            "get_profile",
+            "get_reached_count",
+            "is_complete",
+            "is_ok",
+            "is_reached",
         ]
     );
     assert_eq!(
@@ -121,7 +147,7 @@ fn every_func_is_documented() {
 #[test]
 fn the_class_reference_has_no_accidental_tags() {
     const FORMATTING: [&str; 10] = ["b", "/b", "i", "/i", "br", "lb", "rb", "u", "/u", "/url"];
-    for class in ["ClearancePathfinder", "AgentProfile"] {
+    for class in ["ClearancePathfinder", "ClearanceFlowField", "AgentProfile"] {
         let xml = class_reference(class);
         let stray: Vec<&str> = tags_outside_code(&xml)
             .into_iter()

@@ -15,12 +15,15 @@
 #[cfg(test)]
 mod class_reference_tests;
 mod convert;
+mod field;
+mod frame;
 mod marshal;
 mod pathfinder;
 mod profile;
 mod tilemap;
 mod workers;
 
+pub use field::ClearanceFlowField;
 pub use pathfinder::ClearancePathfinder;
 pub use profile::AgentProfile;
 

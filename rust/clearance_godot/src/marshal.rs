@@ -3,11 +3,12 @@
 #![forbid(unsafe_code)]
 
 use crate::convert::{cell_of, vector_of};
+use crate::frame::GridFrame;
 use crate::profile::{ProfileBuilder, TerrainProblem};
 use crate::workers::OwnedQuery;
 use clearance_core::{
-    AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathCode, PathResult,
-    ResultField, SearchMode,
+    checked_agent_size, AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathCode,
+    PathResult, ResultField, SearchMode,
 };
 use godot::prelude::*;
 
@@ -17,6 +18,23 @@ use godot::prelude::*;
 pub fn anchor_array(cells: &[Cell]) -> Array<Vector2i> {
     let vectors: Vec<Vector2i> = cells.iter().map(|&cell| vector_of(cell)).collect();
     Array::from(vectors.as_slice())
+}
+
+/// The anchors in `array` (typed `Array[Vector2i]` or untyped), or what is wrong with the
+/// first entry that is not a Vector2i (as "[2] is ...", to follow the argument's name).
+pub fn anchors_of(array: &AnyArray) -> Result<Vec<Cell>, String> {
+    array
+        .iter_shared()
+        .enumerate()
+        .map(|(index, value)| {
+            value
+                .try_to::<Vector2i>()
+                .ok()
+                .filter(|_| value.get_type() == VariantType::VECTOR2I)
+                .map(cell_of)
+                .ok_or_else(|| format!("[{index}] is {value}, not a Vector2i"))
+        })
+        .collect()
 }
 
 /// The Dictionary `bake_landmarks()` and `get_landmark_stats()` return.
@@ -83,25 +101,54 @@ impl ResultKeys {
     }
 }
 
-/// The Dictionary `find_path()` returns: one entry per public field of the result, in the
-/// core's order and under its names ([`PathResult::fields`]). Flags become bools, the code a
-/// String, numbers floats, and counts ints (saturating at `i64::MAX`); `path` is whatever the
-/// caller made of the anchors (see [`PathFormat`]).
-pub fn result_dictionary(keys: &ResultKeys, result: &PathResult, path: &Variant) -> VarDictionary {
-    let mut dictionary = VarDictionary::new();
-    for (field, value) in result.fields() {
-        let key = keys.field(field);
-        match value {
-            FieldValue::Flag(flag) => dictionary.set(key, flag),
-            FieldValue::Text(_) => dictionary.set(key, keys.code(result.code)),
-            FieldValue::Anchors(_) => dictionary.set(key, path),
-            FieldValue::Number(number) => dictionary.set(key, number),
-            FieldValue::Count(count) => {
-                dictionary.set(key, i64::try_from(count).unwrap_or(i64::MAX));
+/// How result Dictionaries are written: the interned keys, the form of `path`, and where
+/// footprint centres lie for [`PathFormat::Points`]. The node writes its results with one,
+/// and so does every flow field it hands out.
+pub struct ResultWriter<'a> {
+    pub keys: &'a ResultKeys,
+    pub format: PathFormat,
+    pub frame: GridFrame,
+}
+
+impl ResultWriter<'_> {
+    /// The Dictionary `find_path()` returns for a unit of `agent_size`: one entry per public
+    /// field of the result, in the core's order and under its names ([`PathResult::fields`]).
+    /// Flags become bools, the code a String, numbers floats, and counts ints (saturating at
+    /// `i64::MAX`); `path` takes the writer's [`PathFormat`].
+    pub fn dictionary(&self, result: &PathResult, agent_size: i64) -> VarDictionary {
+        let path = self.path(&result.path, agent_size);
+        let mut dictionary = VarDictionary::new();
+        for (field, value) in result.fields() {
+            let key = self.keys.field(field);
+            match value {
+                FieldValue::Flag(flag) => dictionary.set(key, flag),
+                FieldValue::Text(_) => dictionary.set(key, self.keys.code(result.code)),
+                FieldValue::Anchors(_) => dictionary.set(key, &path),
+                FieldValue::Number(number) => dictionary.set(key, number),
+                FieldValue::Count(count) => {
+                    dictionary.set(key, i64::try_from(count).unwrap_or(i64::MAX));
+                }
+            }
+        }
+        dictionary
+    }
+
+    /// `anchors` in the writer's format.
+    fn path(&self, anchors: &[Cell], agent_size: i64) -> Variant {
+        match self.format {
+            PathFormat::Anchors => anchor_array(anchors).to_variant(),
+            PathFormat::PackedAnchors => packed_anchors(anchors).to_variant(),
+            PathFormat::Points => {
+                // A path exists only for a legal size.
+                let size = checked_agent_size(agent_size).unwrap_or(1);
+                let points: Vec<Vector2> = anchors
+                    .iter()
+                    .map(|&anchor| self.frame.footprint_center(anchor, size))
+                    .collect();
+                PackedVector2Array::from(points.as_slice()).to_variant()
             }
         }
     }
-    dictionary
 }
 
 /// `cells` as anchor coordinates in one packed array: `x0, y0, x1, y1, ...`.

@@ -1,9 +1,11 @@
-//! Worker threads for `request_path()` and `request_paths()`: queries run off the main thread
-//! on a snapshot of the map, and results wait in a channel until the node collects them on the
-//! main thread (Godot objects and signals stay on the main thread).
+//! Worker threads for `request_path()`, `request_paths()` and `request_flow_field()`: the work
+//! runs off the main thread on a snapshot of the map, and results wait in a channel until the
+//! node collects them on the main thread (Godot objects and signals stay on the main thread).
 #![forbid(unsafe_code)]
 
-use clearance_core::{Cell, PathMap, PathQuery, PathResult, SearchMode};
+use clearance_core::{
+    Cell, FlowField, FlowFieldOptions, PathCode, PathMap, PathQuery, PathResult, SearchMode,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -35,21 +37,64 @@ impl OwnedQuery {
     }
 }
 
-/// One request: its id, the map version it was made against, and its queries.
+/// One request: its id, the map version it was made against, and its work.
 pub struct Job {
     pub id: i64,
     pub map: Arc<PathMap>,
-    pub queries: Vec<OwnedQuery>,
-    /// From `request_path()` (one query, one result) rather than `request_paths()`.
-    pub single: bool,
+    pub work: Work,
+}
+
+/// What a request asks for.
+pub enum Work {
+    /// Queries; `single` if from `request_path()` (one query, one result) rather than
+    /// `request_paths()`.
+    Paths {
+        queries: Vec<OwnedQuery>,
+        single: bool,
+    },
+    /// A flow field, from `request_flow_field()`.
+    Field(FieldOrder),
+}
+
+/// A flow field to build, with everything it needs to cross to a worker thread.
+#[derive(Debug, Clone)]
+pub struct FieldOrder {
+    pub goals: Vec<Cell>,
+    pub agent_size: i64,
+    pub profile: String,
+    pub options: FlowFieldOptions,
+}
+
+impl FieldOrder {
+    /// Builds the field on `map`, or says which code refused it.
+    pub fn build(&self, map: &PathMap) -> Result<FlowField, PathCode> {
+        map.flow_field(
+            &self.goals,
+            self.agent_size,
+            &self.profile,
+            self.options.clone(),
+        )
+    }
 }
 
 /// A finished request.
 pub struct Finished {
     pub id: i64,
+    pub outcome: Outcome,
+}
+
+/// What a finished request delivers.
+pub enum Outcome {
     /// Each result with the agent size its query asked for (footprint centres need it).
-    pub results: Vec<(PathResult, i64)>,
-    pub single: bool,
+    Paths {
+        results: Vec<(PathResult, i64)>,
+        single: bool,
+    },
+    /// The field, or the code that refused it, with the order that asked for it.
+    Field {
+        order: FieldOrder,
+        field: Box<Result<FlowField, PathCode>>,
+    },
 }
 
 /// A fixed set of threads taking jobs from one queue.
@@ -136,17 +181,25 @@ fn work(queue: &Mutex<Receiver<Job>>, finished: &Sender<Finished>, stopping: &At
                 Err(_) => return,
             }
         };
-        let mut results = Vec::with_capacity(job.queries.len());
-        for query in &job.queries {
-            if stopping.load(Ordering::Relaxed) {
-                return;
+        let outcome = match job.work {
+            Work::Paths { queries, single } => {
+                let mut results = Vec::with_capacity(queries.len());
+                for query in &queries {
+                    if stopping.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    results.push((job.map.query(&query.as_query()), query.agent_size));
+                }
+                Outcome::Paths { results, single }
             }
-            results.push((job.map.query(&query.as_query()), query.agent_size));
-        }
+            Work::Field(order) => {
+                let field = Box::new(order.build(&job.map));
+                Outcome::Field { order, field }
+            }
+        };
         let done = Finished {
             id: job.id,
-            results,
-            single: job.single,
+            outcome,
         };
         if finished.send(done).is_err() {
             return;

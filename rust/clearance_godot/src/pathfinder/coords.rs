@@ -4,6 +4,7 @@
 use super::errors::{agent_size_or_error, pathfinder_error};
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, cell_outside, vector_of};
+use crate::frame::GridFrame;
 use crate::marshal::anchor_array;
 use clearance_core::{footprint, Cell, Region};
 use godot::prelude::*;
@@ -70,13 +71,13 @@ impl ClearancePathfinder {
             pathfinder_error!("local_to_cell", "position {local_position} is not finite");
             return Vector2i::ZERO;
         }
-        vector_of(self.cell_containing(local_position))
+        vector_of(self.frame().cell_containing(local_position))
     }
 
     /// The local position of the centre of `cell`.
     #[func]
     pub fn cell_to_local(&self, cell: Vector2i) -> Vector2 {
-        self.footprint_center_local(cell_of(cell), 1)
+        self.frame().footprint_center(cell_of(cell), 1)
     }
 
     /// The local position of the centre of the footprint of a unit of `agent_size` at `anchor`:
@@ -85,34 +86,26 @@ impl ClearancePathfinder {
     #[func]
     pub fn footprint_center(&self, anchor: Vector2i, agent_size: i64) -> Vector2 {
         match agent_size_or_error("footprint_center", agent_size) {
-            Some(size) => self.footprint_center_local(cell_of(anchor), size),
+            Some(size) => self.frame().footprint_center(cell_of(anchor), size),
             None => Vector2::ZERO,
         }
     }
 }
 
 impl ClearancePathfinder {
-    /// The cell containing `local_position`.
-    fn cell_containing(&self, local_position: Vector2) -> Cell {
-        let relative = (local_position - self.offset) / self.cell_size;
-        // `as` saturates: distant positions land on the edge of the 32-bit range.
-        Cell::new(relative.x.floor() as i32, relative.y.floor() as i32)
-    }
-
-    /// The local position of the centre of the footprint of a unit of `size` at `anchor`.
-    pub(super) fn footprint_center_local(&self, anchor: Cell, size: u8) -> Vector2 {
-        let half = f64::from(size) / 2.0;
-        Vector2::new(
-            self.offset.x + ((f64::from(anchor.x) + half) * f64::from(self.cell_size.x)) as f32,
-            self.offset.y + ((f64::from(anchor.y) + half) * f64::from(self.cell_size.y)) as f32,
-        )
+    /// Where cells lie in the node's local space.
+    pub(crate) fn frame(&self) -> GridFrame {
+        GridFrame {
+            offset: self.offset,
+            cell_size: self.cell_size,
+        }
     }
 
     /// The global positions of the footprint centres of a unit of `size` along `path`.
     pub(super) fn global_footprint_centers(&self, path: &[Cell], size: u8) -> PackedVector2Array {
         path.iter()
             .map(|&anchor| {
-                let local = self.footprint_center_local(anchor, size);
+                let local = self.frame().footprint_center(anchor, size);
                 self.base().to_global(local)
             })
             .collect()
@@ -133,18 +126,7 @@ impl ClearancePathfinder {
             return cell_outside(self.map.region());
         }
         let local = self.base().to_local(global_position);
-        // The footprint centre sits (size - 1) / 2 cells right of and below the anchor's
-        // centre; undo that, then take the cell containing the point.
-        let shift = (f32::from(size) - 1.0) / 2.0;
-        self.cell_containing(local - self.cell_size * shift)
-    }
-
-    /// The rectangle `region`'s cells cover, in local coordinates.
-    pub(super) fn local_rect_of(&self, region: Region) -> Rect2 {
-        Rect2::new(
-            self.offset + Vector2::new(region.x as f32, region.y as f32) * self.cell_size,
-            Vector2::new(region.width as f32, region.height as f32) * self.cell_size,
-        )
+        self.frame().anchor_nearest(local, size)
     }
 }
 

@@ -3,7 +3,8 @@
 
 use super::ClearancePathfinder;
 use crate::convert::region_of;
-use clearance_core::{footprint, AgentProfile as CoreProfile};
+use crate::field::ClearanceFlowField;
+use clearance_core::{cost_to_f64, footprint, AgentProfile as CoreProfile, Region};
 use godot::classes::Engine;
 use godot::prelude::*;
 
@@ -15,7 +16,7 @@ impl ClearancePathfinder {
     /// Draws the map's outline in the editor, then the overlays that are turned on.
     pub(super) fn draw_overlay(&mut self) {
         if Engine::singleton().is_editor_hint() {
-            let outline = self.local_rect_of(self.map.region());
+            let outline = self.frame().rect_of(self.map.region());
             self.base_mut()
                 .draw_rect_ex(outline, Color::from_rgba(1.0, 1.0, 1.0, 0.5))
                 .filled(false)
@@ -25,8 +26,44 @@ impl ClearancePathfinder {
         if self.debug_draw_clearance {
             self.draw_heat_map();
         }
+        if let Some(field) = self.debug_flow_field.clone() {
+            self.draw_flow_field(&field.bind());
+        }
         if self.debug_draw_last_path && !self.last_path.is_empty() {
             self.draw_last_path();
+        }
+    }
+
+    /// Tints each anchor `field` reached by its cost and draws a line from the anchor's cell
+    /// towards its next anchor's (nothing above `MAX_HEAT_MAP_CELLS`).
+    fn draw_flow_field(&mut self, field: &ClearanceFlowField) {
+        let Some(built) = field.built() else {
+            return;
+        };
+        let region = built.region();
+        if region.area() > MAX_HEAT_MAP_CELLS {
+            return;
+        }
+        let frame = field.frame();
+        let largest = built.max_cost().max(f64::MIN_POSITIVE);
+        let line_width = (frame.cell_size.x.min(frame.cell_size.y) / 10.0).max(1.0);
+        let mut base = self.base_mut();
+        for anchor in region.cells() {
+            let Some(cost) = built.cost(anchor) else {
+                continue;
+            };
+            let warmth = (cost_to_f64(cost) / largest).clamp(0.0, 1.0);
+            let colour = Color::from_hsv((1.0 - warmth) * 0.62, 0.85, 0.95);
+            let cell = frame.rect_of(Region::new(anchor.x, anchor.y, 1, 1));
+            base.draw_rect(cell, colour.with_alpha(0.35));
+            if let Some(next) = built.next_anchor(anchor) {
+                let from = frame.footprint_center(anchor, 1);
+                let towards = frame.footprint_center(next, 1);
+                let tip = from + (towards - from) * 0.45;
+                base.draw_line_ex(from, tip, colour.with_alpha(0.9))
+                    .width(line_width)
+                    .done();
+            }
         }
     }
 
@@ -88,12 +125,12 @@ impl ClearancePathfinder {
             .last_path
             .iter()
             .filter_map(|&anchor| footprint(anchor, size))
-            .map(|square| self.local_rect_of(square))
+            .map(|square| self.frame().rect_of(square))
             .collect();
         let centres: PackedVector2Array = self
             .last_path
             .iter()
-            .map(|&anchor| self.footprint_center_local(anchor, size))
+            .map(|&anchor| self.frame().footprint_center(anchor, size))
             .collect();
         let line_width = (self.cell_size.x.min(self.cell_size.y) / 8.0).max(1.0);
         let mut base = self.base_mut();

@@ -1,10 +1,12 @@
-//! The `ClearancePathfinder` node: the struct, its `INode2D` lifecycle, and the primary
-//! `#[godot_api]` block. gdext registers signals, constants and the setters named in
-//! `#[var(set = ...)]` only from the primary block, so those live here; the rest of the
-//! GDScript API is in `#[godot_api(secondary)]` blocks, one file per concern:
+//! The `ClearancePathfinder` node: the struct and its `INode2D` lifecycle. Its GDScript API
+//! is split by concern:
 //!
+//! - [`properties`]: the primary `#[godot_api]` block, with the constants, signals and
+//!   property setters (gdext registers those only from the primary block);
 //! - [`queries`]: `find_path()`, `find_paths()`, `find_path_world()`, the asynchronous
 //!   requests and their delivery;
+//! - [`fields`]: flow fields (`get_flow_field()`, `request_flow_field()`) and group orders
+//!   (`find_paths_to()`);
 //! - [`terrain`]: terrain edits and reads, and the TileMapLayer import;
 //! - [`profiles`]: profiles from code and from `AgentProfile` resources, and landmarks;
 //! - [`coords`]: cells, local positions, footprints and clearance;
@@ -16,25 +18,28 @@
 mod coords;
 mod draw;
 mod errors;
+mod fields;
 mod modes;
 mod profiles;
+mod properties;
 mod queries;
 mod terrain;
 
-use self::errors::{pathfinder_error, terrain_or_error};
 use self::modes::{
-    movement_of, path_format_of, search_mode_of, DIAGONAL_MODE_NEVER,
-    DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
-    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
+    DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, RESULT_FORMAT_ANCHORS,
+    RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP,
+    SEARCH_MODE_PLAIN,
 };
-use crate::convert::{rect_of, region_of};
+use crate::convert::rect_of;
+use crate::field::ClearanceFlowField;
 use crate::marshal::ResultKeys;
 use crate::profile::AgentProfile;
 use crate::workers::Workers;
-use clearance_core::{Cell, LandmarkPlacement, PathMap, Region, TerrainGrid, MAX_LANDMARKS};
+use clearance_core::{Cell, PathMap, Region, TerrainGrid};
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Default `max_map_cells`: a 4096 x 4096 map.
@@ -179,6 +184,13 @@ pub struct ClearancePathfinder {
     #[var(set = set_debug_draw_last_path)]
     debug_draw_last_path: bool,
 
+    /// A flow field to draw, as `get_flow_field()` returned it: each anchor it reached is
+    /// tinted by its cost (blue at the goals, through green and yellow, to red at the most
+    /// costly) and marked with a line towards its next anchor. `null` (the default) draws
+    /// none. Skipped for maps of more than 65,536 cells.
+    #[var(set = set_debug_flow_field)]
+    debug_flow_field: Option<Gd<ClearanceFlowField>>,
+
     /// Worker threads for `request_path()` and `request_paths()` (0: one fewer than the
     /// machine's processors, at least 1). Applies from the next request; changing it waits for
     /// running queries to finish and drops queued requests (their signals never come).
@@ -222,7 +234,7 @@ pub struct ClearancePathfinder {
     last_path: Vec<Cell>,
     last_agent_size: u8,
     /// Result keys and code names, converted to Variants once.
-    result_keys: ResultKeys,
+    result_keys: Rc<ResultKeys>,
     /// The profile name of the last synchronous query, as a StringName and as the core's
     /// `&str`: unit controllers ask with the same name call after call.
     last_profile: (StringName, String),
@@ -242,7 +254,7 @@ impl INode2D for ClearancePathfinder {
             diagonal_mode: DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES,
             search_mode: SEARCH_MODE_AUTO,
             result_format: RESULT_FORMAT_ANCHORS,
-            result_keys: ResultKeys::new(),
+            result_keys: Rc::new(ResultKeys::new()),
             last_profile: (StringName::default(), String::new()),
             default_terrain: 0,
             empty_cell_terrain: 255,
@@ -251,6 +263,7 @@ impl INode2D for ClearancePathfinder {
             debug_draw_clearance: false,
             debug_profile: StringName::default(),
             debug_draw_last_path: false,
+            debug_flow_field: None,
             worker_thread_count: 0,
             search_expansion_limit: 0,
             cache_memory_limit_mb: (clearance_core::DEFAULT_CACHE_MEMORY_LIMIT >> 20) as i64,
@@ -353,164 +366,126 @@ impl ClearancePathfinder {
     #[signal]
     fn paths_found(id: i64, results: VarArray);
 
+    /// Emitted on the main thread when the request `id` from `request_flow_field()` has
+    /// finished, with the field `get_flow_field()` would have returned for the map as it was
+    /// when the request was made.
+    #[signal]
+    fn flow_field_ready(id: i64, field: Gd<ClearanceFlowField>);
+
     // ---------------------------------------------------------------------------------------
-    // Property setters
+    // Property setters: the work is in `properties.rs`.
 
     /// Sets `region`; see the property.
     #[func]
     pub fn set_region(&mut self, region: Rect2i) {
-        if let Err(error) = region_of(region).validate_as_map() {
-            pathfinder_error!("region", "{error}; the region is unchanged");
-            return;
-        }
-        if region_of(region).area() > self.max_map_cells as u64 {
-            pathfinder_error!(
-                "region",
-                "{region} has {} cells, more than max_map_cells ({}); the region is unchanged",
-                region_of(region).area(),
-                self.max_map_cells
-            );
-            return;
-        }
-        if region == self.region {
-            return;
-        }
-        self.region = region;
-        self.map_stale = true;
-        self.last_path.clear();
-        self.base_mut().update_configuration_warnings();
-        self.after_terrain_change(region);
+        self.apply_region(region);
     }
 
     /// Sets `cell_size`; see the property.
     #[func]
     pub fn set_cell_size(&mut self, cell_size: Vector2) {
-        if !(cell_size.is_finite() && cell_size.x > 0.0 && cell_size.y > 0.0) {
-            pathfinder_error!(
-                "cell_size",
-                "both components must be finite and above 0, got {cell_size}; unchanged"
-            );
-            return;
-        }
-        self.cell_size = cell_size;
-        self.base_mut().queue_redraw();
+        self.apply_cell_size(cell_size);
     }
 
     /// Sets `offset`; see the property.
     #[func]
     pub fn set_offset(&mut self, offset: Vector2) {
-        if !offset.is_finite() {
-            pathfinder_error!("offset", "{offset} is not finite; unchanged");
-            return;
-        }
-        self.offset = offset;
-        self.base_mut().queue_redraw();
+        self.apply_offset(offset);
     }
 
     /// Sets `diagonal_mode`; see the property.
     #[func]
     pub fn set_diagonal_mode(&mut self, mode: i64) {
-        let Some(movement) = movement_of(mode) else {
-            pathfinder_error!(
-                "diagonal_mode",
-                "{mode} is not supported; use DIAGONAL_MODE_NEVER ({DIAGONAL_MODE_NEVER}) or \
-                 DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES ({DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES}); \
-                 unchanged"
-            );
-            return;
-        };
-        self.diagonal_mode = mode;
-        self.map_mut().set_movement(movement);
+        self.apply_diagonal_mode(mode);
     }
 
     /// Sets `result_format`; see the property.
     #[func]
     pub fn set_result_format(&mut self, format: i64) {
-        if path_format_of(format).is_none() {
-            pathfinder_error!(
-                "result_format",
-                "{format} is not RESULT_FORMAT_ANCHORS ({RESULT_FORMAT_ANCHORS}), \
-                 RESULT_FORMAT_PACKED_ANCHORS ({RESULT_FORMAT_PACKED_ANCHORS}) or \
-                 RESULT_FORMAT_POINTS ({RESULT_FORMAT_POINTS}); unchanged"
-            );
-            return;
-        }
-        self.result_format = format;
+        self.apply_result_format(format);
     }
 
     /// Sets `search_mode`; see the property.
     #[func]
     pub fn set_search_mode(&mut self, mode: i64) {
-        if search_mode_of(mode).is_none() {
-            pathfinder_error!(
-                "search_mode",
-                "{mode} is not SEARCH_MODE_AUTO ({SEARCH_MODE_AUTO}), SEARCH_MODE_JUMP \
-                 ({SEARCH_MODE_JUMP}) or SEARCH_MODE_PLAIN ({SEARCH_MODE_PLAIN}); unchanged"
-            );
-            return;
-        }
-        self.search_mode = mode;
+        self.apply_search_mode(mode);
     }
 
     /// Sets `default_terrain`; see the property.
     #[func]
     pub fn set_default_terrain(&mut self, terrain: i64) {
-        if terrain_or_error("default_terrain", "the value", terrain).is_none() {
-            return;
-        }
-        if terrain == self.default_terrain {
-            return;
-        }
-        self.default_terrain = terrain;
-        self.map_stale = true;
-        let region = self.region;
-        self.after_terrain_change(region);
+        self.apply_default_terrain(terrain);
     }
 
     /// Sets `empty_cell_terrain`; see the property.
     #[func]
     pub fn set_empty_cell_terrain(&mut self, terrain: i64) {
-        if terrain_or_error("empty_cell_terrain", "the value", terrain).is_some() {
-            self.empty_cell_terrain = terrain;
-        }
+        self.apply_empty_cell_terrain(terrain);
     }
 
     /// Sets `landmark_count`; see the property. A value outside 0 to 64 is refused with an
     /// error and changes nothing.
     #[func]
     pub fn set_landmark_count(&mut self, count: i64) {
-        let placement = match usize::try_from(count) {
-            Ok(0) => LandmarkPlacement::None,
-            Ok(count) => LandmarkPlacement::Farthest(count),
-            Err(_) => {
-                pathfinder_error!("landmark_count", "{count} is not from 0 to {MAX_LANDMARKS}");
-                return;
-            }
-        };
-        match self.map_mut().set_landmarks(placement) {
-            Ok(()) => self.landmark_count = count,
-            Err(error) => pathfinder_error!("landmark_count", "{error}"),
-        }
+        self.apply_landmark_count(count);
     }
 
     /// Sets `profiles`; see the property.
     #[func]
     pub fn set_profiles(&mut self, profiles: Array<Option<Gd<AgentProfile>>>) {
-        let listener = Callable::from_object_method(&self.to_gd(), "_on_profile_changed");
-        for profile in self.profiles.iter_shared().flatten() {
-            let mut resource = profile.upcast::<Resource>();
-            if resource.is_connected("changed", &listener) {
-                resource.disconnect("changed", &listener);
-            }
-        }
-        for profile in profiles.iter_shared().flatten() {
-            let mut resource = profile.upcast::<Resource>();
-            if !resource.is_connected("changed", &listener) {
-                resource.connect("changed", &listener);
-            }
-        }
-        self.profiles = profiles;
-        self._on_profile_changed();
+        self.apply_profiles(profiles);
+    }
+
+    /// Sets `worker_thread_count`; see the property. A value outside 0 to 64 is refused with
+    /// an error.
+    #[func]
+    pub fn set_worker_thread_count(&mut self, count: i64) {
+        self.apply_worker_thread_count(count);
+    }
+
+    /// Sets `search_expansion_limit`; see the property. A negative value is refused with an
+    /// error.
+    #[func]
+    pub fn set_search_expansion_limit(&mut self, limit: i64) {
+        self.apply_search_expansion_limit(limit);
+    }
+
+    /// Sets `cache_memory_limit_mb`; see the property. A value outside 1 to 1048576 is refused
+    /// with an error.
+    #[func]
+    pub fn set_cache_memory_limit_mb(&mut self, megabytes: i64) {
+        self.apply_cache_memory_limit_mb(megabytes);
+    }
+
+    /// Sets `max_map_cells`; see the property. A value outside 1 to 268435456 is refused with
+    /// an error; the current map is kept even if it is larger.
+    #[func]
+    pub fn set_max_map_cells(&mut self, cells: i64) {
+        self.apply_max_map_cells(cells);
+    }
+
+    /// Sets `debug_draw_clearance`; see the property.
+    #[func]
+    pub fn set_debug_draw_clearance(&mut self, enabled: bool) {
+        self.apply_debug_draw_clearance(enabled);
+    }
+
+    /// Sets `debug_profile`; see the property.
+    #[func]
+    pub fn set_debug_profile(&mut self, profile: StringName) {
+        self.apply_debug_profile(profile);
+    }
+
+    /// Sets `debug_draw_last_path`; see the property.
+    #[func]
+    pub fn set_debug_draw_last_path(&mut self, enabled: bool) {
+        self.apply_debug_draw_last_path(enabled);
+    }
+
+    /// Sets `debug_flow_field`; see the property.
+    #[func]
+    pub fn set_debug_flow_field(&mut self, field: Option<Gd<ClearanceFlowField>>) {
+        self.apply_debug_flow_field(field);
     }
 
     /// Marks the resource profiles for registration before the next query: connected to the
@@ -519,91 +494,6 @@ impl ClearancePathfinder {
     fn _on_profile_changed(&mut self) {
         self.profiles_stale = true;
         self.base_mut().update_configuration_warnings();
-        self.base_mut().queue_redraw();
-    }
-
-    /// Sets `worker_thread_count`; see the property. A value outside 0 to 64 is refused with
-    /// an error.
-    #[func]
-    pub fn set_worker_thread_count(&mut self, count: i64) {
-        if !(0..=64).contains(&count) {
-            pathfinder_error!(
-                "worker_thread_count",
-                "{count} is not from 0 to 64; unchanged"
-            );
-            return;
-        }
-        self.worker_thread_count = count;
-    }
-
-    /// Sets `search_expansion_limit`; see the property. A negative value is refused with an
-    /// error.
-    #[func]
-    pub fn set_search_expansion_limit(&mut self, limit: i64) {
-        if limit < 0 {
-            pathfinder_error!(
-                "search_expansion_limit",
-                "{limit} is negative (0 means no limit); unchanged"
-            );
-            return;
-        }
-        self.search_expansion_limit = limit;
-    }
-
-    /// Sets `cache_memory_limit_mb`; see the property. A value outside 1 to 1048576 is refused
-    /// with an error.
-    #[func]
-    pub fn set_cache_memory_limit_mb(&mut self, megabytes: i64) {
-        let Some(bytes) = u32::try_from(megabytes)
-            .ok()
-            .filter(|&mb| (1..=1 << 20).contains(&mb))
-            .and_then(|mb| usize::try_from(u64::from(mb) << 20).ok())
-        else {
-            pathfinder_error!(
-                "cache_memory_limit_mb",
-                "{megabytes} is not from 1 to 1048576; unchanged"
-            );
-            return;
-        };
-        self.cache_memory_limit_mb = megabytes;
-        self.map_mut().set_cache_memory_limit(bytes);
-    }
-
-    /// Sets `max_map_cells`; see the property. A value outside 1 to 268435456 is refused with
-    /// an error; the current map is kept even if it is larger.
-    #[func]
-    pub fn set_max_map_cells(&mut self, cells: i64) {
-        if !(1..=clearance_core::MAX_CELLS as i64).contains(&cells) {
-            pathfinder_error!(
-                "max_map_cells",
-                "{cells} is not from 1 to {}; unchanged",
-                clearance_core::MAX_CELLS
-            );
-            return;
-        }
-        self.max_map_cells = cells;
-    }
-
-    /// Sets `debug_draw_clearance`; see the property.
-    #[func]
-    pub fn set_debug_draw_clearance(&mut self, enabled: bool) {
-        self.debug_draw_clearance = enabled;
-        self.base_mut().update_configuration_warnings();
-        self.base_mut().queue_redraw();
-    }
-
-    /// Sets `debug_profile`; see the property.
-    #[func]
-    pub fn set_debug_profile(&mut self, profile: StringName) {
-        self.debug_profile = profile;
-        self.base_mut().update_configuration_warnings();
-        self.base_mut().queue_redraw();
-    }
-
-    /// Sets `debug_draw_last_path`; see the property.
-    #[func]
-    pub fn set_debug_draw_last_path(&mut self, enabled: bool) {
-        self.debug_draw_last_path = enabled;
         self.base_mut().queue_redraw();
     }
 }

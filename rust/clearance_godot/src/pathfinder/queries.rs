@@ -5,10 +5,8 @@
 use super::errors::{agent_size_or_error, pathfinder_error};
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
-use crate::marshal::{
-    anchor_array, packed_anchors, query_from_variant, result_dictionary, PathFormat,
-};
-use crate::workers::{Finished, Job, OwnedQuery, Workers};
+use crate::marshal::{query_from_variant, ResultWriter};
+use crate::workers::{Finished, Job, Outcome, OwnedQuery, Work, Workers};
 use clearance_core::{checked_agent_size, Cell, PathCode, PathQuery, PathResult};
 use godot::classes::Os;
 use godot::prelude::*;
@@ -86,7 +84,10 @@ impl ClearancePathfinder {
             &profile,
             allow_partial_path,
         );
-        self.submit(vec![query], true)
+        self.submit(Work::Paths {
+            queries: vec![query],
+            single: true,
+        })
     }
 
     /// Starts a batch of queries on a worker thread and returns its request id at once;
@@ -99,7 +100,10 @@ impl ClearancePathfinder {
     pub fn request_paths(&mut self, queries: VarArray) -> i64 {
         self.ensure_ready();
         match self.owned_queries("request_paths", &queries) {
-            Some(queries) => self.submit(queries, false),
+            Some(queries) => self.submit(Work::Paths {
+                queries,
+                single: false,
+            }),
             None => -1,
         }
     }
@@ -234,9 +238,7 @@ impl ClearancePathfinder {
         allow_partial_path: bool,
     ) -> OwnedQuery {
         let name = profile.to_string();
-        if agent_size_or_error(method, agent_size).is_some() && self.map.profile(&name).is_none() {
-            pathfinder_error!(method, "no profile called '{name}'");
-        }
+        self.report_bad_size_or_profile(method, agent_size, &name);
         OwnedQuery {
             start,
             goal,
@@ -245,6 +247,15 @@ impl ClearancePathfinder {
             allow_partial_path,
             max_expansions: self.expansion_limit(),
             search: self.search(),
+        }
+    }
+
+    /// Prints the error `find_path()` prints for an invalid agent size or an unknown profile:
+    /// a programming mistake rather than an outcome of play.
+    pub(super) fn report_bad_size_or_profile(&self, method: &str, agent_size: i64, profile: &str) {
+        if agent_size_or_error(method, agent_size).is_some() && self.map.profile(profile).is_none()
+        {
+            pathfinder_error!(method, "no profile called '{profile}'");
         }
     }
 
@@ -274,9 +285,9 @@ impl ClearancePathfinder {
         Some(owned)
     }
 
-    /// Hands `queries` to the workers against the current map version; returns the request
-    /// id.
-    fn submit(&mut self, queries: Vec<OwnedQuery>, single: bool) -> i64 {
+    /// Hands `work` to the workers against the current map version; returns the request id,
+    /// or -1 (with an error) if the workers cannot take it.
+    pub(super) fn submit(&mut self, work: Work) -> i64 {
         let id = self.next_request_id;
         self.next_request_id += 1;
         if !self.start_workers() {
@@ -285,8 +296,7 @@ impl ClearancePathfinder {
         let job = Job {
             id,
             map: Arc::clone(&self.map),
-            queries,
-            single,
+            work,
         };
         let accepted = self
             .workers
@@ -340,24 +350,19 @@ impl ClearancePathfinder {
         }
     }
 
+    /// How this node writes result Dictionaries: its keys, `result_format` and frame.
+    pub(super) fn result_writer(&self) -> ResultWriter<'_> {
+        ResultWriter {
+            keys: &self.result_keys,
+            format: self.path_format(),
+            frame: self.frame(),
+        }
+    }
+
     /// The result Dictionary of `result`, for a unit of `agent_size`, with `path` in the
     /// node's `result_format`.
-    fn result_dictionary(&self, result: &PathResult, agent_size: i64) -> VarDictionary {
-        let path = match self.path_format() {
-            PathFormat::Anchors => anchor_array(&result.path).to_variant(),
-            PathFormat::PackedAnchors => packed_anchors(&result.path).to_variant(),
-            PathFormat::Points => {
-                // A path exists only for a legal size.
-                let size = checked_agent_size(agent_size).unwrap_or(1);
-                let points: Vec<Vector2> = result
-                    .path
-                    .iter()
-                    .map(|&anchor| self.footprint_center_local(anchor, size))
-                    .collect();
-                PackedVector2Array::from(points.as_slice()).to_variant()
-            }
-        };
-        result_dictionary(&self.result_keys, result, &path)
+    pub(super) fn result_dictionary(&self, result: &PathResult, agent_size: i64) -> VarDictionary {
+        self.result_writer().dictionary(result, agent_size)
     }
 
     /// Emits the signals of the requests the workers have finished.
@@ -369,7 +374,7 @@ impl ClearancePathfinder {
         for done in finished {
             // A request missing from `pending` was cancelled.
             if self.pending.remove(&done.id) {
-                self.emit_finished(&done);
+                self.emit_finished(done);
             }
         }
         if self.pending.is_empty() {
@@ -377,24 +382,29 @@ impl ClearancePathfinder {
         }
     }
 
-    /// Emits `path_found` or `paths_found` for a finished request.
-    fn emit_finished(&mut self, done: &Finished) {
-        if done.single {
-            let result = done
-                .results
-                .first()
-                .map(|(result, size)| self.result_dictionary(result, *size))
-                .unwrap_or_default();
-            self.signals().path_found().emit(done.id, &result);
-        } else {
-            let results: Vec<Variant> = done
-                .results
-                .iter()
-                .map(|(result, size)| self.result_dictionary(result, *size).to_variant())
-                .collect();
-            self.signals()
-                .paths_found()
-                .emit(done.id, &VarArray::from(results.as_slice()));
+    /// Emits `path_found`, `paths_found` or `flow_field_ready` for a finished request.
+    fn emit_finished(&mut self, done: Finished) {
+        match done.outcome {
+            Outcome::Paths { results, single } if single => {
+                let result = results
+                    .first()
+                    .map(|(result, size)| self.result_dictionary(result, *size))
+                    .unwrap_or_default();
+                self.signals().path_found().emit(done.id, &result);
+            }
+            Outcome::Paths { results, .. } => {
+                let results: Vec<Variant> = results
+                    .iter()
+                    .map(|(result, size)| self.result_dictionary(result, *size).to_variant())
+                    .collect();
+                self.signals()
+                    .paths_found()
+                    .emit(done.id, &VarArray::from(results.as_slice()));
+            }
+            Outcome::Field { order, field } => {
+                let field = self.field_object(*field, order);
+                self.signals().flow_field_ready().emit(done.id, &field);
+            }
         }
     }
 }

@@ -53,6 +53,14 @@ impl ClearancePathfinder {
         self.report_edit("load_terrain", outcome, whole)
     }
 
+    /// A number that grows with every change to the map's terrain: a flow field (or anything
+    /// a game derived from the map) made at another version may be stale.
+    #[func]
+    pub fn get_map_version(&mut self) -> i64 {
+        self.ensure_map();
+        i64::try_from(self.map.version()).unwrap_or(i64::MAX)
+    }
+
     /// The terrain of the whole map, one byte per cell, row by row from the top-left cell of
     /// `region` (what `load_terrain()` takes).
     #[func]

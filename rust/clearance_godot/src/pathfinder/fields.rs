@@ -1,0 +1,190 @@
+//! Flow fields and group orders: `get_flow_field()`, `request_flow_field()` with its
+//! delivery, and `find_paths_to()`.
+#![forbid(unsafe_code)]
+
+use super::errors::pathfinder_error;
+use super::ClearancePathfinder;
+use crate::convert::cell_of;
+use crate::field::{ClearanceFlowField, FieldContext};
+use crate::marshal::anchors_of;
+use crate::workers::{FieldOrder, Work};
+use clearance_core::{Cell, FlowField, FlowFieldOptions, PathCode, COST_SCALE};
+use godot::prelude::*;
+use std::rc::Rc;
+
+#[godot_api(secondary)]
+impl ClearancePathfinder {
+    /// A flow field: every anchor's optimal cost to the nearest of `goals` (an Array of
+    /// Vector2i anchors) for a unit of `agent_size` moving by the rules of `profile`, and
+    /// the next anchor on the way, from one search outwards from the goals. Many units sent
+    /// to one place follow one field instead of searching a path each; see
+    /// `ClearanceFlowField`. `max_cost` (`INF`, the default: no bound) stops the search
+    /// beyond that cost, for a field that need not cover the whole map (see also
+    /// `get_flow_field_reaching()`).
+    ///
+    /// Goals off the map or too narrow for the unit, an unknown profile and an invalid agent
+    /// size give a field that reports the code (`is_ok()` false; the last two also print an
+    /// error, as in `find_path()`). Malformed arguments (an entry of `goals` that is not a
+    /// Vector2i, a negative or NaN `max_cost`) print an error and return `null`.
+    #[func]
+    pub fn get_flow_field(
+        &mut self,
+        goals: AnyArray,
+        agent_size: i64,
+        profile: StringName,
+        #[opt(default = f64::INFINITY)] max_cost: f64,
+    ) -> Option<Gd<ClearanceFlowField>> {
+        self.ensure_ready();
+        let bound = Bound::MaxCost(max_cost);
+        let order = self.field_order("get_flow_field", &goals, agent_size, &profile, bound)?;
+        let field = order.build(&self.map);
+        Some(self.field_object(field, order))
+    }
+
+    /// `get_flow_field()` bounded to what a group order needs: the search stops once every
+    /// anchor of `starts` (an Array of Vector2i anchors, the units' positions) that can reach
+    /// a goal has its final cost, so a field for units near their goal is cheap whatever the
+    /// map's size. Anchors cheaper than the costliest start are reached too. An entry of
+    /// `goals` or `starts` that is not a Vector2i prints an error and returns `null`.
+    #[func]
+    pub fn get_flow_field_reaching(
+        &mut self,
+        goals: AnyArray,
+        starts: AnyArray,
+        agent_size: i64,
+        profile: StringName,
+    ) -> Option<Gd<ClearanceFlowField>> {
+        self.ensure_ready();
+        let method = "get_flow_field_reaching";
+        let starts = anchors_or_error(method, "starts", &starts)?;
+        let order =
+            self.field_order(method, &goals, agent_size, &profile, Bound::Settle(starts))?;
+        let field = order.build(&self.map);
+        Some(self.field_object(field, order))
+    }
+
+    /// Starts `get_flow_field()` on a worker thread and returns its request id at once;
+    /// `flow_field_ready(id, field)` follows on the main thread, in a later frame, with the
+    /// field for the map as it is now (edits made meanwhile do not affect it). Malformed
+    /// arguments print an error and return -1, and nothing is started.
+    #[func]
+    pub fn request_flow_field(
+        &mut self,
+        goals: AnyArray,
+        agent_size: i64,
+        profile: StringName,
+        #[opt(default = f64::INFINITY)] max_cost: f64,
+    ) -> i64 {
+        self.ensure_ready();
+        let bound = Bound::MaxCost(max_cost);
+        match self.field_order("request_flow_field", &goals, agent_size, &profile, bound) {
+            Some(order) => self.submit(Work::Field(order)),
+            None => -1,
+        }
+    }
+
+    /// A group order: the path from each of `starts` (an Array of Vector2i anchors) to
+    /// `goal` for a unit of `agent_size` and `profile`, one result Dictionary per start, in
+    /// order, each what `find_path()` would return for it (the same codes in the same order,
+    /// an optimal path of the same cost; paths of equal cost may differ, and `expanded` is 0).
+    /// They come from one flow field bounded to reach every start, so the search is done once
+    /// however many units are sent. An entry of `starts` that is not a Vector2i prints an
+    /// error and returns an empty array.
+    #[func]
+    pub fn find_paths_to(
+        &mut self,
+        goal: Vector2i,
+        starts: AnyArray,
+        agent_size: i64,
+        profile: StringName,
+    ) -> Array<VarDictionary> {
+        self.ensure_ready();
+        let Some(starts) = anchors_or_error("find_paths_to", "starts", &starts) else {
+            return Array::new();
+        };
+        let name = profile.to_string();
+        self.report_bad_size_or_profile("find_paths_to", agent_size, &name);
+        let results = self
+            .map
+            .find_paths_to(cell_of(goal), &starts, agent_size, &name);
+        let writer = self.result_writer();
+        let dictionaries: Vec<VarDictionary> = results
+            .iter()
+            .map(|result| writer.dictionary(result, agent_size))
+            .collect();
+        Array::from(dictionaries.as_slice())
+    }
+}
+
+/// How far a field from GDScript searches.
+enum Bound {
+    /// Up to this cost (`INF`: no bound); not yet checked.
+    MaxCost(f64),
+    /// Until these anchors are settled.
+    Settle(Vec<Cell>),
+}
+
+/// The anchors in `array`, or `None` after an error naming `method` and `argument`.
+fn anchors_or_error(method: &str, argument: &str, array: &AnyArray) -> Option<Vec<Cell>> {
+    anchors_of(array)
+        .map_err(|problem| pathfinder_error!(method, "{argument}{problem}; nothing was done"))
+        .ok()
+}
+
+impl ClearancePathfinder {
+    /// The field a flow-field method asks for, or `None` after an error naming `method` if an
+    /// argument is malformed. A bad size or unknown profile is not malformed (the field
+    /// reports its code) but prints an error too, as `find_path()` does.
+    fn field_order(
+        &self,
+        method: &str,
+        goals: &AnyArray,
+        agent_size: i64,
+        profile: &StringName,
+        bound: Bound,
+    ) -> Option<FieldOrder> {
+        let goals = anchors_or_error(method, "goals", goals)?;
+        let options = match bound {
+            Bound::Settle(starts) => FlowFieldOptions::new().settle(&starts),
+            Bound::MaxCost(max_cost) if max_cost.is_nan() || max_cost < 0.0 => {
+                pathfinder_error!(
+                    method,
+                    "max_cost must be 0 or more (INF for no bound), got {max_cost}; nothing \
+                     was done"
+                );
+                return None;
+            }
+            // Costs beyond the fixed-point range are as good as no bound.
+            Bound::MaxCost(max_cost) if max_cost * COST_SCALE as f64 >= u64::MAX as f64 => {
+                FlowFieldOptions::new()
+            }
+            Bound::MaxCost(max_cost) => {
+                FlowFieldOptions::new().max_cost((max_cost * COST_SCALE as f64).floor() as u64)
+            }
+        };
+        let name = profile.to_string();
+        self.report_bad_size_or_profile(method, agent_size, &name);
+        Some(FieldOrder {
+            goals,
+            agent_size,
+            profile: name,
+            options,
+        })
+    }
+
+    /// The GDScript object for a field built (or refused) for `order`, with what it needs of
+    /// this node as it is now.
+    pub(super) fn field_object(
+        &self,
+        field: Result<FlowField, PathCode>,
+        order: FieldOrder,
+    ) -> Gd<ClearanceFlowField> {
+        let context = FieldContext {
+            keys: Rc::clone(&self.result_keys),
+            format: self.path_format(),
+            frame: self.frame(),
+            global_transform: self.base().get_global_transform(),
+        };
+        ClearanceFlowField::create(field, order, context)
+    }
+}

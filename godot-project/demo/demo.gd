@@ -1,14 +1,17 @@
 extends Node2D
-## Clearance Pathfinder demo: four units of sizes 1, 2 and 3 on one map of ground, walls, road,
+## Clearance Pathfinder demo: six units of sizes 1, 2 and 3 on one map of ground, walls, road,
 ## swamp and water. Infantry wades through swamp and water; vehicles keep to land, prefer the
-## road and avoid swamp. Keys 1-4 or a click on a unit select it; a click elsewhere sends it
-## there; a right click builds or removes a wall, and every unit on its way re-plans off the
-## main thread (request_path / path_found); H toggles the clearance heat map of the selected
-## unit's profile.
+## road and avoid swamp. Keys 1-6 or a click on a unit select it, a drag selects every unit in
+## the box; a click elsewhere sends the selection there: one unit by find_path_world, a group by
+## one flow field per agent size and profile (get_flow_field_reaching), timed on the HUD. A
+## right click builds or removes a wall, and every unit on its way re-plans off the main thread
+## (request_path / path_found); H toggles the clearance heat map of the selected profile, F the
+## flow field of the last group order.
 ##
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
 ## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
-## right clicks would).
+## right clicks would), `--scripted-group-order` (at frame 3, drags a box round every unit and
+## sends them to the south-east field, showing the field of the trucks).
 
 const GROUND := 0
 const WALL := 1
@@ -20,6 +23,8 @@ const TERRAIN_COLOURS: Array[Color] = [
 ]
 const SPEED := 120.0
 const SCREENSHOT_FRAME := 45
+## A drag shorter than this (in pixels) is a click.
+const DRAG_THRESHOLD := 8.0
 
 
 class Unit:
@@ -48,12 +53,19 @@ class Unit:
 @onready var help_label: Label = $Hud/Help
 
 var units: Array[Unit] = []
-var selected := 0
+var selected: Array[int] = [0]
+## Where the left button went down, while it is held.
+var drag_from := Vector2.ZERO
+var dragging := false
+var last_group_order := "none yet"
+## The fields of the last group order, one per agent size and profile.
+var group_fields: Array[ClearanceFlowField] = []
 var frame := 0
 var quit_after_frames := -1
 var screenshot_path := ""
 var last_refusal := "none yet"
 var scripted_edits := false
+var scripted_group_order := false
 var replans := 0
 
 
@@ -67,20 +79,25 @@ func _ready() -> void:
 			pathfinder.debug_draw_clearance = true
 		elif arg == "--scripted-edits":
 			scripted_edits = true
+		elif arg == "--scripted-group-order":
+			scripted_group_order = true
 	_build_terrain()
 	units = [
 		Unit.new("Scout", 1, &"infantry", Color("ffd24a")),
 		Unit.new("Squad", 2, &"infantry", Color("ff8a3d")),
 		Unit.new("Truck", 2, &"vehicle", Color("7fe3ff")),
 		Unit.new("Tank", 3, &"vehicle", Color("f25cff")),
+		Unit.new("Scout 2", 1, &"infantry", Color("fff27a")),
+		Unit.new("Truck 2", 2, &"vehicle", Color("b5f0ff")),
 	]
-	var starts: Array[Vector2i] = [Vector2i(3, 3), Vector2i(23, 14), Vector2i(21, 10), Vector2i(20, 27)]
+	var starts: Array[Vector2i] = [Vector2i(3, 3), Vector2i(23, 14), Vector2i(21, 10), Vector2i(20, 27),
+		Vector2i(5, 9), Vector2i(2, 16)]
 	for i in units.size():
 		units[i].position = pathfinder.to_global(pathfinder.footprint_center(starts[i], units[i].agent_size))
 	overlay.draw.connect(_draw_overlay)
 	pathfinder.map_changed.connect(_replan_all)
 	pathfinder.path_found.connect(_on_path_found)
-	_select(0)
+	_select([0])
 	# Opening orders: the scout slips through a one-cell door, the squad wades the river, the
 	# truck squeezes through a two-cell gap, and the tank, too wide for both, goes the long way.
 	_order(0, Vector2i(13, 16))
@@ -108,6 +125,10 @@ func _process(delta: float) -> void:
 	if scripted_edits and frame == 5:
 		for cell in [Vector2i(33, 6), Vector2i(33, 7)]:
 			_toggle_wall(cell)
+	if scripted_group_order and frame == 3:
+		_select_box(Rect2(-1e6, -1e6, 2e6, 2e6))
+		_order_selected(pathfinder.to_global(pathfinder.footprint_center(Vector2i(48, 28), 1)))
+		pathfinder.debug_flow_field = group_fields.back() if not group_fields.is_empty() else null
 	if frame == SCREENSHOT_FRAME and screenshot_path != "":
 		await RenderingServer.frame_post_draw
 		var saved := get_viewport().get_texture().get_image().save_png(screenshot_path)
@@ -120,25 +141,104 @@ func _unhandled_input(event: InputEvent) -> void:
 	var key := event as InputEventKey
 	if key and key.pressed and not key.echo:
 		if key.keycode >= KEY_1 and key.keycode < KEY_1 + units.size():
-			_select(key.keycode - KEY_1)
+			_select([key.keycode - KEY_1])
 		elif key.keycode == KEY_H:
 			pathfinder.debug_draw_clearance = not pathfinder.debug_draw_clearance
+		elif key.keycode == KEY_F:
+			var shown := pathfinder.debug_flow_field
+			var next := group_fields.find(shown) + 1
+			pathfinder.debug_flow_field = group_fields[next] if next < group_fields.size() else null
+	if event is InputEventMouseMotion and dragging:
+		overlay.queue_redraw()
 	var click := event as InputEventMouseButton
 	if click and click.pressed and click.button_index == MOUSE_BUTTON_RIGHT:
 		_toggle_wall(pathfinder.local_to_cell(pathfinder.to_local(get_global_mouse_position())))
-	if click and click.pressed and click.button_index == MOUSE_BUTTON_LEFT:
+	if click and click.button_index == MOUSE_BUTTON_LEFT:
 		var target := get_global_mouse_position()
+		if click.pressed:
+			drag_from = target
+			dragging = true
+			return
+		dragging = false
+		if drag_from.distance_to(target) > DRAG_THRESHOLD:
+			_select_box(Rect2(drag_from, Vector2.ZERO).expand(target))
+			return
 		for i in units.size():
 			if _body(units[i]).has_point(target):
-				_select(i)
+				_select([i])
 				return
-		_order_world(selected, target)
+		_order_selected(target)
 
 
-func _select(index: int) -> void:
-	selected = index
-	pathfinder.debug_profile = units[index].profile
+func _select(indices: Array[int]) -> void:
+	selected = indices
+	pathfinder.debug_profile = units[indices[0]].profile
 	_update_status()
+
+
+## Selects the units whose bodies touch `box` (keeps the selection if there are none).
+func _select_box(box: Rect2) -> void:
+	var inside: Array[int] = []
+	for i in units.size():
+		if box.intersects(_body(units[i])):
+			inside.append(i)
+	if not inside.is_empty():
+		_select(inside)
+
+
+## Sends the selection towards `target` (a global position): one unit by one search, a group
+## by one flow field per agent size and profile, each bounded to reach its units.
+func _order_selected(target: Vector2) -> void:
+	if selected.size() == 1:
+		_order_world(selected[0], target)
+		return
+	var began := Time.get_ticks_usec()
+	var groups := {}
+	for i in selected:
+		var key := "%d %s" % [units[i].agent_size, units[i].profile]
+		if not groups.has(key):
+			groups[key] = [] as Array[int]
+		groups[key].append(i)
+	group_fields.clear()
+	var arrived := 0
+	for members: Array[int] in groups.values():
+		var first := units[members[0]]
+		var goal := _anchor_at(target, first.agent_size)
+		var starts: Array[Vector2i] = []
+		for i in members:
+			starts.append(_anchor_at(units[i].position, first.agent_size))
+		var field := pathfinder.get_flow_field_reaching([goal], starts, first.agent_size, first.profile)
+		group_fields.append(field)
+		for j in members.size():
+			var unit := units[members[j]]
+			var result := field.get_path_from(starts[j])
+			unit.request = 0
+			if result.ok:
+				unit.goal = goal
+				unit.has_goal = true
+				_follow(unit, result.path)
+				unit.status = "group order: cost %.2f, %d steps" % [result.total_cost, result.path.size() - 1]
+				arrived += 1
+			else:
+				unit.status = "group order: " + result.code
+	var elapsed := (Time.get_ticks_usec() - began) / 1000.0
+	last_group_order = "%d units, %d fields, %.2f ms (%d with a path)" % [selected.size(), groups.size(), elapsed, arrived]
+	print("demo: group order: " + last_group_order)
+	_update_status()
+
+
+## The anchor of a unit of `agent_size` whose footprint centre is nearest to the global
+## `position`.
+func _anchor_at(position: Vector2, agent_size: int) -> Vector2i:
+	var shift := pathfinder.cell_size * (agent_size - 1) / 2.0
+	return pathfinder.local_to_cell(pathfinder.to_local(position) - shift)
+
+
+## Sets `unit` on its way along the anchors of `path`.
+func _follow(unit: Unit, path: Array) -> void:
+	unit.points.clear()
+	for anchor: Vector2i in path:
+		unit.points.append(pathfinder.to_global(pathfinder.footprint_center(anchor, unit.agent_size)))
 
 
 ## Sends unit `index` to the goal anchor `goal`.
@@ -180,8 +280,7 @@ func _toggle_wall(cell: Vector2i) -> void:
 func _replan_all(_rect: Rect2i) -> void:
 	for unit in units:
 		if unit.has_goal and not unit.points.is_empty():
-			var shift := pathfinder.cell_size * (unit.agent_size - 1) / 2.0
-			var here := pathfinder.local_to_cell(pathfinder.to_local(unit.position) - shift)
+			var here := _anchor_at(unit.position, unit.agent_size)
 			unit.request = pathfinder.request_path(here, unit.goal, unit.agent_size, unit.profile, true)
 
 
@@ -195,9 +294,7 @@ func _on_path_found(id: int, result: Dictionary) -> void:
 			unit.points.clear()
 			unit.status = "%s after the map changed" % result.code
 			break
-		unit.points.clear()
-		for anchor: Vector2i in result.path:
-			unit.points.append(pathfinder.to_global(pathfinder.footprint_center(anchor, unit.agent_size)))
+		_follow(unit, result.path)
 		unit.status = "re-planned: %s, cost %.2f" % [result.code, result.total_cost]
 		print("demo: %s re-planned after an edit: %s" % [unit.title, result.code])
 	_update_status()
@@ -208,14 +305,16 @@ func _update_status() -> void:
 	for i in units.size():
 		var unit := units[i]
 		lines.append("%s %d %s (%dx%d %s): %s" % [
-			">" if i == selected else " ", i + 1, unit.title, unit.agent_size, unit.agent_size,
+			">" if selected.has(i) else " ", i + 1, unit.title, unit.agent_size, unit.agent_size,
 			unit.profile, unit.status])
 	lines.append("Last refused order: " + last_refusal)
+	lines.append("Last group order: " + last_group_order)
 	status_label.text = "\n".join(lines)
 	help_label.text = "\n".join([
-		"Keys 1-4 or click a unit: select.  Click the map: send it there.",
+		"Keys 1-6 or click a unit: select; drag a box: select a group.",
+		"Click the map: send the selection there (a group by flow fields).",
 		"Right-click: build or remove a wall; units on the move re-plan.",
-		"H: clearance heat map for the selected unit's profile.",
+		"H: clearance heat map of the selected profile.  F: group fields.",
 		"Infantry wades: ground, road 1; swamp 1.5; water 2.",
 		"Vehicles keep to land: ground 1; road 0.5; swamp 6.",
 	])
@@ -250,8 +349,12 @@ func _draw_overlay() -> void:
 			overlay.draw_polyline(line, unit.colour, 2.0)
 		var body := _body(unit).grow(-2.0)
 		overlay.draw_rect(body, unit.colour)
-		overlay.draw_rect(body, Color.WHITE if i == selected else Color.BLACK, false, 2.0)
+		overlay.draw_rect(body, Color.WHITE if selected.has(i) else Color.BLACK, false, 2.0)
 		overlay.draw_string(font, body.position + Vector2(2, -4), unit.title, HORIZONTAL_ALIGNMENT_LEFT, -1, 13)
+	if dragging and drag_from.distance_to(get_global_mouse_position()) > DRAG_THRESHOLD:
+		var box := Rect2(drag_from, Vector2.ZERO).expand(get_global_mouse_position())
+		overlay.draw_rect(box, Color(1, 1, 1, 0.15))
+		overlay.draw_rect(box, Color.WHITE, false, 1.0)
 
 
 ## The map: 62 x 32 cells of ground with a river (two bridges), roads, a walled building with a

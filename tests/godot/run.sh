@@ -84,12 +84,20 @@ if ! grep -q 're-planned after an edit' "$logs/demo.log"; then
     echo "FAIL: no unit re-planned after the demo's scripted edit"
     failed=1
 fi
-# The demo has no expected errors: any error line is a failure.
-if grep -E '^(ERROR|USER ERROR):' "$logs/demo.log" >/dev/null; then
-    echo "FAIL: the demo printed errors:"
-    grep -E -A 2 '^(ERROR|USER ERROR):' "$logs/demo.log" | head -n 30
+# --scripted-group-order boxes every unit at frame 3 and sends them to one spot by flow fields.
+run demo-group 300 res://demo/demo.tscn -- --quit-after-frames=30 --scripted-group-order
+if ! grep -q 'group order: 6 units, 4 fields, .* (6 with a path)' "$logs/demo-group.log"; then
+    echo "FAIL: the demo's scripted group order did not give all six units a path"
     failed=1
 fi
+# The demo has no expected errors: any error line is a failure.
+for log in demo demo-group; do
+    if grep -E '^(ERROR|USER ERROR):' "$logs/$log.log" >/dev/null; then
+        echo "FAIL: the demo ($log) printed errors:"
+        grep -E -A 2 '^(ERROR|USER ERROR):' "$logs/$log.log" | head -n 30
+        failed=1
+    fi
+done
 
 if [[ $failed -ne 0 ]]; then
     echo "Godot checks FAILED (logs in $logs)"

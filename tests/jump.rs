@@ -120,7 +120,11 @@ fn every_mode_matches_the_reference_on_checkerboards_of_costs() {
 
 #[test]
 fn jump_search_expands_fewer_anchors_on_open_ground() {
-    let grid = TerrainGrid::new(Region::new(0, 0, 200, 200), 0).unwrap();
+    // Open ground but for two walls across the straight walks at the goals, so that `auto`
+    // searches (a direct walk would answer it without; see tests/direct.rs).
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 200, 200), 0).unwrap();
+    grid.fill_rect(Region::new(55, 45, 1, 16), 1).unwrap();
+    grid.fill_rect(Region::new(100, 0, 1, 196), 1).unwrap();
     let mut map = PathMap::new(grid);
     map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0).unwrap())
         .unwrap();

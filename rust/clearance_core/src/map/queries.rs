@@ -91,6 +91,7 @@ impl PathMap {
             },
             max_expansions: query.max_expansions.unwrap_or(u64::MAX),
             landmarks: landmarks.as_deref(),
+            direct_first: query.search == SearchMode::Auto,
         };
         let width = self.grid.width();
         let outcome = search(

@@ -31,6 +31,7 @@
 //! unvisited, so nothing proportional to the map is cleared per query.
 
 mod astar;
+mod direct;
 mod heuristic;
 mod jump;
 mod keys;
@@ -45,6 +46,7 @@ use crate::graph::{AnchorGraph, EntryCosts};
 use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
 use astar::astar;
+use direct::direct_path;
 use heuristic::{DistanceHeuristic, Heuristic, WithLandmarks};
 use jump::jump_search;
 use keys::{Compact, Packed, Wide};
@@ -130,6 +132,9 @@ pub(crate) struct SearchOptions<'a> {
     pub max_expansions: u64,
     /// The landmark table of the graph's profile, if one is built.
     pub landmarks: Option<&'a LandmarkTable>,
+    /// Try the direct path (`direct.rs`) before the algorithm: a straight walk at the goal,
+    /// kept when it provably costs the lower bound (its steps count as expansions).
+    pub direct_first: bool,
 }
 
 /// Finds an optimal path from `start` to `goal` (storage indices of legal anchors) on a map
@@ -143,6 +148,18 @@ pub(crate) fn search(
     start: usize,
     goal: usize,
 ) -> SearchOutcome {
+    if options.direct_first {
+        if let Some(direct) =
+            direct_path(graph, movement, width, (start, goal), options.max_expansions)
+        {
+            return SearchOutcome {
+                cost: Some(direct.cost * graph.cost_unit),
+                expanded: direct.path.len() as u64 - 1,
+                path: direct.path,
+                limit_reached: false,
+            };
+        }
+    }
     if options.algorithm == Algorithm::PlainThenJump {
         return plain_then_jump(scratch, graph, movement, options, width, start, goal);
     }
@@ -187,11 +204,26 @@ fn plain_then_jump(
         (start % width).abs_diff(goal % width),
         (start / width).abs_diff(goal / width),
     );
+    if let Some(direct) = direct_path(
+        graph,
+        movement,
+        width,
+        (start, goal),
+        options.max_expansions,
+    ) {
+        return SearchOutcome {
+            cost: Some(direct.cost * graph.cost_unit),
+            expanded: direct.path.len() as u64 - 1,
+            path: direct.path,
+            limit_reached: false,
+        };
+    }
     let steps = movement.distance(dx as u64, dy as u64) / STRAIGHT_STEP;
     let run = |scratch: &mut SearchScratch, algorithm, max_expansions| {
         let options = SearchOptions {
             algorithm,
             max_expansions,
+            direct_first: false,
             ..options
         };
         search(scratch, graph, movement, options, width, start, goal)

@@ -5,11 +5,11 @@ extends SceneTree
 ##   godot --headless --path godot-project --script res://bench/astar_bench.gd -- --movingai=DIR [--rounds=3] [--landmarks=8] [--max-queries=300]
 ##
 ## Per Moving AI map: AStarGrid2D (DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, octile heuristics) with
-## jumping off and on, and ClearancePathfinder (search_mode auto) without and with landmarks and
-## in each result format. Maps with more problems than --max-queries use every k-th problem.
+## jumping off and on, and ClearancePathfinder (search_mode auto) without and with landmarks,
+## by find_path in each result format and by get_id_path (AStarGrid2D's own call). Maps with more problems than --max-queries use every k-th problem.
 ## Every path cost is checked against the published optimum. Then short trips on a 64 x 64 open
 ## map: start equal to goal, and a 10-step straight query, 100,000 calls each, and the cost per
-## returned anchor of each result format. Prints Markdown tables; exits 1 on any mismatch.
+## returned anchor of each result format and of get_id_path and get_point_path. Prints Markdown tables; exits 1 on any mismatch.
 
 const MAPS: Array[String] = ["arena", "arena2", "AR0011SR", "maze-100-1", "random-100-33", "AcrosstheCape", "maze512-16-0"]
 const OPEN: int = 0
@@ -28,8 +28,8 @@ func _initialize() -> void:
 		quit(2)
 		return
 	print("Mean microseconds per query (%d rounds).\n" % rounds)
-	print("| map | queries | AStarGrid2D | AStarGrid2D jumping | ours | ours, packed anchors | ours, points | vs the faster AStarGrid2D | ours with %d landmarks | vs the faster AStarGrid2D | mismatches |" % landmarks)
-	print("|---|---|---|---|---|---|---|---|---|---|---|")
+	print("| map | queries | AStarGrid2D | AStarGrid2D jumping | ours find_path | packed anchors | points | ours get_id_path | vs the faster AStarGrid2D | ours with %d landmarks (get_id_path) | vs the faster AStarGrid2D | mismatches |" % landmarks)
+	print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var failures: int = 0
 	for name: String in MAPS:
 		failures += _bench_map(directory.path_join(name + ".map"), directory.path_join(name + ".map.scen"), name, rounds, landmarks, max_queries)
@@ -88,12 +88,14 @@ func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, 
 		var timed := _time_finder(plain, starts, goals, picked, rounds)
 		ours_us.append(timed[0])
 		mismatches += _mismatches(timed[1], picked, optimal)
+	var id_paths := _time_id_paths(plain, starts, goals, picked, rounds)
+	mismatches += _mismatches(id_paths[1], picked, optimal)
 	var guided: ClearancePathfinder = _pathfinder(width, height, terrain, landmarks)
-	var guided_timed := _time_finder(guided, starts, goals, picked, rounds)
+	var guided_timed := _time_id_paths(guided, starts, goals, picked, rounds)
 	mismatches += _mismatches(guided_timed[1], picked, optimal)
 	var faster: float = minf(astar_us[0], astar_us[1])
-	print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | **%.1fx** | %.1f | %.1fx | %d |" % [name, picked.size(), astar_us[0], astar_us[1],
-		ours_us[0], ours_us[1], ours_us[2], faster / ours_us[0], guided_timed[0], faster / guided_timed[0], mismatches])
+	print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | **%.1fx** | %.1f | %.1fx | %d |" % [name, picked.size(), astar_us[0], astar_us[1],
+		ours_us[0], ours_us[1], ours_us[2], id_paths[0], faster / id_paths[0], guided_timed[0], faster / guided_timed[0], mismatches])
 	plain.free()
 	guided.free()
 	return mismatches
@@ -108,8 +110,8 @@ func _bench_short_trips() -> void:
 	var finder: ClearancePathfinder = _pathfinder(size, size, terrain, 0)
 	var here := Vector2i(2, 5)
 	print("\nShort trips on a 64 x 64 open map, 100,000 calls each (microseconds per call).\n")
-	print("| query | AStarGrid2D get_id_path | ours, anchors | ours, packed anchors | ours, points | anchors vs AStarGrid2D |")
-	print("|---|---|---|---|---|---|")
+	print("| query | AStarGrid2D get_id_path | AStarGrid2D get_point_path | ours find_path | packed anchors | points | ours get_id_path | ours get_point_path | get_id_path vs AStarGrid2D |")
+	print("|---|---|---|---|---|---|---|---|---|")
 	var per_format: Dictionary = {}
 	for trip: Array in [["start equals goal", here], ["10 straight steps", here + Vector2i(10, 0)], ["60 straight steps", here + Vector2i(60, 0)]]:
 		var goal: Vector2i = trip[1]
@@ -117,6 +119,10 @@ func _bench_short_trips() -> void:
 		for _call: int in 100000:
 			astar.get_id_path(here, goal)
 		var astar_us: float = float(Time.get_ticks_usec() - started) / 100000.0
+		started = Time.get_ticks_usec()
+		for _call: int in 100000:
+			astar.get_point_path(here, goal)
+		var astar_points_us: float = float(Time.get_ticks_usec() - started) / 100000.0
 		var ours: Array[float] = []
 		for format: int in FORMATS:
 			finder.result_format = format
@@ -124,12 +130,22 @@ func _bench_short_trips() -> void:
 			for _call: int in 100000:
 				finder.find_path(here, goal, 1, PROFILE)
 			ours.append(float(Time.get_ticks_usec() - started) / 100000.0)
+		started = Time.get_ticks_usec()
+		for _call: int in 100000:
+			finder.get_id_path(here, goal, 1, PROFILE)
+		ours.append(float(Time.get_ticks_usec() - started) / 100000.0)
+		started = Time.get_ticks_usec()
+		for _call: int in 100000:
+			finder.get_point_path(here, goal, 1, PROFILE)
+		ours.append(float(Time.get_ticks_usec() - started) / 100000.0)
 		per_format[trip[0]] = ours
-		print("| %s | %.2f | %.2f | %.2f | %.2f | %.2fx |" % [trip[0], astar_us, ours[0], ours[1], ours[2], astar_us / ours[0]])
+		print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx |" % [trip[0], astar_us, astar_points_us, ours[0], ours[1], ours[2], ours[3], ours[4], astar_us / ours[3]])
 	var short: Array = per_format["10 straight steps"]
 	var long: Array = per_format["60 straight steps"]
-	print("\nReturned anchors cost (60-step minus 10-step call, per extra anchor): anchors %.1f ns, packed anchors %.1f ns, points %.1f ns." % [
-		(long[0] - short[0]) * 1000.0 / 50.0, (long[1] - short[1]) * 1000.0 / 50.0, (long[2] - short[2]) * 1000.0 / 50.0])
+	var per_anchor: PackedStringArray = []
+	for column: int in 5:
+		per_anchor.append("%.1f" % ((long[column] - short[column]) * 1000.0 / 50.0))
+	print("\nReturned anchors cost (60-step minus 10-step call, per extra anchor, ns): find_path anchors %s, packed anchors %s, points %s; get_id_path %s, get_point_path %s." % Array(per_anchor))
 	finder.free()
 
 
@@ -143,6 +159,18 @@ func _time_astar(astar: AStarGrid2D, starts: Array[Vector2i], goals: Array[Vecto
 			if round == 0:
 				paths.append(path)
 	return [float(Time.get_ticks_usec() - started) / float(rounds * picked.size()), paths]
+
+
+## `get_id_path`, the cost from `get_last_total_cost`: [mean microseconds, first-pass costs].
+func _time_id_paths(finder: ClearancePathfinder, starts: Array[Vector2i], goals: Array[Vector2i], picked: Array[int], rounds: int) -> Array:
+	var costs: PackedFloat64Array = []
+	var started: int = Time.get_ticks_usec()
+	for round: int in rounds:
+		for i: int in picked:
+			finder.get_id_path(starts[i], goals[i], 1, PROFILE)
+			if round == 0:
+				costs.append(finder.get_last_total_cost())
+	return [float(Time.get_ticks_usec() - started) / float(rounds * picked.size()), costs]
 
 
 ## [mean microseconds per query over `rounds` passes, the costs of the first pass].

@@ -53,7 +53,7 @@ func _initialize() -> void:
 	await _run("generated_weighted_queries_match_reference", _check_generated.bind(true, 8, 10))
 	await _run("landmark_queries_agree_with_plain_queries", _check_landmarks)
 	await _run("search_mode_changes_no_cost", _check_search_modes)
-	await _run("result_formats_describe_the_same_path", _check_result_formats)
+	await _run("result_formats_and_id_paths_describe_the_same_path", _check_result_formats)
 	await _run("edits_between_queries_keep_results_exact", _check_live_edits)
 	await _run("partial_paths_end_at_the_nearest_reachable_anchor", _check_partial_paths)
 	await _run("expansion_and_memory_limits_are_codes", _check_limits)
@@ -689,6 +689,10 @@ func _check_result_formats() -> String:
 				expected_points.append(pf.footprint_center(anchor, size))
 			_expect_eq(packed.path, expected_packed, label + " packed anchors")
 			_expect_eq(points.path, expected_points, label + " footprint centres")
+			_expect_eq(pf.get_id_path(start, goal, size, &"generated", partial), anchors.path, label + " get_id_path")
+			_expect_eq([pf.get_last_code(), pf.get_last_total_cost()], [StringName(anchors.code), anchors.total_cost], label + " last code and cost")
+			_expect_eq(pf.get_point_path(start, goal, size, &"generated", partial), expected_points, label + " get_point_path")
+			_expect_eq(pf.get_last_result(), points, label + " get_last_result in the points format")
 			compared += 1
 		pf.result_format = ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS
 		var batch: Array[Dictionary] = pf.find_paths([{"start": Vector2i(0, 0), "goal": Vector2i(width - 1, height - 1), "agent_size": 1, "profile": &"generated"}])
@@ -697,7 +701,7 @@ func _check_result_formats() -> String:
 		_expect_eq(batch[0].code, single.code, "map %d batch code" % map_index)
 		_expect_eq(batch[0].path.size(), single.path.size() * 2, "map %d batch packed path" % map_index)
 		pf.free()
-	return "%d queries in 3 formats" % compared
+	return "%d queries in 3 formats and by get_id_path and get_point_path" % compared
 
 
 func _check_landmarks() -> String:
@@ -1004,6 +1008,8 @@ func _check_every_func_bad_input() -> void:
 	_expect_eq(pf.request_paths(["not a dictionary"]), -1, "request_paths: a string entry")
 	_expect_eq(pf.get_pending_request_count(), 0, "nothing started by refused batches")
 	_expect_eq(pf.find_paths([null]), [] as Array[Dictionary], "find_paths: a null entry")
+	_expect_eq([pf.get_id_path(Vector2i.ZERO, Vector2i.ONE, 0, &"unit"), pf.get_last_code()], [[] as Array[Vector2i], &"INVALID_AGENT_SIZE"], "get_id_path size 0")
+	_expect_eq([pf.get_point_path(Vector2i.ZERO, Vector2i.ONE, 1, &"nobody"), pf.get_last_code()], [PackedVector2Array(), &"UNKNOWN_PROFILE"], "get_point_path unknown profile")
 	_expect(not pf.cancel_request(-1), "cancel_request of -1")
 	_expect_eq(pf.get_footprint_cells(Vector2i.ZERO, -5), [] as Array[Vector2i], "get_footprint_cells size -5")
 	_expect_eq(pf.get_clearance(bad_cell, &"unit"), -1, "get_clearance off the map")
@@ -1044,6 +1050,7 @@ func _check_every_func_bad_input() -> void:
 	_expect_eq(_snapshot(pf), before, "map and profiles unchanged")
 	# Before the node enters the tree: queries and edits work on the default map.
 	var loose := ClearancePathfinder.new()
+	_expect_eq([loose.get_last_code(), loose.get_last_result()], [&"", {}], "no last result before the first query")
 	_expect_eq(loose.find_path(Vector2i.ZERO, Vector2i.ONE, 1, &"unit").code, "UNKNOWN_PROFILE", "query before ready")
 	_expect(loose.set_cell_terrain(Vector2i.ZERO, WALL), "edit before ready")
 	_expect_eq(loose.get_cell_terrain(Vector2i.ZERO), WALL, "the edit applied")

@@ -73,6 +73,8 @@ pub struct ResultKeys {
     fields: Vec<Variant>,
     /// Indexed like [`PathCode::ALL`].
     codes: Vec<Variant>,
+    /// The same names as StringNames, for `get_last_code()`.
+    code_names: Vec<StringName>,
 }
 
 impl ResultKeys {
@@ -87,6 +89,10 @@ impl ResultKeys {
                 .iter()
                 .map(|code| code.as_str().to_variant())
                 .collect(),
+            code_names: PathCode::ALL
+                .iter()
+                .map(|code| StringName::from(code.as_str()))
+                .collect(),
         }
     }
 
@@ -96,8 +102,17 @@ impl ResultKeys {
     }
 
     fn code(&self, code: PathCode) -> &Variant {
+        &self.codes[Self::code_index(code)]
+    }
+
+    /// The name of `code` as a StringName.
+    pub fn code_name(&self, code: PathCode) -> StringName {
+        self.code_names[Self::code_index(code)].clone()
+    }
+
+    fn code_index(code: PathCode) -> usize {
         let index = PathCode::ALL.iter().position(|&known| known == code);
-        &self.codes[index.expect("ALL lists every code")]
+        index.expect("ALL lists every code")
     }
 }
 

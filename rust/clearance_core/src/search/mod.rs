@@ -149,9 +149,13 @@ pub(crate) fn search(
     goal: usize,
 ) -> SearchOutcome {
     if options.direct_first {
-        if let Some(direct) =
-            direct_path(graph, movement, width, (start, goal), options.max_expansions)
-        {
+        if let Some(direct) = direct_path(
+            graph,
+            movement,
+            width,
+            (start, goal),
+            options.max_expansions,
+        ) {
             return SearchOutcome {
                 cost: Some(direct.cost * graph.cost_unit),
                 expanded: direct.path.len() as u64 - 1,
@@ -204,20 +208,6 @@ fn plain_then_jump(
         (start % width).abs_diff(goal % width),
         (start / width).abs_diff(goal / width),
     );
-    if let Some(direct) = direct_path(
-        graph,
-        movement,
-        width,
-        (start, goal),
-        options.max_expansions,
-    ) {
-        return SearchOutcome {
-            cost: Some(direct.cost * graph.cost_unit),
-            expanded: direct.path.len() as u64 - 1,
-            path: direct.path,
-            limit_reached: false,
-        };
-    }
     let steps = movement.distance(dx as u64, dy as u64) / STRAIGHT_STEP;
     let run = |scratch: &mut SearchScratch, algorithm, max_expansions| {
         let options = SearchOptions {

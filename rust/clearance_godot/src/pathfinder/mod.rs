@@ -5,6 +5,8 @@
 //!   property setters (gdext registers those only from the primary block);
 //! - [`queries`]: `find_path()`, `find_paths()`, `find_path_world()`, the asynchronous
 //!   requests and their delivery;
+//! - [`astar_style`]: `get_id_path()` and `get_point_path()`, AStarGrid2D's way of asking,
+//!   and the last result;
 //! - [`fields`]: flow fields (`get_flow_field()`, `request_flow_field()`) and group orders
 //!   (`find_paths_to()`);
 //! - [`terrain`]: terrain edits and reads, and the TileMapLayer import;
@@ -15,6 +17,7 @@
 //!   checks several methods share.
 #![forbid(unsafe_code)]
 
+mod astar_style;
 mod coords;
 mod draw;
 mod errors;
@@ -35,7 +38,7 @@ use crate::field::ClearanceFlowField;
 use crate::marshal::ResultKeys;
 use crate::profile::AgentProfile;
 use crate::workers::Workers;
-use clearance_core::{Cell, PathMap, Region, TerrainGrid};
+use clearance_core::{Cell, PathMap, PathResult, Region, TerrainGrid};
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
 use std::collections::HashSet;
@@ -231,8 +234,11 @@ pub struct ClearancePathfinder {
     profiles_stale: bool,
     /// Names registered from `profiles` last time, so a reload can retire them.
     resource_profile_names: Vec<String>,
+    /// The last path found by a synchronous query, for the debug overlay, and its agent size.
     last_path: Vec<Cell>,
     last_agent_size: u8,
+    /// The last synchronous query's result and agent size, for `get_last_result()`.
+    last_result: Option<(PathResult, i64)>,
     /// Result keys and code names, converted to Variants once.
     result_keys: Rc<ResultKeys>,
     /// The profile name of the last synchronous query, as a StringName and as the core's
@@ -277,6 +283,7 @@ impl INode2D for ClearancePathfinder {
             resource_profile_names: Vec::new(),
             last_path: Vec::new(),
             last_agent_size: 1,
+            last_result: None,
             base,
         }
     }

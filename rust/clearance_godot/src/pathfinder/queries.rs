@@ -49,15 +49,15 @@ impl ClearancePathfinder {
         profile: StringName,
         #[opt(default = false)] allow_partial_path: bool,
     ) -> VarDictionary {
-        let result = self.query_and_remember(
-            "find_path",
+        let query = (
             cell_of(start),
             cell_of(goal),
             agent_size,
-            &profile,
             allow_partial_path,
         );
-        self.result_dictionary(&result, agent_size)
+        self.answer("find_path", query, &profile, |node, result| {
+            node.result_dictionary(result, agent_size)
+        })
     }
 
     /// Starts `find_path()` on a worker thread and returns its request id (1, 2, ...) at once;
@@ -169,27 +169,37 @@ impl ClearancePathfinder {
         let start =
             self.anchor_at_global("find_path_world", "start_position", start_position, size);
         let goal = self.anchor_at_global("find_path_world", "goal_position", goal_position, size);
-        let result = self.query_and_remember(
-            "find_path_world",
-            start,
-            goal,
-            agent_size,
-            &profile,
-            allow_partial_path,
-        );
-        let mut dictionary = self.result_dictionary(&result, agent_size);
-        let points = self.global_footprint_centers(&result.path, size);
-        dictionary.set("start_anchor", vector_of(start));
-        dictionary.set("goal_anchor", vector_of(goal));
-        dictionary.set("points", &points);
-        dictionary
+        let query = (start, goal, agent_size, allow_partial_path);
+        self.answer("find_path_world", query, &profile, |node, result| {
+            let mut dictionary = node.result_dictionary(result, agent_size);
+            let points = node.global_footprint_centers(&result.path, size);
+            dictionary.set("start_anchor", vector_of(start));
+            dictionary.set("goal_anchor", vector_of(goal));
+            dictionary.set("points", &points);
+            dictionary
+        })
     }
 }
 
 impl ClearancePathfinder {
-    /// Answers one query now and, if it found a path (even a partial one), keeps the path
-    /// for the debug overlay.
-    fn query_and_remember(
+    /// Answers one query now (`start`, `goal`, `agent_size`, `allow_partial_path`), hands the
+    /// result to `convert` for the caller, and keeps it for `get_last_result()` and, if it
+    /// has a path (even a partial one), the path for the debug overlay.
+    pub(super) fn answer<T>(
+        &mut self,
+        method: &str,
+        (start, goal, agent_size, allow_partial_path): (Cell, Cell, i64, bool),
+        profile: &StringName,
+        convert: impl FnOnce(&Self, &PathResult) -> T,
+    ) -> T {
+        let result = self.query_now(method, start, goal, agent_size, profile, allow_partial_path);
+        let answer = convert(self, &result);
+        self.last_result = Some((result, agent_size));
+        answer
+    }
+
+    /// Answers one query now, printing the error of a bad size or profile.
+    fn query_now(
         &mut self,
         method: &str,
         start: Cell,

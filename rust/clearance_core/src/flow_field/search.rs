@@ -39,16 +39,16 @@
 use crate::cost::DIAGONAL_STEP;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::movement::{OPPOSITE, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
-use std::ops::{BitOr, Not, Range, Shl, Shr};
+use std::ops::{BitAnd, BitOr, Not, Range, Shl, Shr};
 
-/// `flags` bit: the anchor is one of the anchors to settle before stopping.
-const PENDING: u8 = 1;
-/// `flags` bit: the anchor has its final cost.
-const SETTLED: u8 = 2;
 /// Bits of a move mask for the straight directions, which come first.
 const STRAIGHT_MASK: u8 = (1 << STRAIGHT_DIRECTIONS) - 1;
 /// Bits of a label that hold the direction of the first step plus 1 (0: none; at most 8).
 const NEXT_BITS: u32 = 4;
+/// Label bit (before inversion) above the direction: the anchor has its final cost.
+const SETTLED: u64 = 1 << NEXT_BITS;
+/// Where the step count starts in a label, above the direction and `SETTLED`.
+const KEY_SHIFT: u32 = NEXT_BITS + 1;
 
 /// An unsigned integer that holds a label: `u64` when every cost and step count the search can
 /// form fits (nearly always), else `u128`.
@@ -59,6 +59,7 @@ pub(super) trait Word:
     + From<u64>
     + Not<Output = Self>
     + BitOr<Output = Self>
+    + BitAnd<Output = Self>
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
 {
@@ -159,7 +160,7 @@ impl Word for u128 {
 pub(super) fn fits_u64(anchors: usize, max_multiplier: u64) -> bool {
     let hop_bits = usize::BITS - anchors.leading_zeros();
     let largest = anchors as u128 * u128::from(DIAGONAL_STEP) * u128::from(max_multiplier);
-    largest < 1 << (64 - NEXT_BITS - hop_bits)
+    largest < 1 << (64 - KEY_SHIFT - hop_bits)
 }
 
 /// A first-in-first-out queue of entries with spare slots at the back, so that an offer can be
@@ -179,13 +180,19 @@ impl<E: Copy + Default> Queue<E> {
         }
     }
 
+    /// Makes room for `slots` more entries.
+    #[inline(always)]
+    fn reserve(&mut self, slots: usize) {
+        if self.tail + slots > self.entries.len() {
+            self.make_room(slots);
+        }
+    }
+
     /// Makes room for `slots` more entries: first by moving the open entries to the front when
     /// at least as many popped ones lie before them (each entry is moved at most once per pop
     /// before it, so this costs constant time per entry), else by growing.
-    fn reserve(&mut self, slots: usize) {
-        if self.tail + slots <= self.entries.len() {
-            return;
-        }
+    #[cold]
+    fn make_room(&mut self, slots: usize) {
         if self.head >= self.tail - self.head {
             self.entries.copy_within(self.head..self.tail, 0);
             self.tail -= self.head;
@@ -233,7 +240,7 @@ struct Layout {
 impl Layout {
     fn pack<W: Word>(self, cost: u64, steps: u32, next: u8) -> W {
         (W::from(cost) << self.cost_shift)
-            | (W::from(u64::from(steps)) << NEXT_BITS)
+            | (W::from(u64::from(steps)) << KEY_SHIFT)
             | W::from(u64::from(next))
     }
 
@@ -242,8 +249,13 @@ impl Layout {
     }
 
     fn steps<W: Word>(self, packed: W) -> u32 {
-        ((packed >> NEXT_BITS).low_bits() & self.hop_mask) as u32
+        ((packed >> KEY_SHIFT).low_bits() & self.hop_mask) as u32
     }
+}
+
+/// Whether a stored (inverted) label is settled: offered, with `SETTLED` set.
+fn is_settled<W: Word>(stored: W) -> bool {
+    stored != W::default() && stored & W::from(SETTLED) == W::default()
 }
 
 fn next_of<W: Word>(packed: W) -> u8 {
@@ -287,8 +299,8 @@ struct Search<'a, W: Word> {
     bound: u64,
     /// Per anchor: its label, inverted (see the module documentation).
     labels: Vec<W>,
-    /// Per anchor: `PENDING` and `SETTLED` bits.
-    flags: Vec<u8>,
+    /// Bit per anchor: one of the anchors to settle before stopping (empty if none).
+    pending: Vec<u64>,
     /// The profile's distinct multipliers in units of `cost_unit`, ascending: every legal
     /// anchor's entry multiplier is one of them.
     multipliers: Vec<u64>,
@@ -319,12 +331,12 @@ impl<'a, W: Word> Search<'a, W> {
             graph,
             offsets,
             layout: Layout {
-                cost_shift: NEXT_BITS + hop_bits,
+                cost_shift: KEY_SHIFT + hop_bits,
                 hop_mask: (1 << hop_bits) - 1,
             },
             bound: bound.unwrap_or(u64::MAX),
             labels: vec![W::default(); anchors],
-            flags: vec![0; anchors],
+            pending: Vec::new(),
             queues: (0..2 * multipliers.len()).map(|_| Queue::new()).collect(),
             multipliers,
             cut: false,
@@ -336,15 +348,21 @@ impl<'a, W: Word> Search<'a, W> {
 
     /// Marks `anchor` as one to settle before stopping (once, however often it is named).
     fn add_pending(&mut self, anchor: usize) {
-        self.remaining += usize::from(self.flags[anchor] & PENDING == 0);
-        self.flags[anchor] |= PENDING;
+        if self.pending.is_empty() {
+            self.pending = vec![0; self.labels.len().div_ceil(64)];
+        }
+        let (word, bit) = (anchor / 64, 1 << (anchor % 64));
+        self.remaining += usize::from(self.pending[word] & bit == 0);
+        self.pending[word] |= bit;
     }
 
     /// Gives `anchor` its final label, which no later offer can change.
     fn settle(&mut self, anchor: usize) {
-        let flags = &mut self.flags[anchor];
-        self.remaining -= usize::from(*flags & PENDING != 0);
-        *flags |= SETTLED;
+        if !self.pending.is_empty() {
+            self.remaining -= usize::from(self.pending[anchor / 64] >> (anchor % 64) & 1 != 0);
+        }
+        // Stored inverted: clearing the bit sets it.
+        self.labels[anchor] = self.labels[anchor] & !W::from(SETTLED);
         self.reached += 1;
         let (low, high) = &mut self.settled_span;
         *low = (*low).min(anchor);
@@ -354,7 +372,7 @@ impl<'a, W: Word> Search<'a, W> {
     /// Settles the goals at cost 0 and offers their neighbours a path through them.
     fn start(&mut self, goals: &[usize]) {
         for &goal in goals {
-            if self.flags[goal] & SETTLED == 0 {
+            if !is_settled(self.labels[goal]) {
                 self.labels[goal] = !self.layout.pack::<W>(0, 0, 0);
                 self.settle(goal);
             }
@@ -379,7 +397,7 @@ impl<'a, W: Word> Search<'a, W> {
 
     /// Whether `entry` is its anchor's current one (see the module documentation).
     fn is_current(&self, entry: W::Entry) -> bool {
-        self.flags[W::entry_parts(entry).1] & SETTLED == 0
+        !is_settled(self.labels[W::entry_parts(entry).1])
     }
 
     /// The least open entry that is still current, removed from its queue: its anchor and
@@ -404,7 +422,7 @@ impl<'a, W: Word> Search<'a, W> {
             }
             self.queues[index].head += 1;
             let (key, anchor) = W::entry_parts(entry);
-            if self.flags[anchor] & SETTLED == 0 {
+            if !is_settled(self.labels[anchor]) {
                 return Some((anchor, key));
             }
         }
@@ -414,7 +432,7 @@ impl<'a, W: Word> Search<'a, W> {
     /// the step `a -> b` enters `b`, so it is charged `m(b)`, whatever `a` costs to enter.
     /// `key` is `b`'s cost and steps as entries hold them.
     fn relax(&mut self, b: usize, key: W) {
-        let packed = key << NEXT_BITS;
+        let packed = key << KEY_SHIFT;
         let (cost, steps) = (self.layout.cost(packed), self.layout.steps(packed) + 1);
         let entry = match &self.graph.entry {
             EntryCosts::Uniform(m) => u64::from(*m),
@@ -422,31 +440,32 @@ impl<'a, W: Word> Search<'a, W> {
         };
         let class = self.multipliers.partition_point(|&m| m < entry);
         let moves = self.graph.moves[b];
-        let (straight, diagonal) = self.queues[2 * class..2 * class + 2].split_at_mut(1);
-        let groups = [
-            (0, moves & STRAIGHT_MASK, &mut straight[0]),
-            (
-                STRAIGHT_DIRECTIONS,
-                moves >> STRAIGHT_DIRECTIONS,
-                &mut diagonal[0],
-            ),
-        ];
-        for (first, mask, queue) in groups {
-            let offered = cost + STEP_LENGTHS[first] * entry;
-            if offered > self.bound {
-                let group = (b, first, mask);
-                self.cut = self.cut || any_open(&self.flags, group, &self.offsets);
-                continue;
-            }
-            let key = self.layout.pack::<W>(offered, steps, 0);
-            offer(
-                &mut self.labels,
-                (b, first, mask),
-                &self.offsets,
-                key,
-                queue,
-            );
+        let offered = (cost, steps, entry);
+        self.offer_group::<0>(b, moves, offered, 2 * class);
+        self.offer_group::<STRAIGHT_DIRECTIONS>(b, moves, offered, 2 * class + 1);
+    }
+
+    /// Offers `b`'s cost and steps plus one step of multiplier `entry` to its neighbours in the
+    /// four directions from `FIRST` (straight or diagonal) whose bits are set in `moves`;
+    /// their entries go to `queues[queue]`.
+    #[inline(always)]
+    fn offer_group<const FIRST: usize>(
+        &mut self,
+        b: usize,
+        moves: u8,
+        (cost, steps, entry): (u64, u32, u64),
+        queue: usize,
+    ) {
+        let mask = (moves >> FIRST) & STRAIGHT_MASK;
+        let offered = cost + STEP_LENGTHS[FIRST] * entry;
+        if offered > self.bound {
+            let group = (b, FIRST, mask);
+            self.cut = self.cut || any_open(&self.labels, group, &self.offsets);
+            return;
         }
+        let key = self.layout.pack::<W>(offered, steps, 0);
+        let queue = &mut self.queues[queue];
+        offer::<W, FIRST>(&mut self.labels, (b, mask), &self.offsets, key, queue);
     }
 
     /// Ends the search: the field's arrays from the labels of settled anchors. If a current
@@ -467,9 +486,9 @@ impl<'a, W: Word> Search<'a, W> {
             0..0
         };
         let mut next = vec![0; anchors];
-        let (layout, flags) = (self.layout, &self.flags);
+        let layout = self.layout;
         let costs = W::into_costs(self.labels, range, |index, label| {
-            if flags[index] & SETTLED == 0 {
+            if !is_settled(label) {
                 return 0;
             }
             next[index] = next_of(!label);
@@ -485,44 +504,52 @@ impl<'a, W: Word> Search<'a, W> {
 }
 
 /// Offers `key` (a packed cost and step count) to the neighbours of `b` in the four
-/// directions from `first` whose bits are set in `mask`: all straight or all diagonal, so of
+/// directions from `FIRST` whose bits are set in `mask`: all straight or all diagonal, so of
 /// one step length, and their entries go to one queue. A neighbour takes the offer if it is
 /// cheaper, or as cheap in fewer steps, or the same with a lower direction of the step
 /// `a -> b`; only the first two change its key and queue an entry. A direction not in `mask`
 /// offers to `b` itself, which is settled and so takes nothing: the loop has no branches.
 #[inline(always)]
-fn offer<W: Word>(
+fn offer<W: Word, const FIRST: usize>(
     labels: &mut [W],
-    (b, first, mask): (usize, usize, u8),
+    (b, mask): (usize, u8),
     offsets: &[isize; 8],
     key: W,
     queue: &mut Queue<W::Entry>,
 ) {
     queue.reserve(STRAIGHT_DIRECTIONS);
-    let entries = &mut queue.entries[..];
-    let mut tail = queue.tail;
-    let entry_key = key >> NEXT_BITS;
-    for (bit, direction) in (first..first + STRAIGHT_DIRECTIONS).enumerate() {
-        let a = if mask >> bit & 1 != 0 {
-            b.wrapping_add_signed(offsets[direction])
-        } else {
-            b
-        };
+    let slots: &mut [W::Entry; STRAIGHT_DIRECTIONS] = (&mut queue.entries
+        [queue.tail..queue.tail + STRAIGHT_DIRECTIONS])
+        .try_into()
+        .expect("four slots reserved");
+    let mut kept = 0;
+    let entry_key = key >> KEY_SHIFT;
+    for bit in 0..STRAIGHT_DIRECTIONS {
+        let direction = FIRST + bit;
+        // The offset where the move is legal, 0 (back to `b`) where it is not: arithmetic, so
+        // that no branch depends on the mask.
+        let enabled = isize::from(mask >> bit & 1);
+        let a = b.wrapping_add_signed(offsets[direction] & -enabled);
         let label = labels[a];
         // The forward step goes from `a` back to `b`.
         let offer = !(key | W::from(OPPOSITE[direction] as u64 + 1));
-        let better = offer >> NEXT_BITS > label >> NEXT_BITS;
+        let better = offer >> KEY_SHIFT > label >> KEY_SHIFT;
         labels[a] = if offer > label { offer } else { label };
-        entries[tail] = W::entry(entry_key, a);
-        tail += usize::from(better);
+        // `kept` is at most `bit`, below 4: the mask only spares a bounds check.
+        slots[kept & (STRAIGHT_DIRECTIONS - 1)] = W::entry(entry_key, a);
+        kept += usize::from(better);
     }
-    queue.tail = tail;
+    queue.tail += kept;
 }
 
 /// Whether any neighbour of `b` in the four directions from `first` whose bits are set in
 /// `mask` is not settled yet.
-fn any_open(flags: &[u8], (b, first, mask): (usize, usize, u8), offsets: &[isize; 8]) -> bool {
+fn any_open<W: Word>(
+    labels: &[W],
+    (b, first, mask): (usize, usize, u8),
+    offsets: &[isize; 8],
+) -> bool {
     (0..STRAIGHT_DIRECTIONS).any(|bit| {
-        mask >> bit & 1 != 0 && flags[b.wrapping_add_signed(offsets[first + bit])] & SETTLED == 0
+        mask >> bit & 1 != 0 && !is_settled(labels[b.wrapping_add_signed(offsets[first + bit])])
     })
 }

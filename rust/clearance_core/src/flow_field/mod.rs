@@ -22,6 +22,9 @@
 //! south, west, north-east, south-east, south-west, north-west. Every step of a path so
 //! followed brings the step count down by one, so following a field always ends at a goal,
 //! also through regions that cost nothing to cross.
+//!
+//! How the search runs (its queues and packed labels, and why they give these answers) is
+//! described in `search.rs`.
 
 use crate::clearance::ClearanceLayer;
 use crate::cost::cost_to_f64;
@@ -81,7 +84,8 @@ impl FlowFieldOptions {
 /// The way from every reached anchor to the nearest of one or more goals, for one agent size
 /// and profile on one version of a map: built by
 /// [`PathMap::flow_field`](crate::PathMap::flow_field) (see the module documentation of
-/// `flow_field.rs` for the search and its ties).
+/// `flow_field/mod.rs` for the search and its ties, and `flow_field/search.rs` for how it
+/// runs).
 ///
 /// A field is a snapshot: it answers for the map version it was built on
 /// ([`version`](Self::version)) and is not changed by later edits.
@@ -146,8 +150,10 @@ pub(crate) struct FieldSource<'a> {
 }
 
 impl FlowField {
-    /// Bytes a field of a map of `cells` cells needs while it is built: its own 9 per anchor
-    /// (a cost and a direction) and 5 of search memory, plus the open queues.
+    /// Bytes a field of a map of `cells` cells needs while it is built, counted as its own 9
+    /// per anchor (a cost and a direction), 5 of search memory and 16 for the open queues. The
+    /// search's 8-byte labels become the costs, so it needs less; with 16-byte labels (costs
+    /// too large to pack in 8 bytes) labels, costs and directions take 25.
     pub(crate) fn estimated_bytes(cells: usize) -> usize {
         cells.saturating_mul(8 + 1 + 5 + 16)
     }

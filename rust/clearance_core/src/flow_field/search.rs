@@ -7,34 +7,47 @@
 //! step, times one of the profile's multipliers) instead of a heap: anchors are settled in
 //! order of (cost, steps), and every entry a settled anchor adds to a queue is its own
 //! (cost, steps) plus that queue's constant (weight, 1), so each queue only ever grows at the
-//! back with keys that do not decrease. The least open entry is then the least of the queue
-//! heads (by cost, steps, then storage index), and each operation takes constant time for a
-//! profile with a few multipliers. Improved offers add a new entry; the outdated one is
-//! skipped when it comes up.
+//! back with keys that do not decrease. The next entry is the least of the queue heads (by
+//! cost, steps, then storage index), whether or not it is still current, and each operation
+//! takes constant time for a profile with a few multipliers. An improved offer adds a new entry;
+//! the outdated one is skipped when it comes up. (Outdated entries still take part in choosing
+//! among heads of equal cost and steps; they are kept exactly as before so that the order of
+//! settling, and so which anchors a `settle`-bounded field reaches, stays the same.)
 //!
-//! # Why the inner loop needs no "settled" test
+//! # Labels
+//!
+//! Each anchor has one integer label holding, from the top bit down: its cost, the steps of
+//! the path that gives it, a "settled" bit and the direction of its first step plus 1 (0 for
+//! none). The label is stored inverted (bitwise not), so the array starts as zeros (allocated
+//! zeroed: a bounded field touches memory only where it searches) that read as the greatest
+//! cost and steps there are. A greater stored label then means a better (cost, steps,
+//! direction), and one integer comparison decides both whether an offer is better and the tie
+//! on equal cost and steps. Labels are `u64` when every cost the search can form fits beside
+//! the step count (see `fits_u64`); otherwise `u128`, the same code.
+//!
+//! # Why the offers need no branches
 //!
 //! An offer from the anchor `b` being settled to a neighbour `a` is `b`'s (cost, steps) plus
 //! (weight, 1): strictly greater than `b`'s key, which is at least the key of every anchor
 //! settled so far. So an offer never beats nor ties the key of a settled anchor, and the
 //! offer loop treats every neighbour alike: it compares, and stores either the offer or what
-//! was there (an unchanged value for settled anchors). The entry is written to the back of its
-//! queue unconditionally and kept only if the offer won. Only the `max_cost` bound asks
+//! was there (unchanged for settled anchors). A direction that is not a legal move offers to
+//! `b` itself, which is settled and takes nothing. The entry is written to the back of its
+//! queue unconditionally and kept only if the offer is better. Only the `max_cost` bound asks
 //! whether a neighbour is settled (an offer past the bound to an anchor not yet settled means
-//! the field is incomplete), and that test runs only once a whole group of offers is past it.
+//! the field is incomplete), and that test runs only when a whole group of offers is past it.
 //!
-//! For the same reason the keys an anchor is offered strictly decrease while it is open and
-//! never change once it is settled, so each (anchor, key) is queued at most once: a popped
-//! entry is current exactly when its key is the anchor's key, and then the anchor is not yet
-//! settled.
+//! For the same reason the keys an anchor is offered strictly decrease while it is open, and
+//! entries leave the queues in order of (cost, steps). So an anchor's current entry, the least
+//! of its entries, comes up before any outdated one: a popped entry is outdated exactly when
+//! its anchor is already settled, which the popped anchor's own label tells.
 //!
-//! # Storage
+//! # The field's arrays
 //!
-//! Every per-anchor array starts as zeros (allocated zeroed, so a bounded field touches
-//! memory only where it searches): `costs` holds the cost plus 1 (0: not reached, which the
-//! offer loop reads as the largest key), `next` the direction plus 1 (0: no step), `hops` the
-//! steps of the path that gives the cost, and `state` two flags per anchor. The field keeps
-//! `costs` and `next` as they are.
+//! When the search stops, the labels of settled anchors become the field's costs (plus 1, so
+//! that 0 means not reached; `u64` labels are converted in place) and directions; anchors
+//! offered a cost but not settled are not reached. Every offered anchor neighbours a settled
+//! one, so only the rows around the settled anchors are converted.
 
 use crate::cost::DIAGONAL_STEP;
 use crate::graph::{AnchorGraph, EntryCosts};

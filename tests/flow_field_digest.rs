@@ -22,6 +22,9 @@ use clearance_tests::reference::Reference;
 
 /// The digest of every field below, computed before the flow-field search was optimised.
 const EXPECTED: u64 = 0x6a08_a69f_b476_fd39;
+/// The same for fields whose costs need more than 64 bits with their step counts (also
+/// computed with the search as it was before).
+const EXPECTED_WIDE: u64 = 0x2425_808b_5094_da12;
 
 /// 64-bit FNV-1a, written out so that it never changes.
 struct Fnv1a64(u64);
@@ -80,6 +83,31 @@ fn hash_fields(hash: &mut Fnv1a64, rng: &mut Rng, map: &PathMap, goals: &[Cell],
     );
 }
 
+/// Full and bounded fields for sizes 1 and 2 on a 200 x 160 map with walls and the four other
+/// terrains at `multipliers` (ground, road, swamp, water); returns how many.
+fn hash_larger_map(hash: &mut Fnv1a64, seed: u64, multipliers: [f64; 4]) -> usize {
+    let mut rng = Rng::new(0x1A56_E000 + seed);
+    let grid = random_grid(&mut rng, 200, 160, 12);
+    let mut map = PathMap::new(grid);
+    let mut profile = AgentProfile::new("unit");
+    for (terrain, multiplier) in [GROUND, ROAD, SWAMP, WATER].into_iter().zip(multipliers) {
+        profile.set_terrain(terrain, multiplier).unwrap();
+    }
+    map.set_profile(profile).unwrap();
+    let mut fields = 0;
+    for size in 1..=2 {
+        let goals = [Cell::new(100, 80), Cell::new(10, 150)]
+            .map(|cell| Cell::new(cell.x + map.region().x, cell.y + map.region().y));
+        let goals: Vec<Cell> = (goals.iter())
+            .copied()
+            .filter(|&goal| map.clearance(goal, "unit").unwrap_or(0) >= size as u8)
+            .collect();
+        hash_fields(hash, &mut rng, &map, &goals, size);
+        fields += 3;
+    }
+    fields
+}
+
 #[test]
 fn flow_fields_match_their_stored_digest() {
     let mut rng = Rng::new(0xD16E_57F1_E1D5);
@@ -114,28 +142,22 @@ fn flow_fields_match_their_stored_digest() {
     }
     // Two larger maps with four terrain multipliers, one with free ground.
     for (seed, ground) in [(1, 1.0), (2, 0.0)] {
-        let mut rng = Rng::new(0x1A56_E000 + seed);
-        let grid = random_grid(&mut rng, 200, 160, 12);
-        let mut map = PathMap::new(grid);
-        let profile = AgentProfile::new("unit")
-            .with_terrain(GROUND, ground)
-            .and_then(|profile| profile.with_terrain(ROAD, 0.5))
-            .and_then(|profile| profile.with_terrain(SWAMP, 3.0))
-            .and_then(|profile| profile.with_terrain(WATER, 1.5))
-            .unwrap();
-        map.set_profile(profile).unwrap();
-        for size in 1..=2 {
-            let goals = [Cell::new(100, 80), Cell::new(10, 150)]
-                .map(|cell| Cell::new(cell.x + map.region().x, cell.y + map.region().y));
-            let goals: Vec<Cell> = (goals.iter())
-                .copied()
-                .filter(|&goal| map.clearance(goal, "unit").unwrap_or(0) >= size as u8)
-                .collect();
-            hash_fields(&mut hash, &mut rng, &map, &goals, size);
-            fields += 3;
-        }
+        fields += hash_larger_map(&mut hash, seed, [ground, 0.5, 3.0, 1.5]);
     }
     assert!(fields >= 300, "{fields}");
     println!("flow-field digest: {:#018x} over {fields} fields", hash.0);
     assert_eq!(hash.0, EXPECTED, "flow-field digest");
+}
+
+#[test]
+fn fields_with_very_uneven_costs_match_their_stored_digest() {
+    // Multipliers from 0.001 to 10,000: costs too large to pack beside the step count in 64
+    // bits on a map this size, so the search takes its wide labels.
+    let mut hash = Fnv1a64::new();
+    let fields = hash_larger_map(&mut hash, 3, [0.001, 10_000.0, 1.0, 3.5]);
+    println!(
+        "wide flow-field digest: {:#018x} over {fields} fields",
+        hash.0
+    );
+    assert_eq!(hash.0, EXPECTED_WIDE, "flow-field digest, wide labels");
 }

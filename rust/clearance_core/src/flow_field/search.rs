@@ -435,7 +435,8 @@ impl<'a, W: Word> Search<'a, W> {
             }
             self.queues[index].head += 1;
             let (key, anchor) = W::entry_parts(entry);
-            if !is_settled(self.labels[anchor]) {
+            // An anchor with an entry has been offered, so its label is not 0: the bit says it.
+            if self.labels[anchor] & W::from(SETTLED) != W::default() {
                 return Some((anchor, key));
             }
         }

@@ -362,7 +362,7 @@ impl<'a, W: Word> Search<'a, W> {
     /// Marks `anchor` as one to settle before stopping (once, however often it is named).
     fn add_pending(&mut self, anchor: usize) {
         if self.pending.is_empty() {
-            self.pending = vec![0; self.labels.len().div_ceil(64)];
+            self.pending = vec![0; self.labels.len() / 64 + 1];
         }
         let (word, bit) = (anchor / 64, 1 << (anchor % 64));
         self.remaining += usize::from(self.pending[word] & bit == 0);

@@ -167,7 +167,7 @@ impl Word for u128 {
 
 /// Whether the labels of a search over `anchors` anchors with multipliers of at most
 /// `max_multiplier` (in units of the graph's `cost_unit`) fit in a `u64`. An optimal path
-/// visits no anchor twice, so it has fewer than `anchors` steps and every cost is below
+/// visits no anchor twice, so it has fewer than `anchors` steps and every cost is at most
 /// `(anchors - 1) * DIAGONAL_STEP * max_multiplier`; an offer adds one step to such a cost.
 /// Step counts take at most as many bits as `anchors`.
 pub(super) fn fits_u64(anchors: usize, max_multiplier: u64) -> bool {
@@ -323,7 +323,7 @@ struct Search<'a, W: Word> {
     /// Whether `bound` turned an offer away.
     cut: bool,
     reached: usize,
-    /// How many `PENDING` anchors are not settled yet.
+    /// How many anchors of `pending` are not settled yet.
     remaining: usize,
     /// The least and greatest settled anchors (storage indices).
     settled_span: (usize, usize),

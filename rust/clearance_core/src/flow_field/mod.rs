@@ -22,16 +22,21 @@
 //! south, west, north-east, south-east, south-west, north-west. Every step of a path so
 //! followed brings the step count down by one, so following a field always ends at a goal,
 //! also through regions that cost nothing to cross.
+//!
+//! How the search runs (its queues and packed labels, and why they give these answers) is
+//! described in `search.rs`.
 
 use crate::clearance::ClearanceLayer;
 use crate::cost::cost_to_f64;
-use crate::graph::{AnchorGraph, EntryCosts};
+use crate::graph::AnchorGraph;
 use crate::grid::{Cell, Region, TerrainGrid};
-use crate::movement::{direction_offsets, OPPOSITE, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
+use crate::movement::{direction_offsets, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
 use crate::profile::AgentProfile;
 use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
-use std::collections::VecDeque;
+use search::Plan;
 use std::sync::Arc;
+
+mod search;
 
 /// How far a [`FlowField`] searches: by default until every anchor that can reach a goal is
 /// reached. See [`PathMap::flow_field`](crate::PathMap::flow_field).
@@ -76,15 +81,11 @@ impl FlowFieldOptions {
     }
 }
 
-/// `next` of an anchor with no next step: a goal, an anchor not reached, or one where the unit
-/// does not fit.
-const NO_STEP: u8 = u8::MAX;
-/// `costs` of an anchor not reached.
-const UNREACHED: u64 = u64::MAX;
 /// The way from every reached anchor to the nearest of one or more goals, for one agent size
 /// and profile on one version of a map: built by
 /// [`PathMap::flow_field`](crate::PathMap::flow_field) (see the module documentation of
-/// `flow_field.rs` for the search and its ties).
+/// `flow_field/mod.rs` for the search and its ties, and `flow_field/search.rs` for how it
+/// runs).
 ///
 /// A field is a snapshot: it answers for the map version it was built on
 /// ([`version`](Self::version)) and is not changed by later edits.
@@ -123,107 +124,17 @@ pub struct FlowField {
     /// Every cost below is in units of this many fixed-point cost units per length unit (the
     /// graph's `cost_unit`).
     cost_unit: u64,
-    /// Per anchor: its cost to the nearest goal, in units of `cost_unit`, or `UNREACHED`.
+    /// Per anchor: its cost to the nearest goal plus 1, in units of `cost_unit`, or 0 where
+    /// not reached (so the array can start zeroed).
     costs: Vec<u64>,
-    /// Per anchor: the direction (index into `DIRECTIONS`) of its next step, or `NO_STEP`.
+    /// Per anchor: the direction (index into `DIRECTIONS`) of its next step plus 1, or 0
+    /// where there is none.
     next: Vec<u8>,
     reached: usize,
     complete: bool,
     /// The map's clearance layer of that version (shared with the map while it lasts): says
     /// where the unit does not fit, and by how much.
     clearance: Arc<ClearanceLayer>,
-}
-
-/// An open entry: cost, steps, storage index.
-type Entry = (u64, u32, u32);
-
-/// The backward Dijkstra's state.
-///
-/// Open anchors wait in one first-in-first-out queue per step weight (a straight or a diagonal
-/// step, times one of the profile's multipliers) instead of a heap: anchors are settled in
-/// order of (cost, steps), and every entry a settled anchor adds to a queue is its own
-/// (cost, steps) plus that queue's constant (weight, 1), so each queue only ever grows at the
-/// back with keys that do not decrease. The least open entry is then the least of the queue
-/// heads, and each operation takes constant time for a profile with a few multipliers.
-/// Improved offers add a new entry; the outdated one is skipped when it comes up.
-struct Search<'a> {
-    graph: &'a AnchorGraph,
-    offsets: [isize; 8],
-    /// `max_cost` in units of the graph's `cost_unit`.
-    bound: Option<u64>,
-    costs: Vec<u64>,
-    next: Vec<u8>,
-    /// Steps of the path that gives each anchor its cost (meaningful where a cost is set).
-    hops: Vec<u32>,
-    settled: Vec<bool>,
-    /// The profile's distinct multipliers in units of `cost_unit`, ascending: every legal
-    /// anchor's entry multiplier is one of them.
-    multipliers: Vec<u64>,
-    /// `queues[2 * m + 1]` holds the offers across diagonal steps into anchors of multiplier
-    /// `multipliers[m]`, `queues[2 * m]` across straight ones.
-    queues: Vec<VecDeque<Entry>>,
-    /// Whether `bound` turned an offer away.
-    cut: bool,
-    reached: usize,
-}
-
-impl Search<'_> {
-    fn settle(&mut self, anchor: usize) {
-        self.settled[anchor] = true;
-        self.reached += 1;
-    }
-
-    /// The least open entry that is still current, removed from its queue.
-    fn pop(&mut self) -> Option<usize> {
-        loop {
-            let queue = (self.queues.iter_mut())
-                .filter(|queue| !queue.is_empty())
-                .min_by_key(|queue| queue[0])?;
-            let (cost, steps, anchor) = queue.pop_front()?;
-            let anchor = anchor as usize;
-            if !self.settled[anchor] && (cost, steps) == (self.costs[anchor], self.hops[anchor]) {
-                return Some(anchor);
-            }
-        }
-    }
-
-    /// Offers every unsettled neighbour `a` of the settled anchor `b` the cost of a path
-    /// through `b`: the step `a -> b` enters `b`, so it is charged `m(b)`, whatever `a` costs
-    /// to enter. On equal cost and steps, the lower direction of the step `a -> b` wins.
-    fn relax(&mut self, b: usize) {
-        let (cost, steps) = (self.costs[b], self.hops[b] + 1);
-        let entry = match &self.graph.entry {
-            EntryCosts::Uniform(m) => u64::from(*m),
-            EntryCosts::PerAnchor(values) => u64::from(values[b]),
-        };
-        let class = self.multipliers.partition_point(|&m| m < entry);
-        let mut mask = self.graph.moves[b];
-        while mask != 0 {
-            let direction = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let a = b.wrapping_add_signed(self.offsets[direction]);
-            if self.settled[a] {
-                continue;
-            }
-            let offered = cost + STEP_LENGTHS[direction] * entry;
-            if self.bound.is_some_and(|bound| offered > bound) {
-                self.cut = true;
-                continue;
-            }
-            // The forward step goes from `a` back to `b`.
-            let step = OPPOSITE[direction] as u8;
-            let current = (self.costs[a], self.hops[a]);
-            if (offered, steps) < current {
-                self.costs[a] = offered;
-                self.hops[a] = steps;
-                self.next[a] = step;
-                let diagonal = usize::from(direction >= STRAIGHT_DIRECTIONS);
-                self.queues[2 * class + diagonal].push_back((offered, steps, a as u32));
-            } else if (offered, steps) == current && step < self.next[a] {
-                self.next[a] = step;
-            }
-        }
-    }
 }
 
 /// What a field is built from: a map version's search graph and clearance layer for one agent
@@ -239,8 +150,10 @@ pub(crate) struct FieldSource<'a> {
 }
 
 impl FlowField {
-    /// Bytes a field of a map of `cells` cells needs while it is built: its own 9 per anchor
-    /// (a cost and a direction) and 5 of search memory, plus the open queues.
+    /// Bytes a field of a map of `cells` cells needs while it is built, counted as its own 9
+    /// per anchor (a cost and a direction), 5 of search memory and 16 for the open queues. The
+    /// search's 8-byte labels become the costs, so it needs less; with 16-byte labels (costs
+    /// too large to pack in 8 bytes) labels, costs and directions take 25.
     pub(crate) fn estimated_bytes(cells: usize) -> usize {
         cells.saturating_mul(8 + 1 + 5 + 16)
     }
@@ -267,15 +180,12 @@ impl FlowField {
             .collect();
         multipliers.sort_unstable();
         multipliers.dedup();
-        let anchors = graph.moves.len();
         let goal_indices: Vec<usize> = goals
             .iter()
             .filter_map(|&goal| grid.index_of(goal))
             .collect();
         // The anchors to settle before stopping: legal ones that can reach a goal.
-        let mut pending: Vec<usize> = options
-            .settle
-            .iter()
+        let pending: Vec<usize> = (options.settle.iter())
             .filter_map(|&cell| grid.index_of(cell))
             .filter(|&anchor| {
                 clearance.at(anchor) >= agent_size
@@ -284,52 +194,20 @@ impl FlowField {
                         .any(|&goal| graph.connected(anchor, goal))
             })
             .collect();
-        pending.sort_unstable();
-        pending.dedup();
-        let settle_bounded = !options.settle.is_empty();
-        let mut remaining = pending.len();
-        let mut search = Search {
+        let plan = Plan {
             graph,
             offsets: direction_offsets(grid.width()),
             bound: options.max_cost.map(|cost| cost / graph.cost_unit),
-            costs: vec![UNREACHED; anchors],
-            next: vec![NO_STEP; anchors],
-            hops: vec![u32::MAX; anchors],
-            settled: vec![false; anchors],
-            queues: vec![VecDeque::new(); 2 * multipliers.len()],
-            multipliers,
-            cut: false,
-            reached: 0,
+            goals: &goal_indices,
+            pending: &pending,
+            settle_bounded: !options.settle.is_empty(),
         };
-        for &goal in &goal_indices {
-            if !search.settled[goal] {
-                search.costs[goal] = 0;
-                search.hops[goal] = 0;
-                search.settle(goal);
-                remaining -= usize::from(pending.binary_search(&goal).is_ok());
-            }
-        }
-        for &goal in &goal_indices {
-            search.relax(goal);
-        }
-        while !(settle_bounded && remaining == 0) {
-            let Some(anchor) = search.pop() else {
-                break;
-            };
-            search.settle(anchor);
-            remaining -= usize::from(settle_bounded && pending.binary_search(&anchor).is_ok());
-            search.relax(anchor);
-        }
-        // Anchors still open were offered a cost but never settled: not reached.
-        let mut complete = !search.cut;
-        for &(_, _, anchor) in search.queues.iter().flatten() {
-            let anchor = anchor as usize;
-            if !search.settled[anchor] {
-                complete = false;
-                search.costs[anchor] = UNREACHED;
-                search.next[anchor] = NO_STEP;
-            }
-        }
+        let largest = multipliers.last().copied().unwrap_or(0);
+        let found = if search::fits_u64(graph.moves.len(), largest) {
+            plan.run::<u64>(multipliers)
+        } else {
+            plan.run::<u128>(multipliers)
+        };
         FlowField {
             region: grid.region(),
             width: grid.width(),
@@ -338,10 +216,10 @@ impl FlowField {
             goals: goals.to_vec(),
             version,
             cost_unit: graph.cost_unit,
-            costs: search.costs,
-            next: search.next,
-            reached: search.reached,
-            complete,
+            costs: found.costs,
+            next: found.next,
+            reached: found.reached,
+            complete: found.complete,
             clearance,
         }
     }
@@ -365,8 +243,7 @@ impl FlowField {
 
     /// The storage index of `cell` if the field reached it.
     fn reached_index(&self, cell: Cell) -> Option<usize> {
-        self.index_of(cell)
-            .filter(|&index| self.costs[index] != UNREACHED)
+        self.index_of(cell).filter(|&index| self.costs[index] != 0)
     }
 
     /// The fixed-point cost (see [`COST_SCALE`](crate::COST_SCALE)) of an optimal path from
@@ -376,7 +253,7 @@ impl FlowField {
     /// bounds), where the unit does not fit, and outside the map.
     pub fn cost(&self, cell: Cell) -> Option<u64> {
         self.reached_index(cell)
-            .map(|index| self.costs[index] * self.cost_unit)
+            .map(|index| (self.costs[index] - 1) * self.cost_unit)
     }
 
     /// The true cost of the path [`path_from`](Self::path_from) returns, as
@@ -397,8 +274,9 @@ impl FlowField {
 
     /// The anchor after `index` and the direction of the step to it, if `index` is not a goal.
     fn step(&self, index: usize) -> Option<(usize, usize)> {
-        let direction = usize::from(self.next[index]);
-        (direction != usize::from(NO_STEP)).then(|| {
+        let stored = usize::from(self.next[index]);
+        (stored != 0).then(|| {
+            let direction = stored - 1;
             let offset = direction_offsets(self.width)[direction];
             (index.wrapping_add_signed(offset), direction)
         })
@@ -406,7 +284,8 @@ impl FlowField {
 
     /// Follows the field from the reached anchor `index` to its goal, handing each anchor
     /// after the first to `visit`, and returns the multipliers paid. Each step's multiplier is
-    /// the drop in cost along it divided by its length: exact, as costs are sums of them.
+    /// the drop in cost along it divided by its length: exact, as costs are sums of them (the
+    /// 1 added to every stored cost cancels out).
     fn walk(&self, mut index: usize, mut visit: impl FnMut(usize)) -> StepWeights {
         let mut weights = StepWeights::default();
         while let Some((next, direction)) = self.step(index) {
@@ -444,7 +323,7 @@ impl FlowField {
                 ..PathResult::failure(PathCode::StartClearanceInsufficient)
             };
         }
-        if self.costs[index] == UNREACHED {
+        if self.costs[index] == 0 {
             return PathResult::failure(PathCode::NoPath);
         }
         let mut path = vec![cell];
@@ -452,7 +331,7 @@ impl FlowField {
         PathResult {
             code: PathCode::Ok,
             path,
-            cost: self.costs[index] * self.cost_unit,
+            cost: (self.costs[index] - 1) * self.cost_unit,
             step_weights,
             expanded: 0,
             shortfall: None,
@@ -500,14 +379,9 @@ impl FlowField {
     /// The largest cost among reached anchors, as a float (1.0 = one straight step at
     /// multiplier 1), for scaling a heat map; 0 if only goals were reached.
     pub fn max_cost(&self) -> f64 {
-        let largest = self
-            .costs
-            .iter()
-            .filter(|&&cost| cost != UNREACHED)
-            .max()
-            .copied()
-            .unwrap_or(0);
-        cost_to_f64(largest * self.cost_unit)
+        // Stored costs are 1 more than the cost, and 0 where not reached.
+        let largest = self.costs.iter().max().copied().unwrap_or(0);
+        cost_to_f64(largest.saturating_sub(1) * self.cost_unit)
     }
 
     /// Bytes the field holds of its own: a cost and a direction per anchor, and its goals.

@@ -101,8 +101,9 @@ impl ClearanceFlowField {
         })
     }
 
-    /// Whether the field reached every anchor that has a path to a goal (no `max_cost` or
-    /// `settle` bound cut it short): then an anchor it did not reach has no path at all.
+    /// Whether the field surely reached every anchor that has a path to a goal (no `max_cost`
+    /// or `starts` bound cut it short): then an anchor it did not reach has no path at all.
+    /// `false` errs on the safe side: a bound met exactly may still have cut nothing.
     #[func]
     pub fn is_complete(&self) -> bool {
         self.built().is_some_and(FlowField::is_complete)

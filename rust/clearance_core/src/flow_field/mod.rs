@@ -369,9 +369,11 @@ impl FlowField {
         self.reached
     }
 
-    /// Whether the field reached every anchor that has a path to a goal: no bound of its
-    /// [`FlowFieldOptions`] cut the search short. Then `NO_PATH` from
-    /// [`path_from`](Self::path_from) means there is no path at all.
+    /// Whether the field surely reached every anchor that has a path to a goal: no bound of
+    /// its [`FlowFieldOptions`] stopped an offer to an anchor not yet settled. Then `NO_PATH`
+    /// from [`path_from`](Self::path_from) means there is no path at all. The answer errs on
+    /// the safe side: `false` can also mean a bound was met exactly and the anchor it stopped
+    /// an offer to was settled later by a cheaper way.
     pub fn is_complete(&self) -> bool {
         self.complete
     }

@@ -149,12 +149,15 @@ func check_async_field() -> String:
 	pf.fill_rect_terrain(Rect2i(6, 0, 1, 5), WALL)
 	var walled_id := pf.request_flow_field([Vector2i(11, 2)], 1, &"unit", 4.0)
 	var refused_id := pf.request_flow_field([Vector2i(40, 2)], 1, &"unit")
+	var reaching_id := pf.request_flow_field_reaching([Vector2i(11, 2)], [Vector2i(10, 2)], 1, &"unit")
 	var frames := 0
 	while pf.get_pending_request_count() > 0 and frames < 600:
 		await tree.process_frame
 		frames += 1
-	_expect_eq(arrived.size(), 3, "three fields arrived")
-	if arrived.size() == 3:
+	_expect_eq(arrived.size(), 4, "four fields arrived")
+	if arrived.size() == 4:
+		var reaching: ClearanceFlowField = arrived[reaching_id]
+		_expect_eq([reaching.get_cost(Vector2i(10, 2)), reaching.is_reached(Vector2i(7, 2)), reaching.is_complete()], [1.0, false, false], "the reaching field stops once its start is settled")
 		var open: ClearanceFlowField = arrived[open_id]
 		var walled: ClearanceFlowField = arrived[walled_id]
 		_expect_eq(open.get_cost(Vector2i(0, 2)), 11.0, "the first field saw the open map")
@@ -166,7 +169,7 @@ func check_async_field() -> String:
 		for x in 12:
 			_expect_eq(sync.get_cost(Vector2i(x, 2)), walled.get_cost(Vector2i(x, 2)), "async equals sync at x %d" % x)
 	pf.free()
-	return "3 fields in %d frames" % frames
+	return "4 fields in %d frames" % frames
 
 
 ## `get_direction_world()` points from a unit's global position to the footprint centre of the
@@ -217,6 +220,7 @@ func check_bad_input() -> void:
 	_expect(pf.get_flow_field_reaching([Vector2i.ZERO], [null], 1, &"unit") == null, "get_flow_field_reaching: a null start")
 	_expect_eq(pf.request_flow_field([1], 1, &"unit"), -1, "request_flow_field: an int goal")
 	_expect_eq(pf.request_flow_field([Vector2i.ZERO], 1, &"unit", -INF), -1, "request_flow_field: -INF")
+	_expect_eq(pf.request_flow_field_reaching([Vector2i.ZERO], [Vector2i.ONE, "b"], 1, &"unit"), -1, "request_flow_field_reaching: a String start")
 	_expect_eq(pf.get_pending_request_count(), 0, "nothing started")
 	_expect_eq(pf.find_paths_to(Vector2i.ZERO, [Vector2i.ZERO, 3.5], 1, &"unit"), [] as Array[Dictionary], "find_paths_to: a float start")
 	var codes := []

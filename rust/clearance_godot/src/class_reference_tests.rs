@@ -91,6 +91,7 @@ fn every_func_is_documented() {
             "reload_profiles",
             "remove_profile",
             "request_flow_field",
+            "request_flow_field_reaching",
             "request_path",
             "request_paths",
             "set_cache_memory_limit_mb",

@@ -83,6 +83,29 @@ impl ClearancePathfinder {
         }
     }
 
+    /// `get_flow_field_reaching()` on a worker thread: returns its request id at once, and
+    /// `flow_field_ready(id, field)` follows as for `request_flow_field()`. Malformed
+    /// arguments print an error and return -1, and nothing is started.
+    #[func]
+    pub fn request_flow_field_reaching(
+        &mut self,
+        goals: AnyArray,
+        starts: AnyArray,
+        agent_size: i64,
+        profile: StringName,
+    ) -> i64 {
+        self.ensure_ready();
+        let method = "request_flow_field_reaching";
+        let Some(starts) = anchors_or_error(method, "starts", &starts) else {
+            return -1;
+        };
+        let bound = Bound::Settle(starts);
+        match self.field_order(method, &goals, agent_size, &profile, bound) {
+            Some(order) => self.submit(Work::Field(order)),
+            None => -1,
+        }
+    }
+
     /// A group order: the path from each of `starts` (an Array of Vector2i anchors) to
     /// `goal` for a unit of `agent_size` and `profile`, one result Dictionary per start, in
     /// order, each what `find_path()` would return for it (the same codes in the same order,

@@ -1,32 +1,7 @@
-extends RefCounted
+extends "res://tests/check_base.gd"
 ## The verifier's flow-field checks (verify.gd runs them): fields and group orders against
 ## `find_path()` and the independent reference, the asynchronous request, steering by world
 ## position, and bad input. Problems go to the verifier's `Expectations`.
-
-const Reference := preload("res://tests/reference.gd")
-const GeneratedMap := preload("res://tests/generated_map.gd")
-const Expectations := preload("res://tests/expectations.gd")
-const GROUND := 0
-const WALL := 1
-
-var expectations: Expectations
-var rng: RandomNumberGenerator
-var tree: SceneTree
-
-
-func _init(shared_expectations: Expectations, shared_rng: RandomNumberGenerator, scene_tree: SceneTree) -> void:
-	expectations = shared_expectations
-	rng = shared_rng
-	tree = scene_tree
-
-
-func _expect(condition: bool, what: String) -> void:
-	expectations.expect(condition, what)
-
-
-func _expect_eq(actual: Variant, expected: Variant, what: String) -> void:
-	expectations.expect_eq(actual, expected, what)
-
 
 func _near(a: float, b: float) -> bool:
 	return a == b or absf(a - b) <= 1e-6 * maxf(1.0, absf(b))

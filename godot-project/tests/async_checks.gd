@@ -1,0 +1,92 @@
+extends "res://tests/check_base.gd"
+## The verifier's checks of requests on worker threads and of batches.
+
+func check_async_requests() -> String:
+	var pf := _map(["..........", "....#.....", "....#.....", "....#....."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var arrived := {}
+	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	var asked := {}
+	for i in 6:
+		var goal := Vector2i(9, i % 4)
+		var id := pf.request_path(Vector2i(0, 3), goal, 1 + i % 2, &"unit")
+		asked[id] = pf.find_path(Vector2i(0, 3), goal, 1 + i % 2, &"unit")
+	var bad_id := pf.request_path(Vector2i(0, 0), Vector2i(1, 1), 0, &"unit")
+	asked[bad_id] = {"code": "INVALID_AGENT_SIZE"}
+	var partial_id := pf.request_path(Vector2i(0, 3), Vector2i(4, 2), 1, &"unit", true)
+	var cancelled := pf.request_path(Vector2i(0, 0), Vector2i(9, 3), 1, &"unit")
+	_expect(pf.cancel_request(cancelled), "cancel a pending request")
+	_expect(not pf.cancel_request(cancelled), "cancel it twice")
+	_expect(not pf.cancel_request(12345), "cancel an unknown id")
+	_expect_eq(pf.get_pending_request_count(), 8, "pending requests")
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await tree.process_frame
+		frames += 1
+	_expect_eq(pf.get_pending_request_count(), 0, "every request delivered within 600 frames")
+	for id: int in asked:
+		_expect(arrived.has(id), "request %d arrived" % id)
+		if arrived.has(id) and asked[id].has("path"):
+			_expect_eq(arrived[id], asked[id], "request %d equals find_path" % id)
+		elif arrived.has(id):
+			_expect_eq(arrived[id].code, asked[id].code, "request %d code" % id)
+	_expect(not arrived.has(cancelled), "no signal for the cancelled request")
+	_expect_eq(arrived.get(partial_id, {}).get("code"), "PARTIAL_PATH", "async partial path")
+	var ids := asked.keys()
+	ids.sort()
+	_expect_eq(ids, range(ids[0], ids[0] + ids.size()), "ids are consecutive")
+	pf.free()
+	return "%d results in %d frames" % [arrived.size(), frames]
+
+
+func check_async_versions() -> void:
+	var pf := _map(["..........", "..........", ".........."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var arrived := {}
+	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	var before := pf.request_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit")
+	# The wall goes up after the first request and before the second.
+	_expect(pf.fill_rect_terrain(Rect2i(5, 0, 1, 3), WALL), "wall across the map")
+	var after := pf.request_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit")
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await tree.process_frame
+		frames += 1
+	_expect_eq(arrived.get(before, {}).get("code"), "OK", "the first request saw the open map")
+	_expect_eq(arrived.get(before, {}).get("total_cost"), 9.0, "straight across the open map")
+	_expect_eq(arrived.get(after, {}).get("code"), "NO_PATH", "the second saw the wall")
+	_expect_eq(pf.find_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit").code, "NO_PATH", "the node's map has the wall")
+	pf.free()
+
+
+func check_batches() -> String:
+	var pf := _map(["..........", "...##.....", "...##..s..", ".......s.."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0, SWAMP: 3.0})
+	var queries: Array = []
+	var expected: Array = []
+	for i in 40:
+		var start := Vector2i(rng.randi_range(0, 9), rng.randi_range(0, 3))
+		var goal := Vector2i(rng.randi_range(-1, 10), rng.randi_range(0, 3))
+		var size := rng.randi_range(1, 2)
+		var partial := i % 3 == 0
+		queries.append({"start": start, "goal": goal, "agent_size": size, "profile": &"unit", "allow_partial_path": partial})
+		expected.append(pf.find_path(start, goal, size, &"unit", partial))
+	_expect_eq(pf.find_paths(queries), expected, "find_paths equals find_path one by one")
+	var typed: Array[Dictionary] = []
+	typed.assign(queries)
+	_expect_eq(pf.find_paths(typed), expected, "find_paths takes a typed Array[Dictionary] too")
+	var delivered := []
+	pf.paths_found.connect(func(id: int, results: Array) -> void: delivered.append([id, results]))
+	var id := pf.request_paths(queries)
+	var empty_id := pf.request_paths([])
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await tree.process_frame
+		frames += 1
+	var by_id := {}
+	for entry: Array in delivered:
+		by_id[entry[0]] = entry[1]
+	_expect_eq(by_id.get(id), expected, "request_paths delivers the same results in order")
+	_expect_eq(by_id.get(empty_id), [], "an empty batch is delivered empty")
+	pf.free()
+	return "%d queries per batch" % queries.size()

@@ -1,0 +1,178 @@
+extends "res://tests/check_base.gd"
+## The verifier's checks of the node in a scene: coordinates and world positions, TileMapLayer
+## import, AgentProfile resources and the demo scene's setup.
+
+func check_coordinates() -> void:
+	var pf := _map(["....", "...."], EIGHT_WAY)
+	pf.cell_size = Vector2(10, 20)
+	pf.offset = Vector2(5, -5)
+	_expect_eq(pf.cell_to_local(Vector2i(2, 3)), Vector2(30, 65), "cell_to_local is the cell centre")
+	_expect_eq(pf.footprint_center(Vector2i(2, 3), 2), Vector2(35, 75), "footprint_center of a 2x2")
+	_expect_eq(pf.footprint_center(Vector2i(-1, 0), 3), Vector2(10, 25), "footprint_center of a 3x3")
+	_expect_eq(pf.local_to_cell(Vector2(30, 65)), Vector2i(2, 3), "local_to_cell of a centre")
+	_expect_eq(pf.local_to_cell(Vector2(4.9, -5)), Vector2i(-1, 0), "local_to_cell left of the offset")
+	_expect_eq(pf.local_to_cell(Vector2(1e30, -1e30)), Vector2i(2147483647, -2147483648), "far positions clamp")
+	_expect_eq(pf.get_footprint_cells(Vector2i(2, 3), 2),
+		[Vector2i(2, 3), Vector2i(3, 3), Vector2i(2, 4), Vector2i(3, 4)] as Array[Vector2i], "2x2 footprint cells")
+	_expect_eq(pf.get_footprint_cells(Vector2i(-5, 7), 1), [Vector2i(-5, 7)] as Array[Vector2i], "1x1 footprint, off the map")
+	pf.free()
+
+
+func check_world() -> void:
+	var pf := _map(["......", "......", "......", "......"], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	pf.position = Vector2(100, 40)
+	pf.cell_size = Vector2(10, 10)
+	pf.offset = Vector2(5, 5)
+	var start := Vector2i(0, 0)
+	var goal := Vector2i(4, 2)
+	var start_position := pf.to_global(pf.footprint_center(start, 2)) + Vector2(3, -4)
+	var goal_position := pf.to_global(pf.footprint_center(goal, 2)) + Vector2(-4.9, 4.9)
+	var result := pf.find_path_world(start_position, goal_position, 2, &"unit")
+	var direct := pf.find_path(start, goal, 2, &"unit")
+	_expect_eq([result.start_anchor, result.goal_anchor], [start, goal], "anchors from footprint centres")
+	_expect_eq([result.path, result.total_cost], [direct.path, direct.total_cost], "same path as find_path")
+	var expected := PackedVector2Array()
+	for anchor: Vector2i in direct.path:
+		expected.append(pf.to_global(pf.footprint_center(anchor, 2)))
+	_expect_eq(result.points, expected, "points are global footprint centres")
+	_expect_eq(result.points[0], Vector2(115, 55), "first point")
+	var miss := pf.find_path_world(start_position, Vector2(-1000, 0), 2, &"unit")
+	_expect_eq([miss.code, miss.points], ["GOAL_OUT_OF_BOUNDS", PackedVector2Array()], "goal off the map")
+	pf.free()
+
+
+## A TileSet with an int custom data layer "terrain" (and a float one "speed"), three atlas
+## tiles: ground (0), wall (1) and one with an out-of-range terrain (300).
+func _tile_set() -> TileSet:
+	var tile_set := TileSet.new()
+	tile_set.add_custom_data_layer()
+	tile_set.set_custom_data_layer_name(0, "terrain")
+	tile_set.set_custom_data_layer_type(0, TYPE_INT)
+	tile_set.add_custom_data_layer()
+	tile_set.set_custom_data_layer_name(1, "speed")
+	tile_set.set_custom_data_layer_type(1, TYPE_FLOAT)
+	var image := Image.create_empty(48, 16, false, Image.FORMAT_RGBA8)
+	var atlas := TileSetAtlasSource.new()
+	atlas.texture = ImageTexture.create_from_image(image)
+	atlas.texture_region_size = Vector2i(16, 16)
+	tile_set.add_source(atlas, 0)
+	for x in 3:
+		atlas.create_tile(Vector2i(x, 0))
+		atlas.get_tile_data(Vector2i(x, 0), 0).set_custom_data("terrain", [GROUND, WALL, 300][x])
+	return tile_set
+
+
+func _layer(rows: Array, origin: Vector2i) -> TileMapLayer:
+	var layer := TileMapLayer.new()
+	layer.tile_set = _tile_set()
+	for y in rows.size():
+		for x in rows[y].length():
+			var tile := " .#!".find(rows[y][x]) - 1
+			if tile >= 0:
+				layer.set_cell(origin + Vector2i(x, y), 0, Vector2i(tile, 0))
+	root.add_child(layer)
+	return layer
+
+
+func check_import() -> void:
+	var layer := _layer([
+		"......",
+		".####.",
+		"....#.",
+		"  ..#.",
+		"......",
+	], Vector2i(-2, 3))
+	var pf := ClearancePathfinder.new()
+	root.add_child(pf)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var emitted: Array[Rect2i] = []
+	pf.map_changed.connect(func(rect: Rect2i) -> void: emitted.append(rect))
+	_expect(pf.import_tile_map_layer(layer, "terrain"), "import succeeds")
+	_expect_eq(pf.region, Rect2i(-2, 3, 6, 5), "region is the used rect")
+	_expect_eq(emitted, [Rect2i(-2, 3, 6, 5)] as Array[Rect2i], "map_changed after import")
+	_expect_eq([pf.get_cell_terrain(Vector2i(-2, 3)), pf.get_cell_terrain(Vector2i(-1, 4)),
+		pf.get_cell_terrain(Vector2i(-2, 6)), pf.get_cell_terrain(Vector2i(-1, 6))],
+		[GROUND, WALL, 255, 255], "tile terrains and empty cells")
+	var result := pf.find_path(Vector2i(-2, 5), Vector2i(3, 7), 1, &"unit")
+	_expect_eq(result.code, "OK", "query on the imported map")
+	_expect(result.path.all(func(a: Vector2i) -> bool: return a != Vector2i(-2, 6) and a != Vector2i(-1, 6)), "empty cells are blocked")
+	_expect_eq(pf.get_clearance(Vector2i(-1, 6), &"unit"), 0, "empty cell clearance")
+	pf.empty_cell_terrain = GROUND
+	_expect(pf.import_tile_map_layer(layer, "terrain"), "import with empty cells as ground")
+	_expect_eq(pf.get_cell_terrain(Vector2i(-2, 6)), GROUND, "empty cell is ground now")
+	layer.free()
+	pf.free()
+
+
+func check_bad_import() -> void:
+	var pf := _map(["...", "..."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var before := _snapshot(pf)
+	var good := _layer(["..", ".#"], Vector2i.ZERO)
+	var out_of_range := _layer([".!", ".."], Vector2i.ZERO)
+	var empty := _layer([], Vector2i.ZERO)
+	var bare := TileMapLayer.new()
+	bare.set_cell(Vector2i.ZERO, 0, Vector2i.ZERO)
+	root.add_child(bare)
+	_expect(not pf.import_tile_map_layer(null, "terrain"), "null layer")
+	_expect(not pf.import_tile_map_layer(good, "no_such_layer"), "missing custom data layer")
+	_expect(not pf.import_tile_map_layer(good, "speed"), "float custom data layer")
+	_expect(not pf.import_tile_map_layer(out_of_range, "terrain"), "terrain 300 in a tile")
+	_expect(not pf.import_tile_map_layer(empty, "terrain"), "layer without tiles")
+	_expect(not pf.import_tile_map_layer(bare, "terrain"), "layer without a TileSet")
+	_expect_eq(_snapshot(pf), before, "map unchanged after refused imports")
+	for node: Node in [good, out_of_range, empty, bare, pf]:
+		node.free()
+
+
+func _agent_profile(profile_name: StringName, terrains: Array, costs: Array) -> AgentProfile:
+	var profile := AgentProfile.new()
+	profile.name = profile_name
+	profile.terrains = PackedInt32Array(terrains)
+	profile.costs = PackedFloat64Array(costs)
+	return profile
+
+
+func check_resources() -> void:
+	var pf := _map(["rssssr", "rrrrrr"], NEVER)
+	var jeep := _agent_profile(&"jeep", [ROAD, SWAMP], [1.0, 3.0])
+	var walker := _agent_profile(&"walker", [ROAD, SWAMP], [1.0, 1.0])
+	var invalid: Array[AgentProfile] = [
+		_agent_profile(&"short", [ROAD, SWAMP], [1.0]),
+		_agent_profile(&"wide", [256], [1.0]),
+		_agent_profile(&"twice", [ROAD, ROAD], [1.0, 2.0]),
+		_agent_profile(&"nan", [ROAD], [NAN]),
+		_agent_profile(&"negative", [ROAD], [-2.0]),
+		_agent_profile(&"", [ROAD], [1.0]),
+	]
+	_expect_eq(jeep.get_validation_error(), "", "a valid profile has no validation error")
+	for profile in invalid:
+		_expect(profile.get_validation_error() != "", "'%s' reports a validation error" % profile.name)
+	var list: Array[AgentProfile] = [jeep, walker, null, _agent_profile(&"jeep", [ROAD], [1.0])]
+	list.append_array(invalid)
+	pf.profiles = list
+	_expect(not pf.reload_profiles(), "reload_profiles reports invalid entries")
+	_expect_eq(pf.get_profile_names(), PackedStringArray(["jeep", "walker"]), "only the valid, first-named profiles")
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 7.0, "jeep from a resource")
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"walker").total_cost, 5.0, "walker from a resource")
+	jeep.costs = PackedFloat64Array([1.0, 1.25])
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 6.0, "edited resource applies at once")
+	pf.set_profile(&"jeep", {ROAD: 1.0})
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 7.0, "code profile replaces it")
+	var only_walker: Array[AgentProfile] = [walker]
+	pf.profiles = only_walker
+	_expect(pf.reload_profiles(), "all valid")
+	_expect_eq(pf.get_profile_names(), PackedStringArray(["walker"]), "retired resource profiles are removed")
+	pf.free()
+
+
+func check_demo_scene() -> void:
+	var scene: PackedScene = load("res://demo/demo.tscn")
+	var pf: ClearancePathfinder = scene.instantiate().get_node("Pathfinder")
+	var owner_node := pf.get_parent()
+	_expect_eq(pf.profiles.size(), 2, "two AgentProfile resources in the scene file")
+	_expect(pf.reload_profiles(), "they are valid")
+	_expect_eq(pf.get_profile_names(), PackedStringArray(["infantry", "vehicle"]), "names")
+	_expect_eq(pf.region, Rect2i(0, 0, 62, 32), "region from the scene")
+	owner_node.free()

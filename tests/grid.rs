@@ -78,3 +78,41 @@ fn cells_and_regions_print_like_godot_values() {
         "region [P: (0, 0), S: (0, 5)] must be between 1 and 32768 cells on each side"
     );
 }
+
+/// `cells_along` (differences of indices, one division) names the same cells as `cell_at` (a
+/// division per index) for random walks of straight and diagonal steps, on every width from 1
+/// up, regions anywhere.
+#[test]
+fn cells_along_a_walk_are_the_cells_at_its_indices() {
+    let mut rng = Rng::new(0x0ce1_15a1);
+    for width in 1..=9 {
+        for height in 1..=5 {
+            let (x, y) = (rng.range(-50, 50) as i32, rng.range(-50, 50) as i32);
+            let grid = TerrainGrid::new(Region::new(x, y, width, height), 0).unwrap();
+            let (mut column, mut row) = (rng.range(0, width as i64), rng.range(0, height as i64));
+            let mut walk = vec![(row * width as i64 + column) as usize];
+            for _ in 0..40 {
+                let (dx, dy) = (rng.range(-1, 2), rng.range(-1, 2));
+                let (next_column, next_row) = (column + dx, row + dy);
+                if (dx, dy) == (0, 0)
+                    || !(0..width as i64).contains(&next_column)
+                    || !(0..height as i64).contains(&next_row)
+                {
+                    continue;
+                }
+                (column, row) = (next_column, next_row);
+                walk.push((row * width as i64 + column) as usize);
+            }
+            let expected: Vec<Cell> = walk.iter().map(|&index| grid.cell_at(index)).collect();
+            assert_eq!(
+                grid.cells_along(&walk),
+                expected,
+                "width {width} height {height}"
+            );
+        }
+    }
+    assert!(TerrainGrid::new(Region::new(0, 0, 4, 4), 0)
+        .unwrap()
+        .cells_along(&[])
+        .is_empty());
+}

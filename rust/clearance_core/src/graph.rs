@@ -240,7 +240,15 @@ impl AnchorGraph {
                     EntryCosts::Uniform(multiplier) => *multiplier,
                     EntryCosts::PerAnchor(multipliers) => multipliers[entered],
                 });
-            if pair[0] % width == entered % width || pair[0] / width == entered / width {
+            // On a map at least 3 wide a step's index difference tells its kind (see
+            // `TerrainGrid::cells_along`); narrower maps compare coordinates.
+            let straight = if width >= 3 {
+                let distance = entered.abs_diff(pair[0]);
+                distance == 1 || distance == width
+            } else {
+                pair[0] % width == entered % width || pair[0] / width == entered / width
+            };
+            if straight {
                 weights.straight += multiplier;
             } else {
                 weights.diagonal += multiplier;

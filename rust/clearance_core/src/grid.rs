@@ -262,6 +262,37 @@ impl TerrainGrid {
         )
     }
 
+    /// The cells stored at `path`'s indices, a walk of single steps (straight or diagonal)
+    /// such as a search returns. Only the first index is divided by the width: on a map at
+    /// least 3 cells wide the index difference of a step tells its direction, since
+    /// `±1`, `±width` and `±width ± 1` are then all distinct.
+    pub fn cells_along(&self, path: &[usize]) -> Vec<Cell> {
+        let width = self.width();
+        if width < 3 {
+            return path.iter().map(|&index| self.cell_at(index)).collect();
+        }
+        let mut cells = Vec::with_capacity(path.len());
+        let Some(&first) = path.first() else {
+            return cells;
+        };
+        let mut cell = self.cell_at(first);
+        cells.push(cell);
+        let row = width as isize;
+        for pair in path.windows(2) {
+            let delta = pair[1] as isize - pair[0] as isize;
+            let dy = if delta <= 1 - row {
+                -1
+            } else if delta >= row - 1 {
+                1
+            } else {
+                0
+            };
+            cell = Cell::new(cell.x + (delta - dy * row) as i32, cell.y + dy as i32);
+            cells.push(cell);
+        }
+        cells
+    }
+
     /// The terrain of `cell`, or `None` when it lies outside the region.
     pub fn terrain(&self, cell: Cell) -> Option<TerrainId> {
         self.index_of(cell).map(|index| self.cells[index])

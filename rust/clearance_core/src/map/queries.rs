@@ -111,11 +111,7 @@ impl PathMap {
             (None, _) => PathCode::NoPath,
         };
         // A search from an anchor to itself returns that one anchor, as a partial path should.
-        let path: Vec<Cell> = outcome
-            .path
-            .iter()
-            .map(|&index| self.grid.cell_at(index))
-            .collect();
+        let path = self.grid.cells_along(&outcome.path);
         PathResult {
             code,
             step_weights: graph.step_weights(&outcome.path, width),

@@ -10,7 +10,9 @@ use clearance_core::{
     TerrainGrid, STRAIGHT_STEP,
 };
 use clearance_tests::check::likely_legal_anchor;
-use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
+use clearance_tests::generate::{
+    random_cell, random_grid, random_profile, Rng, GROUND, ROAD, SWAMP, WATER,
+};
 use clearance_tests::reference::Reference;
 
 /// The reference optimum from every anchor of the map (by storage index) to the nearest of
@@ -114,6 +116,19 @@ fn generated_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {
     let mut map = PathMap::new(grid).with_movement(movement);
     map.set_profile(random_profile(rng, "unit")).unwrap();
     map
+}
+
+/// A profile whose terrains (ground, and road, swamp and water each maybe) all cost one
+/// multiplier, 0 and below 1 included.
+fn uniform_profile(rng: &mut Rng, name: &str) -> AgentProfile {
+    let multiplier = *rng.pick(&[0.0, 0.5, 1.0, 1.0, 3.0]);
+    let mut profile = AgentProfile::new(name);
+    for terrain in [GROUND, ROAD, SWAMP, WATER] {
+        if terrain == GROUND || rng.chance(65) {
+            profile.set_terrain(terrain, multiplier).unwrap();
+        }
+    }
+    profile
 }
 
 fn rules_of(map: &PathMap, size: i64) -> Reference<'_> {
@@ -419,15 +434,29 @@ fn flow_field_refusals_follow_the_query_order() {
     tight
         .set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
         .unwrap();
+    // Terrain 1 costs more, so this profile's graph has per-anchor costs and its group orders
+    // need a field.
+    let mixed = AgentProfile::new("mixed").with_terrain(0, 1.0).unwrap();
+    tight
+        .set_profile(mixed.with_terrain(1, 2.0).unwrap())
+        .unwrap();
     assert_eq!(tight.prepare("unit", 1), PathCode::Ok);
+    assert_eq!(tight.prepare("mixed", 1), PathCode::Ok);
     tight.set_cache_memory_limit(tight.cache_memory_bytes() + 64 * 64 * 4);
     assert_eq!(
         field(&tight, &[walled], 1, "unit"),
         Some(PathCode::MemoryLimitReached)
     );
     assert!(tight.find_path(inside, walled, 1, "unit").is_ok());
-    let group = tight.find_paths_to(walled, &[inside, Cell::new(108, 0)], 1, "unit");
+    let group = tight.find_paths_to(walled, &[inside, Cell::new(108, 0)], 1, "mixed");
     assert_eq!(group[0].code, PathCode::MemoryLimitReached);
+    assert_eq!(group[1].code, PathCode::StartOutOfBounds);
+    // Uniform costs: the group order is one jump-point search, which needs no field.
+    let group = tight.find_paths_to(walled, &[inside, Cell::new(108, 0)], 1, "unit");
+    assert_eq!(
+        group[0].cost,
+        tight.find_path(inside, walled, 1, "unit").cost
+    );
     assert_eq!(group[1].code, PathCode::StartOutOfBounds);
     tight.set_cache_memory_limit(usize::MAX);
     let field = tight
@@ -442,8 +471,14 @@ fn group_orders_answer_what_find_path_answers() {
     let mut rng = Rng::new(0x6E0F_0E0E);
     let mut ok = 0;
     let mut codes = std::collections::HashSet::new();
+    let mut uniform_cases = 0;
     for case in 0..500 {
-        let map = generated_map(&mut rng, case, 22);
+        let mut map = generated_map(&mut rng, case, 22);
+        if case % 2 == 0 {
+            // Every terrain at one multiplier: the group order is one jump-point search.
+            map.set_profile(uniform_profile(&mut rng, "unit")).unwrap();
+            uniform_cases += 1;
+        }
         let size = if case % 25 == 0 {
             *rng.pick(&[0, -3, 300])
         } else {
@@ -492,6 +527,7 @@ fn group_orders_answer_what_find_path_answers() {
         }
     }
     assert!(ok >= 1500, "{ok}");
+    assert_eq!(uniform_cases, 250);
     for code in [
         PathCode::Ok,
         PathCode::InvalidAgentSize,

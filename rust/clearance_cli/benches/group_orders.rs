@@ -1,6 +1,8 @@
-//! Group orders: many units of mixed sizes sent to one goal, answered by flow fields (one per
-//! agent size, each bounded to settle that size's starts: `PathMap::find_paths_to`) against
-//! one `find_path` per unit, paired in one run; and one full-map field, its time and bytes.
+//! Group orders: many units of mixed sizes sent to one goal, answered by
+//! `PathMap::find_paths_to` (one search from the goal per agent size: on these uniform-cost
+//! maps a jump-point search that stops at every start), by flow fields (one per agent size,
+//! each bounded to settle that size's starts) and by one `find_path` per unit, paired in one
+//! run; and one full-map field, its time and bytes.
 //!
 //! Run: `cargo bench -p clearance_cli --bench group_orders` (optionally `-- ROUNDS`, default 3).
 //! 200 starts, 100 on each of AR0011SR (512 x 512) and AcrosstheCape (768 x 768), sizes 1, 2
@@ -104,41 +106,43 @@ fn total_cost(results: &[PathResult]) -> u64 {
         .sum()
 }
 
-/// Every order answered by fields: one `find_paths_to` per map and size.
-fn by_fields(orders: &[Order]) -> u64 {
+/// The starts of `order` of agent size `size`.
+fn starts_of(order: &Order, size: i64) -> Vec<Cell> {
+    (order.starts.iter())
+        .filter(|&&(_, s)| s == size)
+        .map(|&(cell, _)| cell)
+        .collect()
+}
+
+/// Every order answered by one `find_paths_to` per map and size.
+fn by_group_orders(orders: &[Order]) -> u64 {
     let mut cost = 0;
     for order in orders {
         for size in 1..=3 {
-            let starts: Vec<Cell> = order
-                .starts
-                .iter()
-                .filter(|&&(_, s)| s == size)
-                .map(|&(cell, _)| cell)
-                .collect();
+            let starts = starts_of(order, size);
             cost += total_cost(&order.map.find_paths_to(order.goal, &starts, size, PROFILE));
         }
     }
     cost
 }
 
-/// How many anchors the fields of `by_fields` settle in all: the same bounded fields, built
-/// again outside the timing.
-fn settled_by_fields(orders: &[Order]) -> usize {
-    let mut settled = 0;
+/// Every order answered by one flow field per map and size, bounded to settle its starts,
+/// then a path from each start; with how many anchors the fields settle in all.
+fn by_fields(orders: &[Order]) -> (u64, usize) {
+    let (mut cost, mut settled) = (0, 0);
     for order in orders {
         for size in 1..=3 {
-            let starts: Vec<Cell> = order
-                .starts
-                .iter()
-                .filter(|&&(_, s)| s == size)
-                .map(|&(cell, _)| cell)
-                .collect();
+            let starts = starts_of(order, size);
             let options = FlowFieldOptions::new().settle(&starts);
             let field = order.map.flow_field(&[order.goal], size, PROFILE, options);
-            settled += field.unwrap().reached_count();
+            let field = field.unwrap();
+            settled += field.reached_count();
+            let paths: Vec<PathResult> =
+                starts.iter().map(|&start| field.path_from(start)).collect();
+            cost += total_cost(&paths);
         }
     }
-    settled
+    (cost, settled)
 }
 
 /// Every order answered by one search per start.
@@ -177,7 +181,7 @@ fn main() {
         );
     }
     println!();
-    println!("| landmarks | answered by | total ms | per start us | anchors expanded (fields: settled) per start | fields faster by |");
+    println!("| landmarks | answered by | total ms | per start us | anchors expanded (fields: settled) per start | find_paths_to faster by |");
     println!("|---|---|---:|---:|---:|---:|");
     let mut scratch = SearchScratch::new();
     for landmarks in [0, 8] {
@@ -191,21 +195,32 @@ fn main() {
             }
         }
         let starts = orders.iter().map(|order| order.starts.len()).sum::<usize>() as f64;
-        let (fields_s, fields_cost) = time(rounds, || by_fields(&orders));
+        let (group_s, group_cost) = time(rounds, || by_group_orders(&orders));
         let row = |what: &str, seconds: f64, expanded: Option<f64>| {
             println!(
                 "| {landmarks} | {what} | {:.1} | {:.0} | {} | {} |",
                 seconds * 1e3,
                 seconds * 1e6 / starts,
                 expanded.map_or("-".to_owned(), |e| format!("{:.0}", e / starts)),
-                if what == "fields" {
+                if what == "find_paths_to" {
                     "-".to_owned()
                 } else {
-                    format!("**{:.1}x**", seconds / fields_s)
+                    format!("**{:.1}x**", seconds / group_s)
                 },
             );
         };
-        row("fields", fields_s, Some(settled_by_fields(&orders) as f64));
+        row("find_paths_to", group_s, None);
+        let mut settled = 0;
+        let (fields_s, fields_cost) = time(rounds, || {
+            let (cost, count) = by_fields(&orders);
+            settled = count;
+            cost
+        });
+        assert_eq!(
+            fields_cost, group_cost,
+            "fields and group orders disagree on costs"
+        );
+        row("bounded flow fields", fields_s, Some(settled as f64));
         for mode in [SearchMode::Plain, SearchMode::Auto] {
             let mut expanded = 0;
             let (seconds, cost) = time(rounds, || {
@@ -213,7 +228,10 @@ fn main() {
                 expanded = count;
                 cost
             });
-            assert_eq!(cost, fields_cost, "fields and searches disagree on costs");
+            assert_eq!(
+                cost, group_cost,
+                "group orders and searches disagree on costs"
+            );
             row(
                 &format!("find_path {}", mode.as_str()),
                 seconds,

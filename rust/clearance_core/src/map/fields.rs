@@ -1,11 +1,13 @@
 //! Flow fields to one goal or the nearest of several, and group orders: many starts, one goal,
 //! answered by one field.
 
+use super::queries::with_thread_scratch;
 use super::PathMap;
 use crate::flow_field::{FieldSource, FlowField, FlowFieldOptions};
 use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
+use crate::search::paths_from;
 
 impl PathMap {
     /// A [`FlowField`] for an agent of `agent_size` moving by the rules of the profile called
@@ -112,9 +114,12 @@ impl PathMap {
     /// A group order: paths from every one of `starts` to `goal`, one result per start in
     /// order, each what [`find_path`](Self::find_path) would answer (the same codes, checked
     /// in the same order; `OK` with an optimal path listing every anchor, of the same cost;
-    /// one anchor when a start is the goal). They come from one [`FlowField`] bounded to
-    /// settle every legal start, so the work is one search however many units are sent.
-    /// Paths of equal cost may differ from `find_path`'s; results carry `expanded` 0.
+    /// one anchor when a start is the goal). They come from one search outwards from the
+    /// goal, however many units are sent: where every terrain the profile enters costs the
+    /// same, a jump-point search that stops at every start (steps then cost the same both
+    /// ways, so a path from the goal, reversed, is a path to it of the same cost); otherwise a
+    /// [`FlowField`] bounded to settle every legal start. Paths of equal cost may differ from
+    /// `find_path`'s; results carry `expanded` 0.
     ///
     /// If the field would pass the cache memory limit, every start that passes the earlier
     /// checks gets `MEMORY_LIMIT_REACHED`.
@@ -150,6 +155,9 @@ impl PathMap {
         if let Some(code) = early {
             return vec![PathResult::failure(code); starts.len()];
         }
+        if let Some(results) = self.group_order_by_jumps(goal, starts, agent_size, profile) {
+            return results;
+        }
         let options = FlowFieldOptions::new().settle(starts);
         let field = self.build_flow_field(&[goal], agent_size, profile, &options);
         starts
@@ -172,6 +180,73 @@ impl PathMap {
                 Err(failure) => failure.clone(),
             })
             .collect()
+    }
+
+    /// [`find_paths_to`](Self::find_paths_to) by one jump-point search from the goal, on a
+    /// graph of uniform costs whose goal is on the map and fits the unit; `None` otherwise
+    /// (the field then answers, and reports the goal's codes).
+    fn group_order_by_jumps(
+        &self,
+        goal: Cell,
+        starts: &[Cell],
+        agent_size: i64,
+        profile: &str,
+    ) -> Option<Vec<PathResult>> {
+        let size = checked_agent_size(agent_size)?;
+        let found_profile = self.profiles.get(profile)?;
+        let goal_index = self.grid.index_of(goal)?;
+        let clearance = self.clearance_layer_for(&found_profile.capability())?;
+        if clearance.at(goal_index) < size {
+            return None;
+        }
+        let graph = self.graph_for(profile, found_profile, size)?;
+        let mut results: Vec<Result<usize, PathResult>> = Vec::with_capacity(starts.len());
+        for &start in starts {
+            results.push(match self.grid.index_of(start) {
+                None => Err(PathResult::failure(PathCode::StartOutOfBounds)),
+                Some(index) if clearance.at(index) < size => Err(PathResult {
+                    shortfall: Some(ClearanceShortfall {
+                        found: clearance.at(index),
+                        needed: size,
+                    }),
+                    ..PathResult::failure(PathCode::StartClearanceInsufficient)
+                }),
+                Some(index) => Ok(index),
+            });
+        }
+        let targets: Vec<usize> = results
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .copied()
+            .collect();
+        let width = self.grid.width();
+        let mut paths = with_thread_scratch(|scratch| {
+            paths_from(scratch, &graph, self.movement, width, goal_index, &targets)
+        })?
+        .into_iter();
+        Some(
+            results
+                .into_iter()
+                .map(|result| match result {
+                    Err(failure) => failure,
+                    Ok(_) => match paths.next().flatten() {
+                        None => PathResult::failure(PathCode::NoPath),
+                        Some(found) => {
+                            let mut anchors = found.path;
+                            anchors.reverse();
+                            PathResult {
+                                code: PathCode::Ok,
+                                path: self.grid.cells_along(&anchors),
+                                cost: found.cost,
+                                step_weights: graph.step_weights(&anchors, width),
+                                expanded: 0,
+                                shortfall: None,
+                            }
+                        }
+                    },
+                })
+                .collect(),
+        )
     }
 
     /// How far the unit falls short of fitting at `start` (inside the map; size and profile

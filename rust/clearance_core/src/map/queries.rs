@@ -14,6 +14,15 @@ thread_local! {
     static THREAD_SCRATCH: RefCell<SearchScratch> = RefCell::new(SearchScratch::new());
 }
 
+/// Runs `work` with this thread's search scratch.
+pub(super) fn with_thread_scratch<T>(work: impl FnOnce(&mut SearchScratch) -> T) -> T {
+    THREAD_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => work(&mut scratch),
+        // Only reachable if a search re-entered itself; a fresh scratch keeps it correct.
+        Err(_) => work(&mut SearchScratch::new()),
+    })
+}
+
 impl PathMap {
     /// Finds an optimal path for an agent of `agent_size` (1 to 255) moving by the rules of
     /// the profile called `profile`, from anchor `start` to anchor `goal`.
@@ -58,11 +67,7 @@ impl PathMap {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn query(&self, query: &PathQuery<'_>) -> PathResult {
-        THREAD_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => self.query_with(&mut scratch, query),
-            // Only reachable if a query re-entered itself; a fresh scratch keeps it correct.
-            Err(_) => self.query_with(&mut SearchScratch::new(), query),
-        })
+        with_thread_scratch(|scratch| self.query_with(scratch, query))
     }
 
     /// [`query`](Self::query) with caller-owned search memory.

@@ -10,7 +10,8 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `astar.rs` | plain A*: the expansion loop and the path trace |
-//! | `jump.rs` | jump-point search: rays between the anchors where a path may turn |
+//! | `direct.rs` | the direct walk `auto` tries first, kept when it provably costs the lower bound |
+//! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), and the rays between the anchors where a path may turn (`rays.rs`) |
 //! | `heuristic.rs` | the distance heuristic and its maximum with the landmark bounds |
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
@@ -48,7 +49,7 @@ use crate::movement::{Movement, STEP_LENGTHS};
 use astar::astar;
 use direct::direct_path;
 use heuristic::{DistanceHeuristic, Heuristic, WithLandmarks};
-use jump::jump_search;
+use jump::{jump_search, jump_tree};
 use keys::{Compact, Packed, Wide};
 use step_costs::{PerAnchorCosts, StepCosts, UniformCosts};
 
@@ -112,7 +113,7 @@ impl<'a, H> Problem<'a, H> {
 pub(crate) enum Algorithm {
     /// Plain A* (`astar.rs`).
     Plain,
-    /// Jump-point search (`jump.rs`).
+    /// Jump-point search (`jump/`).
     Jump,
     /// For short trips, plain A* within a budget of expansions that grows with the
     /// straight-line distance (no ray floods the open ground around the start), then, if the
@@ -185,6 +186,89 @@ pub(crate) fn search(
     };
     outcome.cost = outcome.cost.map(|cost| cost * graph.cost_unit);
     outcome
+}
+
+/// An optimal path found by [`paths_from`]: its cost and its anchors' storage indices.
+pub(crate) struct FoundPath {
+    pub cost: u64,
+    pub path: Vec<usize>,
+}
+
+/// No estimate at all: a search with it is Dijkstra's.
+struct NoHeuristic;
+
+impl Heuristic for NoHeuristic {
+    #[inline(always)]
+    fn estimate(&self, _anchor: usize, _x: u32, _y: u32) -> u64 {
+        0
+    }
+}
+
+/// Optimal paths from `source` to each of `targets` (storage indices of legal anchors) on a
+/// graph whose steps all pay one multiplier ([`EntryCosts::Uniform`]), from one jump-point
+/// search with no heuristic that stops at every target (`jump/mod.rs`, "Several targets"). For
+/// each target, in order: its cost and the anchors from `source` to it, or `None` if it lies
+/// in another region. `None` overall if the graph's costs are not uniform.
+pub(crate) fn paths_from(
+    scratch: &mut SearchScratch,
+    graph: &AnchorGraph,
+    movement: Movement,
+    width: usize,
+    source: usize,
+    targets: &[usize],
+) -> Option<Vec<Option<FoundPath>>> {
+    let EntryCosts::Uniform(multiplier) = graph.entry else {
+        return None;
+    };
+    let costs = UniformCosts(STEP_LENGTHS.map(|length| length * u64::from(multiplier)));
+    let mut bits = vec![0u64; graph.moves.len().div_ceil(64)];
+    let mut wanted = 0;
+    for &target in targets {
+        let (word, bit) = (target / 64, 1u64 << (target % 64));
+        if bits[word] & bit == 0 && graph.connected(source, target) {
+            bits[word] |= bit;
+            wanted += 1;
+        }
+    }
+    let options = SearchOptions {
+        algorithm: Algorithm::Jump,
+        max_expansions: u64::MAX,
+        landmarks: None,
+        direct_first: false,
+    };
+    let problem = Problem::new(graph, width, (source, source), &NoHeuristic, &options);
+    let stops = (&bits[..], wanted);
+    let found = if movement == Movement::FourWay {
+        tree_with_fallback::<true>(scratch, &problem, &costs, stops, targets)
+    } else {
+        tree_with_fallback::<false>(scratch, &problem, &costs, stops, targets)
+    };
+    Some(
+        found
+            .into_iter()
+            .map(|found| {
+                found.map(|found| FoundPath {
+                    cost: found.cost * graph.cost_unit,
+                    ..found
+                })
+            })
+            .collect(),
+    )
+}
+
+/// [`jump_tree`] with compact keys; if a cost outgrows them, again with wider ones.
+fn tree_with_fallback<const FOUR_WAY: bool>(
+    scratch: &mut SearchScratch,
+    problem: &Problem<NoHeuristic>,
+    costs: &UniformCosts,
+    stops: (&[u64], usize),
+    targets: &[usize],
+) -> Vec<Option<FoundPath>> {
+    let compact = Compact::for_cells(problem.moves.len());
+    jump_tree::<_, _, _, FOUR_WAY>(scratch, problem, costs, compact, stops, targets)
+        .or_else(|| jump_tree::<_, _, _, FOUR_WAY>(scratch, problem, costs, Packed, stops, targets))
+        .or_else(|| jump_tree::<_, _, _, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets))
+        .expect("wide keys hold any cost")
 }
 
 /// Straight-line distance, in straight steps, from which [`Algorithm::PlainThenJump`] goes

@@ -110,9 +110,10 @@ impl ClearancePathfinder {
     /// `goal` for a unit of `agent_size` and `profile`, one result Dictionary per start, in
     /// order, each what `find_path()` would return for it (the same codes in the same order,
     /// an optimal path of the same cost; paths of equal cost may differ, and `expanded` is 0).
-    /// They come from one flow field bounded to reach every start, so the search is done once
-    /// however many units are sent. An entry of `starts` that is not a Vector2i prints an
-    /// error and returns an empty array.
+    /// They come from one search outwards from the goal however many units are sent: where
+    /// every terrain the profile enters costs the same, a jump-point search that stops at
+    /// each start; otherwise a flow field bounded to reach every start. An entry of `starts`
+    /// that is not a Vector2i prints an error and returns an empty array.
     #[func]
     pub fn find_paths_to(
         &mut self,

@@ -1,0 +1,337 @@
+//! Jump-point search: A* over the anchors where an optimal path may have to turn, on graphs
+//! with obstacles, many agent sizes and per-anchor entry costs.
+//!
+//! Plain A* expands every anchor of every equally good path. Jump-point search (Harabor and
+//! Grastien, AAAI 2011) expands only *jump points*: from each one it walks straight and
+//! diagonal rays without touching the open list, and stops where a ray meets the goal or an
+//! anchor at which an optimal path may have to turn. Its extension to weighted grids (JPSW,
+//! Carlson et al., AAAI 2023) treats a change of cost like an obstacle; the rules below do the
+//! same for this crate's cost model, derived and proved here.
+//!
+//! # Cost model
+//!
+//! The graph is the one [`AnchorGraph`](crate::graph::AnchorGraph) stores for one profile and
+//! agent size: an anchor is legal iff the agent fits there; a straight step is legal iff both
+//! ends are; a diagonal step is legal iff its end and both orthogonal anchors it passes are
+//! (no corner cutting). A step of length `len` (`S` straight, `D` diagonal, in the fixed-point
+//! units of [`cost`](crate::cost), with `S <= D < 2S`) into anchor `b` costs `len * m(b)`,
+//! where `m(b) >= 0` is `b`'s entry multiplier. The start is never charged. 8-way movement
+//! first; the 4-way rules, proved the same way, follow.
+//!
+//! # The pruning rule
+//!
+//! Name directions by compass (`N` is up). Let `n` be reached by a step in direction `d` from
+//! `p = n - d`. The *successors* of `n` are the legal steps from `n` among:
+//!
+//! * `d` straight, say `E` (the natural successor), plus for each side, say `N`:
+//!   - `N` and `NE` when `p + N` is illegal (an obstacle beside the parent);
+//!   - otherwise `N` when `(D - S) * m(n + N) > S * m(n)`, and `NE` when
+//!     `D * m(n + N) + S * m(n + NE) > S * m(n) + D * m(n + NE)`.
+//! * `d` diagonal, say `NE`: `NE`, `N` and `E` (natural), plus `NW` when
+//!   `S * (m(n + W) + m(n + NW)) > D * (m(n) + m(n + NW))`, and `SE` likewise with `S`.
+//!
+//! The start's successors are all its legal steps. On a uniform-cost graph every cost test
+//! fails, and this is jump-point search without corner cutting: only obstacles beside the
+//! parent force a turn, and diagonal arrivals never do.
+//!
+//! # Why an optimal path survives
+//!
+//! Call a path *canonical* if every step after the first is a successor of the step before it.
+//! **Every start and goal joined by a path are joined by an optimal canonical path.** Among all
+//! walks from start to goal take one minimising, in this order: its cost, its number of steps,
+//! its number of diagonal steps, and its sequence of step kinds read from the start, with a
+//! diagonal before a straight. Suppose its step `p -> n` in direction `d` is followed by
+//! `n -> x`, not a successor. Every case gives a walk that is smaller in that order, a
+//! contradiction:
+//!
+//! * `x = p` (a step back): drop both steps; costs are never negative.
+//! * `d = E`, `x = n + NW`: take `p -> x` straight instead; `S m(x) <= S m(n) + D m(x)`.
+//! * `d = E`, `x = n + N`: not a successor, so `p + N` is legal, the diagonal `p -> x` is
+//!   legal, and `D m(x) <= S m(n) + S m(x)`: one step fewer, no dearer.
+//! * `d = E`, `x = n + NE`: `p + N` is legal and so is `n + N` (the diagonal `n -> x` passes
+//!   it), so `p -> n + N -> x` is legal, as many steps and diagonals, no dearer by the rule,
+//!   and its diagonal comes first.
+//! * `d = NE`, `x = n + W` (or `n + S`): take `p -> x` straight; `S m(x) <= D m(n) + S m(x)`.
+//! * `d = NE`, `x = n + NW`: `n -> x` is legal, so `n + W` is; `p -> n + W -> x` is two
+//!   straight steps, legal, no dearer by the rule, and has fewer diagonals.
+//!
+//! The other directions are mirror images. So the minimal walk is an optimal canonical path.
+//!
+//! # Why the search finds it
+//!
+//! The search is A* whose expansion of `n` walks rays along the successors of `n`. A straight
+//! ray from `n` in direction `d` steps on while the next anchor has no successor but `d`; it
+//! stops at an anchor with another successor (a *forced* one), at the goal, or where the step
+//! `d` is illegal (a dead end, no canonical path goes on). A diagonal ray also stops at an
+//! anchor from which one of its two straight rays stops somewhere other than a dead end.
+//! Where a ray stops, that anchor becomes a jump point with the cost of the ray; the anchors
+//! passed keep nothing. So every canonical path is a chain of rays between jump points, and
+//! the search is A* over the graph of those rays: same costs, a consistent heuristic (it is
+//! consistent along each step, so along each ray). Which successors a jump point has depends
+//! on how it was reached, so each jump point keeps the union of the successors of every
+//! arrival at its best cost, and an arrival at equal cost that adds successors puts it back
+//! on the open list to scan just those. Then every anchor on an optimal canonical path is
+//! reached at its optimal cost with its arrival direction among those scanned, and the usual
+//! A* argument shows the goal is expanded at the optimal cost.
+//!
+//! # 4-way movement
+//!
+//! Without diagonals the canonical order puts vertical steps first. After a vertical arrival
+//! every step but the one back is a successor (going on, or turning east or west). After a
+//! horizontal arrival, say `E` from `p`, the successors are `E` and each side, say `N`, where
+//! `p + N` is illegal or `m(p + N) > m(n)`. Minimise (cost, steps, step kinds with vertical
+//! before horizontal): if the walk goes `p -> n -> n + N` with `p + N` legal and
+//! `m(p + N) <= m(n)`, then `p -> p + N -> n + N` is legal, as many steps, no dearer
+//! (`S m(p + N) + S m(x) <= S m(n) + S m(x)`), and its vertical step comes first. So a
+//! horizontal ray stops where a side opens that was closed beside the anchor behind, or is
+//! cheaper to reach from here than from there; a vertical ray tries east and west at every
+//! anchor, as a diagonal ray tries its two parts.
+//!
+//! # Several targets
+//!
+//! [`jump_tree`] runs the same search from one source with no heuristic (Dijkstra over the
+//! rays) and a set of targets: every ray also stops at each target, and the search ends once
+//! every target it must reach has been expanded. A target stopping a ray is one stop more on
+//! a canonical path, as the goal is: the target keeps the successors of its arrival, so
+//! whatever a canonical path does after passing it is scanned from it. Each target is
+//! expanded at its optimal cost (Dijkstra's argument over the graph of rays), and tracing
+//! parents back from it gives an optimal path.
+//!
+//! # What is counted, and which path comes back
+//!
+//! An expansion is a jump point taken off the open list (the scanning of rays is not
+//! counted); the expansion limit counts the same. Open entries are ordered by `(f, h, y, x)`
+//! as in A*, and the path returned lists every anchor: the rays between jump points are
+//! straight or diagonal lines. Among equally cheap paths it may return a different one than
+//! plain A*, but the same one for the same query and map every time.
+
+mod rays;
+
+use super::heuristic::Heuristic;
+use super::keys::KeyCodec;
+use super::scratch::{JumpLink, Node, SearchScratch};
+use super::step_costs::StepCosts;
+use super::{FoundPath, Problem, SearchOutcome};
+use crate::movement::direction_offsets;
+use rays::{Goal, Rays, Stops, Targets};
+
+/// How the open-list loop of [`expand`] ended.
+enum Ending {
+    /// `done` said so on expanding this anchor.
+    Done(usize),
+    /// The open list ran out.
+    Exhausted,
+    /// The expansion limit was reached first.
+    Limit,
+}
+
+/// Jump-point search proper. Returns `None` only if a key does not fit `K` (the caller then
+/// retries with a wider key type).
+pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY: bool>(
+    scratch: &mut SearchScratch,
+    problem: &Problem<H>,
+    costs: &C,
+    codec: K,
+) -> Option<SearchOutcome> {
+    let goal = problem.goal;
+    let (ending, expanded, _) =
+        expand::<K, H, C, Goal, FOUR_WAY>(scratch, problem, costs, codec, &Goal(goal), |index| {
+            index == goal
+        })?;
+    Some(match ending {
+        Ending::Done(index) => SearchOutcome {
+            cost: Some(scratch.nodes[index].g),
+            path: trace_back(&scratch.jump_links, problem.width, problem.start, goal),
+            expanded,
+            limit_reached: false,
+        },
+        Ending::Exhausted => SearchOutcome::unfinished(expanded, false),
+        Ending::Limit => SearchOutcome::unfinished(expanded, true),
+    })
+}
+
+/// Optimal paths from `problem.start` to every anchor in `targets` (a bit per anchor) that
+/// the search must reach, `wanted` of them (those in the start's region): jump-point search
+/// with no heuristic that stops rays at every target (see "Several targets" in the module
+/// docs). Returns `None` only if a key does not fit `K`; otherwise, for each of `queried`, its
+/// cost (in graph units) and its path from the start, or `None` if the search did not expand
+/// it. `problem.goal` is
+/// not used.
+pub(super) fn jump_tree<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY: bool>(
+    scratch: &mut SearchScratch,
+    problem: &Problem<H>,
+    costs: &C,
+    codec: K,
+    (targets, wanted): (&[u64], usize),
+    queried: &[usize],
+) -> Option<Vec<Option<FoundPath>>> {
+    let mut expanded_targets = vec![0u64; targets.len()];
+    let mut remaining = wanted;
+    let stops = Targets(targets);
+    let (_, _, reached) =
+        expand::<K, H, C, Targets, FOUR_WAY>(scratch, problem, costs, codec, &stops, |index| {
+            let (word, bit) = (index / 64, 1u64 << (index % 64));
+            if stops.is_stop(index) && expanded_targets[word] & bit == 0 {
+                expanded_targets[word] |= bit;
+                remaining -= 1;
+            }
+            remaining == 0
+        })?;
+    Some(
+        queried
+            .iter()
+            .map(|&target| {
+                let node = scratch.nodes[target];
+                let expanded = expanded_targets[target / 64] >> (target % 64) & 1 != 0;
+                (expanded && node.state >= reached).then(|| {
+                    let path =
+                        trace_back(&scratch.jump_links, problem.width, problem.start, target);
+                    FoundPath { cost: node.g, path }
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The open-list loop shared by [`jump_search`] and [`jump_tree`]: expands jump points from
+/// `problem.start` in key order until `done` says so of an expanded anchor, the open list runs
+/// out, or the expansion limit is reached. Returns how it ended, the expansions, and the
+/// `state` from which a node counts as reached in this search. `None` only if a key does not
+/// fit `K`.
+fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, S: Stops, const FOUR_WAY: bool>(
+    scratch: &mut SearchScratch,
+    problem: &Problem<H>,
+    costs: &C,
+    codec: K,
+    stops: &S,
+    mut done: impl FnMut(usize) -> bool,
+) -> Option<(Ending, u64, u32)> {
+    let Problem {
+        moves,
+        width,
+        start,
+        heuristic,
+        max_expansions,
+        ..
+    } = *problem;
+    let reached = scratch.begin_jumps(moves.len());
+    let SearchScratch {
+        nodes,
+        jump_links,
+        open,
+        ..
+    } = scratch;
+    let open = K::heap(open);
+    let nodes = &mut nodes[..moves.len()];
+    let links = &mut jump_links[..moves.len()];
+    let rays = Rays::<C, S, FOUR_WAY> {
+        moves,
+        offsets: direction_offsets(width),
+        costs,
+        stops,
+    };
+    let estimate = |anchor: usize| {
+        let (x, y) = (anchor as u32 % width as u32, anchor as u32 / width as u32);
+        heuristic.estimate(anchor, x, y)
+    };
+
+    nodes[start] = Node {
+        g: 0,
+        slot: 0,
+        state: reached,
+    };
+    links[start] = JumpLink {
+        parent: start as u32,
+        pending: moves[start],
+        scanned: 0,
+    };
+    let start_h = estimate(start);
+    open.push(
+        codec.encode(start_h, start_h, start as u32)?,
+        |key, slot| nodes[codec.index(key)].slot = slot,
+    );
+
+    let mut expanded = 0u64;
+    while let Some(entry) = open.pop(|key, slot| nodes[codec.index(key)].slot = slot) {
+        if expanded == max_expansions {
+            return Some((Ending::Limit, expanded, reached));
+        }
+        let index = codec.index(entry);
+        expanded += 1;
+        if done(index) {
+            return Some((Ending::Done(index), expanded, reached));
+        }
+        let g = nodes[index].g;
+        let link = &mut links[index];
+        let mut directions = link.pending & !link.scanned;
+        link.scanned |= directions;
+        link.pending = 0;
+        while directions != 0 {
+            let direction = directions.trailing_zeros() as usize;
+            directions &= directions - 1;
+            let Some((target, ray_cost)) = rays.ray(index, direction) else {
+                continue;
+            };
+            let next_g = g + ray_cost;
+            let next = nodes[target];
+            let unreached = next.state < reached;
+            let known_g = next.g | u64::from(unreached).wrapping_neg();
+            let is_open = !unreached && open.holds(next.slot, |held| codec.index(held) == target);
+            if next_g < known_g {
+                nodes[target].g = next_g;
+                nodes[target].state = reached;
+                links[target] = JumpLink {
+                    parent: index as u32,
+                    pending: rays.successors(target, direction),
+                    scanned: 0,
+                };
+                let h = estimate(target);
+                let key = codec.encode(next_g + h, h, target as u32)?;
+                let placed = |key: K::Key, slot| nodes[codec.index(key)].slot = slot;
+                if is_open {
+                    open.decrease(next.slot, key, placed);
+                } else {
+                    open.push(key, placed);
+                }
+            } else if next_g == known_g {
+                // Another arrival at the same cost: scan whatever successors it adds.
+                let link = &mut links[target];
+                let added = rays.successors(target, direction) & !(link.scanned | link.pending);
+                if added != 0 {
+                    link.pending |= added;
+                    if !is_open {
+                        let h = estimate(target);
+                        let key = codec.encode(next_g + h, h, target as u32)?;
+                        open.push(key, |key: K::Key, slot| nodes[codec.index(key)].slot = slot);
+                    }
+                }
+            }
+        }
+    }
+    Some((Ending::Exhausted, expanded, reached))
+}
+
+/// Every anchor from `start` to `goal`: the jump points, back through their parents, with the
+/// straight or diagonal line between each two filled in.
+fn trace_back(links: &[JumpLink], width: usize, start: usize, goal: usize) -> Vec<usize> {
+    let mut jump_points = vec![goal];
+    let mut at = goal;
+    while at != start {
+        at = links[at].parent as usize;
+        jump_points.push(at);
+    }
+    jump_points.reverse();
+    let mut path = vec![start];
+    for pair in jump_points.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        let dx = (to % width).cmp(&(from % width)) as isize;
+        let dy = (to / width).cmp(&(from / width)) as isize;
+        let step = dy * width as isize + dx;
+        let mut at = from;
+        while at != to {
+            at = at.wrapping_add_signed(step);
+            path.push(at);
+        }
+    }
+    path
+}

@@ -1,0 +1,314 @@
+//! The rays of jump-point search: the successor rules of the parent module's docs as tables
+//! and tests, and the straight, diagonal and 4-way vertical rays that walk from a jump point
+//! to the next.
+
+use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
+use crate::movement::{DIRECTIONS, OPPOSITE, STRAIGHT_DIRECTIONS};
+use crate::search::step_costs::StepCosts;
+
+/// The index in [`DIRECTIONS`] of the step `(dx, dy)`.
+const fn direction_of(dx: i32, dy: i32) -> usize {
+    let mut direction = 0;
+    while DIRECTIONS[direction].dx != dx || DIRECTIONS[direction].dy != dy {
+        direction += 1;
+    }
+    direction
+}
+
+/// For a straight direction `d`: its two sides, each as `(side, diagonal)`, the straight
+/// direction at right angles and the diagonal between `d` and it.
+const SIDES: [[(usize, usize); 2]; STRAIGHT_DIRECTIONS] = {
+    let mut sides = [[(0, 0); 2]; STRAIGHT_DIRECTIONS];
+    let mut d = 0;
+    while d < STRAIGHT_DIRECTIONS {
+        let (dx, dy) = (DIRECTIONS[d].dx, DIRECTIONS[d].dy);
+        // Right angles to (dx, dy): (dy, dx) and (-dy, -dx).
+        let (ax, ay) = (dy, dx);
+        sides[d] = [
+            (direction_of(ax, ay), direction_of(dx + ax, dy + ay)),
+            (direction_of(-ax, -ay), direction_of(dx - ax, dy - ay)),
+        ];
+        d += 1;
+    }
+    sides
+};
+
+/// For a straight direction: the bits of its two sides (see [`SIDES`]).
+const SIDE_BITS: [u8; 8] = {
+    let mut bits = [0; 8];
+    let mut d = 0;
+    while d < STRAIGHT_DIRECTIONS {
+        bits[d] = 1 << SIDES[d][0].0 | 1 << SIDES[d][1].0;
+        d += 1;
+    }
+    bits
+};
+
+/// For a diagonal direction `(dx, dy)`: its straight parts `(dx, 0)` and `(0, dy)`.
+const PARTS: [[usize; 2]; 8] = {
+    let mut parts = [[0; 2]; 8];
+    let mut d = STRAIGHT_DIRECTIONS;
+    while d < 8 {
+        let (dx, dy) = (DIRECTIONS[d].dx, DIRECTIONS[d].dy);
+        parts[d] = [direction_of(dx, 0), direction_of(0, dy)];
+        d += 1;
+    }
+    parts
+};
+
+/// For a diagonal direction `(dx, dy)`: the two diagonals at right angles to it, each with
+/// the straight direction between it and the way back: `((-dx, dy), (-dx, 0))` and
+/// `((dx, -dy), (0, -dy))`.
+const TURNS: [[(usize, usize); 2]; 8] = {
+    let mut turns = [[(0, 0); 2]; 8];
+    let mut d = STRAIGHT_DIRECTIONS;
+    while d < 8 {
+        let (dx, dy) = (DIRECTIONS[d].dx, DIRECTIONS[d].dy);
+        turns[d] = [
+            (direction_of(-dx, dy), direction_of(-dx, 0)),
+            (direction_of(dx, -dy), direction_of(0, -dy)),
+        ];
+        d += 1;
+    }
+    turns
+};
+
+/// The natural successors of an arrival in each direction: straight on, or a diagonal and
+/// its two straight parts.
+const NATURAL: [u8; 8] = {
+    let mut natural = [0; 8];
+    let mut d = 0;
+    while d < 8 {
+        natural[d] = 1 << d;
+        if d >= STRAIGHT_DIRECTIONS {
+            natural[d] |= 1 << PARTS[d][0] | 1 << PARTS[d][1];
+        }
+        d += 1;
+    }
+    natural
+};
+
+/// Whether each direction is vertical (north or south).
+const VERTICAL: [bool; 8] = {
+    let mut vertical = [false; 8];
+    let mut d = 0;
+    while d < 8 {
+        vertical[d] = DIRECTIONS[d].dx == 0;
+        d += 1;
+    }
+    vertical
+};
+
+/// East and west: the straight rays a vertical 4-way ray tries at each anchor.
+const HORIZONTAL: [usize; 2] = [direction_of(1, 0), direction_of(-1, 0)];
+
+/// The natural successors under 4-way rules: straight on after a horizontal arrival; straight
+/// on, east and west after a vertical one.
+const NATURAL_FOUR_WAY: [u8; 8] = {
+    let mut natural = [0; 8];
+    let mut d = 0;
+    while d < STRAIGHT_DIRECTIONS {
+        natural[d] = 1 << d;
+        if DIRECTIONS[d].dx == 0 {
+            natural[d] |= 1 << HORIZONTAL[0] | 1 << HORIZONTAL[1];
+        }
+        d += 1;
+    }
+    natural
+};
+
+/// Where rays stop besides jump points: the goal, or each of several targets.
+pub(super) trait Stops {
+    fn is_stop(&self, anchor: usize) -> bool;
+}
+
+/// The one goal of a search.
+pub(super) struct Goal(pub(super) usize);
+
+impl Stops for Goal {
+    #[inline(always)]
+    fn is_stop(&self, anchor: usize) -> bool {
+        anchor == self.0
+    }
+}
+
+/// Targets of [`jump_tree`]: one bit per anchor.
+pub(super) struct Targets<'a>(pub(super) &'a [u64]);
+
+impl Stops for Targets<'_> {
+    #[inline(always)]
+    fn is_stop(&self, anchor: usize) -> bool {
+        self.0[anchor / 64] >> (anchor % 64) & 1 != 0
+    }
+}
+
+/// The rays of one search: the graph, its costs and the anchors they stop at besides jump
+/// points. `FOUR_WAY` selects the 4-way rules (see the module docs).
+pub(super) struct Rays<'a, C, S, const FOUR_WAY: bool> {
+    pub(super) moves: &'a [u8],
+    pub(super) offsets: [isize; 8],
+    pub(super) costs: &'a C,
+    pub(super) stops: &'a S,
+}
+
+impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
+    #[inline(always)]
+    fn neighbour(&self, anchor: usize, direction: usize) -> usize {
+        anchor.wrapping_add_signed(self.offsets[direction])
+    }
+
+    /// The successors of `at` reached by a step in `arrival` (see the module docs).
+    #[inline(always)]
+    pub(super) fn successors(&self, at: usize, arrival: usize) -> u8 {
+        let moves = self.moves[at];
+        if FOUR_WAY {
+            return self.successors_four_way(at, arrival) & moves;
+        }
+        let mut successors = NATURAL[arrival];
+        if arrival < STRAIGHT_DIRECTIONS {
+            let parent_moves = self.moves[self.neighbour(at, OPPOSITE[arrival])];
+            for (side, diagonal) in SIDES[arrival] {
+                if moves & 1 << side == 0 {
+                    // Neither the side nor the diagonal past it is legal.
+                    continue;
+                }
+                if parent_moves & 1 << side == 0 {
+                    successors |= 1 << side | 1 << diagonal;
+                } else if !C::UNIFORM {
+                    let here = self.costs.multiplier(at);
+                    let beside = self.costs.multiplier(self.neighbour(at, side));
+                    if (DIAGONAL_STEP - STRAIGHT_STEP) * beside > STRAIGHT_STEP * here {
+                        successors |= 1 << side;
+                    }
+                    if moves & 1 << diagonal != 0 {
+                        let ahead = self.costs.multiplier(self.neighbour(at, diagonal));
+                        if DIAGONAL_STEP * beside + STRAIGHT_STEP * ahead
+                            > STRAIGHT_STEP * here + DIAGONAL_STEP * ahead
+                        {
+                            successors |= 1 << diagonal;
+                        }
+                    }
+                }
+            }
+        } else if !C::UNIFORM {
+            for (diagonal, between) in TURNS[arrival] {
+                if moves & 1 << diagonal != 0 {
+                    let here = self.costs.multiplier(at);
+                    let past = self.costs.multiplier(self.neighbour(at, between));
+                    let ahead = self.costs.multiplier(self.neighbour(at, diagonal));
+                    if STRAIGHT_STEP * (past + ahead) > DIAGONAL_STEP * (here + ahead) {
+                        successors |= 1 << diagonal;
+                    }
+                }
+            }
+        }
+        successors & moves
+    }
+
+    /// [`successors`](Self::successors) under the 4-way rules, before masking by the legal
+    /// moves: a vertical arrival may go on or turn either way; a horizontal one goes on, and
+    /// turns where the side beside the parent is closed or dearer than here.
+    #[inline(always)]
+    fn successors_four_way(&self, at: usize, arrival: usize) -> u8 {
+        if VERTICAL[arrival] {
+            return NATURAL_FOUR_WAY[arrival];
+        }
+        let moves = self.moves[at];
+        let parent = self.neighbour(at, OPPOSITE[arrival]);
+        let parent_moves = self.moves[parent];
+        let mut successors = 1 << arrival;
+        for (side, _) in SIDES[arrival] {
+            if moves & 1 << side == 0 {
+                continue;
+            }
+            if parent_moves & 1 << side == 0
+                || (!C::UNIFORM
+                    && self.costs.multiplier(self.neighbour(parent, side))
+                        > self.costs.multiplier(at))
+            {
+                successors |= 1 << side;
+            }
+        }
+        successors
+    }
+
+    /// The successors every arrival in `arrival` has, forced or not.
+    #[inline(always)]
+    fn natural(arrival: usize) -> u8 {
+        if FOUR_WAY {
+            NATURAL_FOUR_WAY[arrival]
+        } else {
+            NATURAL[arrival]
+        }
+    }
+
+    /// Whether a ray arriving at `at` in `arrival` stops there for a turn.
+    #[inline(always)]
+    fn forced(&self, at: usize, arrival: usize) -> bool {
+        self.successors(at, arrival) & !Self::natural(arrival) != 0
+    }
+
+    /// Walks from `from` in the straight `direction`: the first anchor where the ray stops
+    /// and the cost of getting there, or `None` at a dead end.
+    #[inline(always)]
+    fn straight(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
+        let forward = 1 << direction;
+        let sides = SIDE_BITS[direction];
+        let (mut at, mut cost) = (from, 0);
+        let mut behind = self.moves[from];
+        loop {
+            if behind & forward == 0 {
+                return None;
+            }
+            at = self.neighbour(at, direction);
+            cost += self.costs.step_cost(direction, at);
+            let here = self.moves[at];
+            // Where no cost test can force a turn, one is forced exactly where a side opens
+            // that was closed beside the anchor behind (the obstacle case of `successors`).
+            let forced = if C::UNIFORM || self.costs.even(at) {
+                here & sides & !behind != 0
+            } else {
+                self.forced(at, direction)
+            };
+            if forced || self.stops.is_stop(at) {
+                return Some((at, cost));
+            }
+            behind = here;
+        }
+    }
+
+    /// Walks from `from` in `direction` (a diagonal, or a vertical under 4-way rules), trying
+    /// both straight rays in `parts` at each anchor: the first anchor where the ray stops and
+    /// its cost, or `None` at a dead end.
+    fn sweep(&self, from: usize, direction: usize, parts: [usize; 2]) -> Option<(usize, u64)> {
+        let (mut at, mut cost) = (from, 0);
+        loop {
+            if self.moves[at] & 1 << direction == 0 {
+                return None;
+            }
+            at = self.neighbour(at, direction);
+            cost += self.costs.step_cost(direction, at);
+            // A diagonal arrival is forced to turn only by a cost test; a vertical 4-way
+            // arrival never is (every turn is natural).
+            if self.stops.is_stop(at)
+                || (!FOUR_WAY && !C::UNIFORM && !self.costs.even(at) && self.forced(at, direction))
+                || self.straight(at, parts[0]).is_some()
+                || self.straight(at, parts[1]).is_some()
+            {
+                return Some((at, cost));
+            }
+        }
+    }
+
+    /// The ray from `from` in `direction`, whichever kind it is.
+    #[inline(always)]
+    pub(super) fn ray(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
+        if FOUR_WAY && VERTICAL[direction] {
+            self.sweep(from, direction, HORIZONTAL)
+        } else if direction < STRAIGHT_DIRECTIONS {
+            self.straight(from, direction)
+        } else {
+            self.sweep(from, direction, PARTS[direction])
+        }
+    }
+}

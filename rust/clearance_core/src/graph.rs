@@ -11,6 +11,7 @@ use crate::grid::{TerrainGrid, Window};
 use crate::movement::{direction_offsets, Movement, DIRECTIONS};
 use crate::profile::AgentProfile;
 use crate::result::StepWeights;
+use crate::search::JumpDistances;
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
 #[derive(Debug, Clone)]
@@ -36,6 +37,9 @@ pub(crate) struct AnchorGraph {
     pub even_costs: Vec<u64>,
     /// How many legal anchors have their `even_costs` bit clear.
     uneven_anchors: usize,
+    /// With uniform costs: the straight rays of jump-point search, stored ahead of the
+    /// queries (`search/jump/distances.rs`).
+    pub jump_distances: Option<JumpDistances>,
     agent_size: u8,
     movement: Movement,
 }
@@ -95,9 +99,12 @@ impl AnchorGraph {
                 grid.full_window(),
             );
         }
+        let jump_distances = matches!(entry, EntryCosts::Uniform(_))
+            .then(|| JumpDistances::build(&moves, width, movement));
         AnchorGraph {
             even_costs,
             uneven_anchors,
+            jump_distances,
             movable_anchors: moves.iter().filter(|&&mask| mask != 0).count(),
             moves,
             entry,
@@ -154,6 +161,9 @@ impl AnchorGraph {
         let touched = changed.grown(1, 1, width, height);
         let mut gained = Vec::new();
         let mut lost = Vec::new();
+        // Clearance changes reach far up and left of an edit on open ground; masks change
+        // only where legality for this size did, and the stored rays need only those.
+        let mut remasked: Option<Window> = None;
         for y in touched.y0..touched.y1 {
             for x in touched.x0..touched.x1 {
                 let anchor = y * width + x;
@@ -162,6 +172,15 @@ impl AnchorGraph {
                 let old = self.moves[anchor];
                 let new = move_mask(clearance, size, directions, x, y);
                 self.moves[anchor] = new;
+                if new != old {
+                    let here = Window {
+                        x0: x,
+                        y0: y,
+                        x1: x + 1,
+                        y1: y + 1,
+                    };
+                    remasked = Some(remasked.map_or(here, |window| window.hull(here)));
+                }
                 self.movable_anchors -= usize::from(old != 0);
                 self.movable_anchors += usize::from(new != 0);
                 match (was_legal, is_legal) {
@@ -186,6 +205,9 @@ impl AnchorGraph {
             }
         }
         self.regions.finish_joins();
+        if let (Some(distances), Some(remasked)) = (&mut self.jump_distances, remasked) {
+            distances.repair(&self.moves, width, remasked);
+        }
         let legal = |index: usize| clearance.at(index) >= size;
         if let EntryCosts::PerAnchor(multipliers) = &self.entry {
             // Legality changed here, and with it which neighbours the even-cost bits read.
@@ -203,11 +225,16 @@ impl AnchorGraph {
 
     /// Bytes a graph of a map of `cells` cells holds for `profile` (before any relabelling):
     /// a move mask and a region label per anchor, and an entry multiplier per anchor unless
-    /// every terrain costs the same.
-    pub fn estimated_bytes(cells: usize, profile: &AgentProfile) -> usize {
+    /// every terrain costs the same, when it stores jump-point search's rays instead (one
+    /// entry per direction of `movement`).
+    pub fn estimated_bytes(cells: usize, profile: &AgentProfile, movement: Movement) -> usize {
         let uniform = profile.min_fixed_multiplier() == profile.max_fixed_multiplier();
-        let per_anchor = 1 + 4 + if uniform { 0 } else { 4 };
-        cells.saturating_mul(per_anchor)
+        let costs = if uniform {
+            JumpDistances::estimated_bytes(cells, movement)
+        } else {
+            cells.saturating_mul(4)
+        };
+        cells.saturating_mul(1 + 4).saturating_add(costs)
     }
 
     pub fn memory_bytes(&self) -> usize {
@@ -219,6 +246,10 @@ impl AnchorGraph {
             + entry
             + self.even_costs.capacity() * std::mem::size_of::<u64>()
             + self.regions.memory_bytes()
+            + self
+                .jump_distances
+                .as_ref()
+                .map_or(0, JumpDistances::memory_bytes)
     }
 
     /// Whether jump-point search is expected to beat plain A* on this graph: unless
@@ -272,6 +303,7 @@ impl AnchorGraph {
             || self.movable_anchors != other.movable_anchors
             || self.even_costs != other.even_costs
             || self.uneven_anchors != other.uneven_anchors
+            || self.jump_distances != other.jump_distances
         {
             return false;
         }

@@ -162,6 +162,7 @@ impl PathMap {
         if !self.fits(AnchorGraph::estimated_bytes(
             self.grid.as_bytes().len(),
             profile,
+            self.movement,
         )) {
             return None;
         }

@@ -24,6 +24,7 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts>(
         goal,
         heuristic,
         max_expansions,
+        ..
     } = *problem;
     let reached = scratch.begin(moves.len());
     let offsets = direction_offsets(width);
@@ -167,40 +168,17 @@ mod tests {
     use super::super::heuristic::DistanceHeuristic;
     use super::super::keys::{Compact, Packed, Wide};
     use super::super::step_costs::{PerAnchorCosts, UniformCosts};
+    use super::super::test_masks::move_masks;
     use super::*;
     use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
     use crate::movement::STEP_LENGTHS;
-
-    /// Move masks of a `width` x `width` map whose open cells `open(x, y)` says, for size 1
-    /// and 8-way movement without corner cutting.
-    fn move_masks(width: usize, open: impl Fn(usize, usize) -> bool) -> Vec<u8> {
-        let legal = |x: i64, y: i64| {
-            x >= 0 && y >= 0 && x < width as i64 && y < width as i64 && open(x as usize, y as usize)
-        };
-        (0..width * width)
-            .map(|index| {
-                let (x, y) = ((index % width) as i64, (index / width) as i64);
-                if !legal(x, y) {
-                    return 0;
-                }
-                DIRECTIONS.iter().enumerate().fold(0u8, |mask, (bit, d)| {
-                    let (dx, dy) = (i64::from(d.dx), i64::from(d.dy));
-                    if legal(x + dx, y + dy) && legal(x + dx, y) && legal(x, y + dy) {
-                        mask | 1 << bit
-                    } else {
-                        mask
-                    }
-                })
-            })
-            .collect()
-    }
 
     #[test]
     fn both_key_types_find_the_same_paths() {
         // A 40x40 map with a wall pattern, multiplier 1, all eight directions where legal.
         let width = 40;
         let open = |x: usize, y: usize| !(x % 7 == 3 && y % 9 != 4);
-        let moves = move_masks(width, open);
+        let moves = move_masks(width, width, open);
         let mut scratch = SearchScratch::new();
         // Multiplier 1: costs in cost units, as the map hands them to the search.
         let costs = UniformCosts(STEP_LENGTHS);
@@ -218,6 +196,7 @@ mod tests {
                 goal,
                 heuristic: &heuristic,
                 max_expansions: u64::MAX,
+                distances: None,
             };
             let compact = Compact::for_cells(moves.len());
             let small = astar(&mut scratch, &problem, &costs, compact).unwrap();
@@ -247,7 +226,7 @@ mod tests {
             state
         };
         let open: Vec<bool> = (0..width * width).map(|_| random() % 100 >= 22).collect();
-        let moves = move_masks(width, |x, y| open[y * width + x]);
+        let moves = move_masks(width, width, |x, y| open[y * width + x]);
         let uniform = UniformCosts(STEP_LENGTHS.map(|length| length * 1500));
         let multipliers = vec![1500u32; width * width];
         let per_anchor = PerAnchorCosts {
@@ -276,6 +255,7 @@ mod tests {
                 goal,
                 heuristic: &heuristic,
                 max_expansions: u64::MAX,
+                distances: None,
             };
             let pruned = astar(&mut scratch, &problem, &uniform, Packed).unwrap();
             let plain = astar(&mut scratch, &problem, &per_anchor, Packed).unwrap();

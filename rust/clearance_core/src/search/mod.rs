@@ -11,7 +11,7 @@
 //! |---|---|
 //! | `astar.rs` | plain A*: the expansion loop and the path trace |
 //! | `direct.rs` | the direct walk `auto` tries first, kept when it provably costs the lower bound |
-//! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), and the rays between the anchors where a path may turn (`rays.rs`) |
+//! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), the rays between the anchors where a path may turn (`rays.rs`), and those rays stored ahead of the queries on uniform-cost graphs (`distances.rs`) |
 //! | `heuristic.rs` | the distance heuristic and its maximum with the landmark bounds |
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
@@ -40,6 +40,41 @@ mod pruning;
 mod scratch;
 mod step_costs;
 
+#[cfg(test)]
+mod test_masks {
+    use crate::movement::DIRECTIONS;
+
+    /// Move masks of a `width x height` map whose open cells `open(x, y)` says, for size 1
+    /// and 8-way movement without corner cutting.
+    pub(crate) fn move_masks(
+        width: usize,
+        height: usize,
+        open: impl Fn(usize, usize) -> bool,
+    ) -> Vec<u8> {
+        let legal = |x: i64, y: i64| {
+            x >= 0
+                && y >= 0
+                && x < width as i64
+                && y < height as i64
+                && open(x as usize, y as usize)
+        };
+        (0..width * height)
+            .map(|index| {
+                let (x, y) = ((index % width) as i64, (index / width) as i64);
+                if !legal(x, y) {
+                    return 0;
+                }
+                DIRECTIONS.iter().enumerate().fold(0u8, |mask, (bit, d)| {
+                    let (dx, dy) = (i64::from(d.dx), i64::from(d.dy));
+                    let ok = legal(x + dx, y + dy) && legal(x + dx, y) && legal(x, y + dy);
+                    mask | u8::from(ok) << bit
+                })
+            })
+            .collect()
+    }
+}
+
+pub(crate) use jump::JumpDistances;
 pub use scratch::SearchScratch;
 
 use crate::cost::STRAIGHT_STEP;
@@ -85,6 +120,8 @@ pub(super) struct Problem<'a, H> {
     pub(super) goal: usize,
     pub(super) heuristic: &'a H,
     pub(super) max_expansions: u64,
+    /// The graph's stored straight rays, if it keeps them.
+    pub(super) distances: Option<&'a JumpDistances>,
 }
 
 impl<'a, H> Problem<'a, H> {
@@ -104,6 +141,7 @@ impl<'a, H> Problem<'a, H> {
             goal,
             heuristic,
             max_expansions: options.max_expansions,
+            distances: graph.jump_distances.as_ref(),
         }
     }
 }

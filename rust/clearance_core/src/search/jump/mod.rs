@@ -87,6 +87,14 @@
 //! cheaper to reach from here than from there; a vertical ray tries east and west at every
 //! anchor, as a diagonal ray tries its two parts.
 //!
+//! # Stored rays
+//!
+//! On a uniform-cost graph no cost test can stop a ray, so where each straight ray and each
+//! diagonal ray (under 8-way rules) ends depends only on the move masks: the graph stores them
+//! (`distances.rs`, after JPS+) and a ray is read, not walked, then cut short where it passes
+//! the goal or a target. The stops are the same, so the search expands the same jump points
+//! in the same order and returns the same path as with walked rays.
+//!
 //! # Several targets
 //!
 //! [`jump_tree`] runs the same search from one source with no heuristic (Dijkstra over the
@@ -105,7 +113,10 @@
 //! straight or diagonal lines. Among equally cheap paths it may return a different one than
 //! plain A*, but the same one for the same query and map every time.
 
+mod distances;
 mod rays;
+
+pub(crate) use distances::JumpDistances;
 
 use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
@@ -134,10 +145,14 @@ pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WA
     codec: K,
 ) -> Option<SearchOutcome> {
     let goal = problem.goal;
-    let (ending, expanded, _) =
-        expand::<K, H, C, Goal, FOUR_WAY>(scratch, problem, costs, codec, &Goal(goal), |index| {
-            index == goal
-        })?;
+    let (ending, expanded, _) = expand::<K, H, C, Goal, FOUR_WAY>(
+        scratch,
+        problem,
+        costs,
+        codec,
+        &Goal::new(goal, problem.width),
+        |index| index == goal,
+    )?;
     Some(match ending {
         Ending::Done(index) => SearchOutcome {
             cost: Some(scratch.nodes[index].g),
@@ -167,7 +182,7 @@ pub(super) fn jump_tree<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY:
 ) -> Option<Vec<Option<FoundPath>>> {
     let mut expanded_targets = vec![0u64; targets.len()];
     let mut remaining = wanted;
-    let stops = Targets(targets);
+    let stops = Targets(targets, problem.width);
     let (_, _, reached) =
         expand::<K, H, C, Targets, FOUR_WAY>(scratch, problem, costs, codec, &stops, |index| {
             let (word, bit) = (index / 64, 1u64 << (index % 64));
@@ -229,6 +244,7 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, S: Stops, const FOUR_WAY: boo
         offsets: direction_offsets(width),
         costs,
         stops,
+        distances: problem.distances,
     };
     let estimate = |anchor: usize| {
         let (x, y) = (anchor as u32 % width as u32, anchor as u32 / width as u32);

@@ -2,8 +2,9 @@
 //! and tests, and the straight, diagonal and 4-way vertical rays that walk from a jump point
 //! to the next.
 
+use super::distances::{JumpDistances, StoredRay};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
-use crate::movement::{DIRECTIONS, OPPOSITE, STRAIGHT_DIRECTIONS};
+use crate::movement::{direction_offsets, DIRECTIONS, OPPOSITE, STRAIGHT_DIRECTIONS};
 use crate::search::step_costs::StepCosts;
 
 /// The index in [`DIRECTIONS`] of the step `(dx, dy)`.
@@ -34,7 +35,7 @@ const SIDES: [[(usize, usize); 2]; STRAIGHT_DIRECTIONS] = {
 };
 
 /// For a straight direction: the bits of its two sides (see [`SIDES`]).
-const SIDE_BITS: [u8; 8] = {
+pub(super) const SIDE_BITS: [u8; 8] = {
     let mut bits = [0; 8];
     let mut d = 0;
     while d < STRAIGHT_DIRECTIONS {
@@ -120,25 +121,133 @@ const NATURAL_FOUR_WAY: [u8; 8] = {
 /// Where rays stop besides jump points: the goal, or each of several targets.
 pub(super) trait Stops {
     fn is_stop(&self, anchor: usize) -> bool;
+    /// The fewest steps, from 1 to `steps`, after which a walk from `from` by `offset` per
+    /// step is at a stop, if any.
+    fn first_within(&self, from: usize, offset: isize, steps: usize) -> Option<usize>;
+    /// The fewest steps, from 1 to `steps`, after which a diagonal ray from `from` in
+    /// `direction` stops because of these stops: it is at one, or a straight ray along a
+    /// part of `direction` reaches one, as `distances` store those rays. The caller knows the
+    /// ray can take `steps` steps.
+    fn first_on_diagonal(
+        &self,
+        from: usize,
+        direction: usize,
+        steps: usize,
+        distances: &JumpDistances,
+    ) -> Option<usize>;
 }
 
-/// The one goal of a search.
-pub(super) struct Goal(pub(super) usize);
+/// The one goal of a search: its storage index and its column and row.
+pub(super) struct Goal {
+    anchor: usize,
+    x: isize,
+    y: isize,
+    width: usize,
+}
+
+impl Goal {
+    /// The goal at storage index `anchor` on a map `width` wide.
+    pub(super) fn new(anchor: usize, width: usize) -> Self {
+        Goal {
+            anchor,
+            x: (anchor % width) as isize,
+            y: (anchor / width) as isize,
+            width,
+        }
+    }
+}
 
 impl Stops for Goal {
     #[inline(always)]
     fn is_stop(&self, anchor: usize) -> bool {
-        anchor == self.0
+        anchor == self.anchor
+    }
+
+    /// Arithmetic, not a walk: the ray crosses the goal's row after `k_row` steps and its
+    /// column after `k_column`; at each crossing the goal lies straight ahead along one part
+    /// of the diagonal (or is the anchor itself), and the stored ray along that part says
+    /// whether it gets there.
+    #[inline(always)]
+    fn first_on_diagonal(
+        &self,
+        from: usize,
+        direction: usize,
+        steps: usize,
+        distances: &JumpDistances,
+    ) -> Option<usize> {
+        let (dx, dy) = (
+            DIRECTIONS[direction].dx as isize,
+            DIRECTIONS[direction].dy as isize,
+        );
+        let (from_x, from_y) = ((from % self.width) as isize, (from / self.width) as isize);
+        let (to_x, to_y) = (self.x - from_x, self.y - from_y);
+        let [horizontal, vertical] = PARTS[direction];
+        let width = self.width as isize;
+        let reaches = |k: isize, across: isize, part: usize| {
+            (1..=steps as isize).contains(&k)
+                && across >= 0
+                && across as usize
+                    <= distances
+                        .ray(from.wrapping_add_signed(k * (dy * width + dx)), part)
+                        .steps
+        };
+        let k_row = to_y * dy;
+        let k_column = to_x * dx;
+        let row = reaches(k_row, (to_x - k_row * dx) * dx, horizontal).then_some(k_row);
+        let column = reaches(k_column, (to_y - k_column * dy) * dy, vertical).then_some(k_column);
+        match (row, column) {
+            (Some(a), Some(b)) => Some(a.min(b) as usize),
+            (a, b) => a.or(b).map(|k| k as usize),
+        }
+    }
+
+    #[inline(always)]
+    fn first_within(&self, from: usize, offset: isize, steps: usize) -> Option<usize> {
+        // The goal lies `difference / offset` steps ahead if that divides evenly and is in
+        // range; the range test comes first, so the division runs only for goals nearby.
+        let difference = self.anchor as isize - from as isize;
+        let ahead = difference.signum() == offset.signum()
+            && difference.unsigned_abs() <= steps * offset.unsigned_abs();
+        (ahead && difference % offset == 0).then(|| (difference / offset) as usize)
     }
 }
 
-/// Targets of [`jump_tree`]: one bit per anchor.
-pub(super) struct Targets<'a>(pub(super) &'a [u64]);
+/// Targets of [`jump_tree`]: one bit per anchor, on a map this wide.
+pub(super) struct Targets<'a>(pub(super) &'a [u64], pub(super) usize);
 
 impl Stops for Targets<'_> {
     #[inline(always)]
     fn is_stop(&self, anchor: usize) -> bool {
         self.0[anchor / 64] >> (anchor % 64) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn first_within(&self, from: usize, offset: isize, steps: usize) -> Option<usize> {
+        let mut at = from;
+        (1..=steps).find(|_| {
+            at = at.wrapping_add_signed(offset);
+            self.is_stop(at)
+        })
+    }
+
+    /// A walk along the diagonal: targets have no pattern to compute with.
+    fn first_on_diagonal(
+        &self,
+        from: usize,
+        direction: usize,
+        steps: usize,
+        distances: &JumpDistances,
+    ) -> Option<usize> {
+        let offsets = direction_offsets(self.1);
+        let mut at = from;
+        (1..=steps).find(|_| {
+            at = at.wrapping_add_signed(offsets[direction]);
+            self.is_stop(at)
+                || PARTS[direction].into_iter().any(|part| {
+                    let reach = distances.ray(at, part).steps;
+                    self.first_within(at, offsets[part], reach).is_some()
+                })
+        })
     }
 }
 
@@ -149,6 +258,8 @@ pub(super) struct Rays<'a, C, S, const FOUR_WAY: bool> {
     pub(super) offsets: [isize; 8],
     pub(super) costs: &'a C,
     pub(super) stops: &'a S,
+    /// The stored straight rays, on uniform-cost graphs that keep them.
+    pub(super) distances: Option<&'a JumpDistances>,
 }
 
 impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
@@ -252,6 +363,9 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
     /// and the cost of getting there, or `None` at a dead end.
     #[inline(always)]
     fn straight(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
+        if let (true, Some(distances)) = (C::UNIFORM, self.distances) {
+            return self.stored_straight(distances, from, direction);
+        }
         let forward = 1 << direction;
         let sides = SIDE_BITS[direction];
         let (mut at, mut cost) = (from, 0);
@@ -275,6 +389,45 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
             }
             behind = here;
         }
+    }
+
+    /// [`straight`](Self::straight) read from the stored rays: where the stored ray ends, or
+    /// earlier where it passes a stop of this search.
+    #[inline(always)]
+    fn stored_straight(
+        &self,
+        distances: &JumpDistances,
+        from: usize,
+        direction: usize,
+    ) -> Option<(usize, u64)> {
+        let stored = distances.ray(from, direction);
+        let offset = self.offsets[direction];
+        let steps = match self.stops.first_within(from, offset, stored.steps) {
+            Some(steps) => steps,
+            None if stored.stops => stored.steps,
+            None => return None,
+        };
+        let at = from.wrapping_add_signed(offset * steps as isize);
+        Some((at, steps as u64 * self.costs.step_cost(direction, at)))
+    }
+
+    /// [`sweep`](Self::sweep) along a diagonal, read from the stored rays: where the stored
+    /// diagonal ray `stored` ends, or earlier where it meets a stop of this search.
+    #[inline(always)]
+    fn stored_diagonal(
+        &self,
+        distances: &JumpDistances,
+        stored: StoredRay,
+        from: usize,
+        direction: usize,
+    ) -> Option<(usize, u64)> {
+        let steps = match (self.stops).first_on_diagonal(from, direction, stored.steps, distances) {
+            Some(steps) => steps,
+            None if stored.stops => stored.steps,
+            None => return None,
+        };
+        let at = from.wrapping_add_signed(self.offsets[direction] * steps as isize);
+        Some((at, steps as u64 * self.costs.step_cost(direction, at)))
     }
 
     /// Walks from `from` in `direction` (a diagonal, or a vertical under 4-way rules), trying
@@ -303,6 +456,13 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
     /// The ray from `from` in `direction`, whichever kind it is.
     #[inline(always)]
     pub(super) fn ray(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
+        if !FOUR_WAY && C::UNIFORM && direction >= STRAIGHT_DIRECTIONS {
+            if let Some(distances) = self.distances {
+                if let Some(stored) = distances.diagonal_ray(from, direction) {
+                    return self.stored_diagonal(distances, stored, from, direction);
+                }
+            }
+        }
         if FOUR_WAY && VERTICAL[direction] {
             self.sweep(from, direction, HORIZONTAL)
         } else if direction < STRAIGHT_DIRECTIONS {

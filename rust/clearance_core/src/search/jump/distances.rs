@@ -18,9 +18,12 @@
 //! if a side of `d` is legal at `n` but not at `a`: a stop after 1 step. Otherwise it goes on
 //! exactly as the ray from `n` does, one step later: `e(a, d) = e(n, d) + 1` with the same
 //! ending. Filling each line against the direction (from the far end) computes `n`'s entry
-//! before `a`'s, so one pass per direction fills the table, and since each entry reads only
-//! the masks of its own line, an edit that changed masks in some rows and columns needs only
-//! those rows and columns filled again.
+//! before `a`'s, so one pass per direction fills the table.
+//!
+//! After an edit changed the masks of a window of anchors, an entry can change only if its
+//! own mask, the mask ahead or the entry ahead did. So the repair walks each line through the
+//! window back from the window's far edge: every anchor inside the window, and beyond it
+//! until an entry comes out as it was, since every entry further back then stays as it was.
 //!
 //! # Diagonal rays
 //!
@@ -32,12 +35,11 @@
 //! early at the anchor where it crosses the goal's row or column, if the straight ray from
 //! there reaches the goal; that is arithmetic on the stored entries (`rays.rs`).
 //!
-//! A diagonal entry reads its own mask and, one row further along, the straight entries and
-//! the diagonal entry of `n`. After an edit the straight entries change only along the rows
-//! and columns the edit crosses, so the repair recomputes the diagonal entries whose `n` lies
-//! in those rows and columns, row by row from the far end, plus those whose `n`'s diagonal
-//! entry just changed; an entry computed equal to its old value stops the change from
-//! spreading further back along its line.
+//! A diagonal entry reads its own mask and, of `n`, whether its two straight rays end at
+//! stops, and `n`'s diagonal entry. So after an edit the repair recomputes, row by row from the
+//! far end, the diagonal entries of the anchors in the window, of those whose `n` had a
+//! straight ray change between ending at a stop and at a dead end, and of those whose `n`'s
+//! diagonal entry just changed; an entry that comes out as it was spreads nothing further.
 //!
 //! A ray never leaves the map (a step off it is never legal), so it takes at most
 //! `MAX_SIDE - 1` steps, which fits the 15 bits an entry keeps for them.
@@ -88,26 +90,168 @@ impl JumpDistances {
             entries: vec![[0; STRAIGHT_DIRECTIONS]; moves.len()],
             diagonal: vec![[0; DIAGONAL_DIRECTIONS]; diagonals],
         };
-        let height = moves.len() / width.max(1);
-        distances.fill(moves, width, full(width, height), full(width, height));
+        let offsets = direction_offsets(width);
+        let directions = if diagonals == 0 {
+            STRAIGHT_DIRECTIONS
+        } else {
+            8
+        };
+        // The straight rays first, which the diagonal ones read; each against its direction,
+        // so that an anchor's next anchor is filled before it.
+        for (direction, &offset) in offsets.iter().enumerate().take(directions) {
+            if offset > 0 {
+                for anchor in (0..moves.len()).rev() {
+                    distances.refill(moves, anchor, direction, offset);
+                }
+            } else {
+                for anchor in 0..moves.len() {
+                    distances.refill(moves, anchor, direction, offset);
+                }
+            }
+        }
         distances
     }
 
-    /// Fills again the rays along the rows and columns that `changed` (a window of anchors
-    /// whose move masks changed) crosses; the result equals a fresh [`build`](Self::build).
+    /// Brings the table up to date after the move masks of the anchors in `changed` changed;
+    /// the result equals a fresh [`build`](Self::build) (see the module docs).
     pub(crate) fn repair(&mut self, moves: &[u8], width: usize, changed: Window) {
         let height = moves.len() / width.max(1);
-        let rows = Window {
-            x0: 0,
-            x1: width,
-            ..changed
+        let offsets = direction_offsets(width);
+        let inside = |x: usize, y: usize| {
+            (changed.x0..changed.x1).contains(&x) && (changed.y0..changed.y1).contains(&y)
         };
-        let columns = Window {
-            y0: 0,
-            y1: height,
-            ..changed
+        // Anchors whose straight rays changed between ending at a stop and at a dead end:
+        // the diagonal rays read nothing else of them.
+        let mut turned = Vec::new();
+        for direction in 0..STRAIGHT_DIRECTIONS {
+            let Direction { dx, dy } = DIRECTIONS[direction];
+            let lines = if dy == 0 {
+                changed.y0..changed.y1
+            } else {
+                changed.x0..changed.x1
+            };
+            for line in lines {
+                // From the window's edge ahead back along the line: inside the window every
+                // anchor, beyond it until an entry comes out as it was.
+                let (mut x, mut y) = match (dx, dy) {
+                    (1, _) => (changed.x1 - 1, line),
+                    (-1, _) => (changed.x0, line),
+                    (_, 1) => (line, changed.y1 - 1),
+                    _ => (line, changed.y0),
+                };
+                loop {
+                    let anchor = y * width + x;
+                    let old = self.entries[anchor][direction];
+                    let new = self.refill(moves, anchor, direction, offsets[direction]);
+                    if (old ^ new) & STOP != 0 {
+                        turned.push(anchor);
+                    }
+                    let back = step_back(x, y, dx, dy, width, height);
+                    match back {
+                        Some(previous) if old != new || inside(x, y) => (x, y) = previous,
+                        _ => break,
+                    }
+                }
+            }
+        }
+        if self.diagonal.is_empty() {
+            return;
+        }
+        for (direction, &Direction { dx, dy }) in
+            DIRECTIONS.iter().enumerate().skip(STRAIGHT_DIRECTIONS)
+        {
+            // Anchors whose own mask changed, or whose next anchor's straight rays turned.
+            let mut seeds: Vec<(usize, usize)> = (changed.y0..changed.y1)
+                .flat_map(|y| (changed.x0..changed.x1).map(move |x| (x, y)))
+                .chain(turned.iter().filter_map(|&anchor| {
+                    step_back(anchor % width, anchor / width, dx, dy, width, height)
+                }))
+                .collect();
+            self.repair_diagonal(moves, width, direction, &mut seeds);
+        }
+    }
+
+    /// Recomputes the diagonal entries in `direction` of `seeds` (column and row of each) and
+    /// of every anchor whose next anchor's entry changed, row by row from the far end.
+    fn repair_diagonal(
+        &mut self,
+        moves: &[u8],
+        width: usize,
+        direction: usize,
+        seeds: &mut [(usize, usize)],
+    ) {
+        let height = moves.len() / width;
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let offset = direction_offsets(width)[direction];
+        // Rows in the order they are done: against the direction.
+        let order = |y: usize| if dy > 0 { height - 1 - y } else { y };
+        seeds.sort_unstable_by_key(|&(x, y)| (order(y), x));
+        let mut pending: Vec<usize> = Vec::new();
+        let mut changed_here = Vec::new();
+        let mut next_seed = 0;
+        let mut row = seeds.first().map_or(height, |&(_, y)| order(y));
+        while row < height && (next_seed < seeds.len() || !pending.is_empty()) {
+            let y = order(row);
+            changed_here.clear();
+            let seeded = seeds[next_seed..]
+                .iter()
+                .take_while(|&&(_, seed_y)| seed_y == y)
+                .count();
+            let here = seeds[next_seed..next_seed + seeded].iter().map(|&(x, _)| x);
+            for x in here.chain(pending.iter().copied()) {
+                let anchor = y * width + x;
+                let old = self.diagonal[anchor][direction - STRAIGHT_DIRECTIONS];
+                if self.refill(moves, anchor, direction, offset) != old {
+                    changed_here.push(x);
+                }
+            }
+            next_seed += seeded;
+            // The anchors one row further back whose next anchor just changed.
+            pending.clear();
+            pending.extend(
+                changed_here
+                    .iter()
+                    .filter_map(|&x| x.checked_add_signed(-dx as isize).filter(|&x| x < width)),
+            );
+            if row + 1 < height && pending.is_empty() && next_seed < seeds.len() {
+                row = order(seeds[next_seed].1);
+            } else {
+                row += 1;
+            }
+        }
+    }
+
+    /// Computes, stores and returns the entry of `anchor` in `direction` from its next
+    /// anchor's (see the module docs), which must be up to date.
+    fn refill(&mut self, moves: &[u8], anchor: usize, direction: usize, offset: isize) -> u16 {
+        let here = moves[anchor];
+        let next = anchor.wrapping_add_signed(offset);
+        if direction < STRAIGHT_DIRECTIONS {
+            let entry = if here & 1 << direction == 0 {
+                0
+            } else if moves[next] & SIDE_BITS[direction] & !here != 0 {
+                STOP | 1
+            } else {
+                self.entries[next][direction] + 1
+            };
+            self.entries[anchor][direction] = entry;
+            return entry;
+        }
+        let lane = direction - STRAIGHT_DIRECTIONS;
+        let entry = if here & 1 << direction == 0 {
+            0
+        } else {
+            let Direction { dx, dy } = DIRECTIONS[direction];
+            let straight = self.entries[next];
+            let parts = straight[direction_of_step(dx, 0)] | straight[direction_of_step(0, dy)];
+            if parts & STOP != 0 {
+                STOP | 1
+            } else {
+                self.diagonal[next][lane] + 1
+            }
         };
-        self.fill(moves, width, rows, columns);
+        self.diagonal[anchor][lane] = entry;
+        entry
     }
 
     /// The ray from `anchor` in the straight `direction`.
@@ -134,113 +278,20 @@ impl JumpDistances {
         let directions = movement.direction_count();
         anchors.saturating_mul(directions * std::mem::size_of::<u16>())
     }
+}
 
-    /// Fills the horizontal rays of the anchors in `rows` and the vertical ones of those in
-    /// `columns`, each window spanning whole lines in its direction.
-    fn fill(&mut self, moves: &[u8], width: usize, rows: Window, columns: Window) {
-        let offsets = direction_offsets(width);
-        for direction in 0..STRAIGHT_DIRECTIONS {
-            let offset = offsets[direction];
-            let window = if DIRECTIONS[direction].dy == 0 {
-                rows
-            } else {
-                columns
-            };
-            // Against the direction, so that each anchor's neighbour ahead is filled first.
-            let backwards = offset > 0;
-            let along = |low: usize, high: usize, i: usize| {
-                if backwards {
-                    high - 1 - i
-                } else {
-                    low + i
-                }
-            };
-            for row in 0..window.y1 - window.y0 {
-                let y = along(window.y0, window.y1, row);
-                for column in 0..window.x1 - window.x0 {
-                    let anchor = y * width + along(window.x0, window.x1, column);
-                    self.entries[anchor][direction] = self.entry(moves, anchor, direction, offset);
-                }
-            }
-        }
-        if !self.diagonal.is_empty() {
-            for direction in STRAIGHT_DIRECTIONS..8 {
-                self.fill_diagonal(moves, width, direction, (rows, columns));
-            }
-        }
-    }
-
-    /// Fills the diagonal rays in `direction` that may have changed when the straight rays
-    /// along the rows of `rows` and the columns of `columns` did (see the module docs): row by
-    /// row from the far end, the anchors whose next anchor along the ray lies in those rows or
-    /// columns, or had its own entry change.
-    fn fill_diagonal(
-        &mut self,
-        moves: &[u8],
-        width: usize,
-        direction: usize,
-        (rows, columns): (Window, Window),
-    ) {
-        let height = moves.len() / width;
-        let Direction { dx, dy } = DIRECTIONS[direction];
-        let offset = direction_offsets(width)[direction];
-        let lane = direction - STRAIGHT_DIRECTIONS;
-        let [horizontal, vertical] = [direction_of_step(dx, 0), direction_of_step(0, dy)];
-        let in_rows = |y: isize| (rows.y0 as isize..rows.y1 as isize).contains(&y);
-        let mut changed: Vec<usize> = Vec::new();
-        let mut changed_here = Vec::new();
-        let mut candidates = Vec::new();
-        for row in 0..height {
-            // Against the direction: the row ahead (`y + dy`) is done first.
-            let y = if dy > 0 { height - 1 - row } else { row };
-            candidates.clear();
-            if in_rows(y as isize) || in_rows(y as isize + dy as isize) {
-                // The masks here or the straight rays ahead changed anywhere along the row.
-                candidates.extend(0..width);
-            } else {
-                // Columns whose anchor ahead (`x + dx`) is in `columns` or just changed.
-                let behind = |x: usize| x.checked_add_signed(-dx as isize).filter(|&x| x < width);
-                candidates.extend(
-                    (columns.x0..columns.x1)
-                        .chain(changed.iter().copied())
-                        .filter_map(behind),
-                );
-            }
-            changed_here.clear();
-            for &x in &candidates {
-                let anchor = y * width + x;
-                let entry = if moves[anchor] & 1 << direction == 0 {
-                    0
-                } else {
-                    let next = anchor.wrapping_add_signed(offset);
-                    let straight = self.entries[next];
-                    if (straight[horizontal] | straight[vertical]) & STOP != 0 {
-                        STOP | 1
-                    } else {
-                        self.diagonal[next][lane] + 1
-                    }
-                };
-                if self.diagonal[anchor][lane] != entry {
-                    self.diagonal[anchor][lane] = entry;
-                    changed_here.push(x);
-                }
-            }
-            std::mem::swap(&mut changed, &mut changed_here);
-        }
-    }
-
-    /// The entry of `anchor` in `direction`, from its neighbour's (see the module docs).
-    fn entry(&self, moves: &[u8], anchor: usize, direction: usize, offset: isize) -> u16 {
-        let here = moves[anchor];
-        if here & 1 << direction == 0 {
-            return 0;
-        }
-        let next = anchor.wrapping_add_signed(offset);
-        if moves[next] & SIDE_BITS[direction] & !here != 0 {
-            return STOP | 1;
-        }
-        self.entries[next][direction] + 1
-    }
+/// The anchor one step against `(dx, dy)` from column `x`, row `y`, if on the map.
+fn step_back(
+    x: usize,
+    y: usize,
+    dx: i32,
+    dy: i32,
+    width: usize,
+    height: usize,
+) -> Option<(usize, usize)> {
+    let x = x.checked_add_signed(-dx as isize).filter(|&x| x < width)?;
+    let y = y.checked_add_signed(-dy as isize).filter(|&y| y < height)?;
+    Some((x, y))
 }
 
 /// An entry's steps and ending.
@@ -258,16 +309,6 @@ fn direction_of_step(dx: i32, dy: i32) -> usize {
         .iter()
         .position(|d| d.dx == dx && d.dy == dy)
         .expect("a straight step")
-}
-
-/// The window of a whole map.
-fn full(width: usize, height: usize) -> Window {
-    Window {
-        x0: 0,
-        y0: 0,
-        x1: width,
-        y1: height,
-    }
 }
 
 #[cfg(test)]
@@ -385,28 +426,35 @@ mod tests {
         let mut rng = Rng(0xED17_5EED);
         for case in 0..300 {
             let (width, height) = (1 + rng.below(20), 1 + rng.below(20));
-            let mut open = random_open(&mut rng, width * height, 3);
-            let mut distances =
-                JumpDistances::build(&move_masks(&open, width, height), width, Movement::EightWay);
-            let (x0, y0) = (rng.below(width), rng.below(height));
-            let (x1, y1) = (
-                x0 + 1 + rng.below(width - x0),
-                y0 + 1 + rng.below(height - y0),
-            );
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    open[y * width + x] = rng.below(2) == 0;
-                }
-            }
-            // Masks change up to one anchor around the edited cells.
-            let changed = Window { x0, y0, x1, y1 }.grown(1, 1, width, height);
+            let mut open = random_open(&mut rng, width * height, case % 5);
             let moves = move_masks(&open, width, height);
-            distances.repair(&moves, width, changed);
-            assert_eq!(
-                distances,
-                JumpDistances::build(&moves, width, Movement::EightWay),
-                "case {case}: {width}x{height}, cells {x0}..{x1} x {y0}..{y1}"
-            );
+            let mut distances = JumpDistances::build(&moves, width, Movement::EightWay);
+            for edit in 0..6 {
+                // Mostly single cells, as games edit; sometimes a rectangle.
+                let (x0, y0) = (rng.below(width), rng.below(height));
+                let (x1, y1) = if edit % 3 == 0 {
+                    (
+                        x0 + 1 + rng.below(width - x0),
+                        y0 + 1 + rng.below(height - y0),
+                    )
+                } else {
+                    (x0 + 1, y0 + 1)
+                };
+                for y in y0..y1 {
+                    for x in x0..x1 {
+                        open[y * width + x] = rng.below(2) == 0;
+                    }
+                }
+                // Masks change up to one anchor around the edited cells.
+                let changed = Window { x0, y0, x1, y1 }.grown(1, 1, width, height);
+                let moves = move_masks(&open, width, height);
+                distances.repair(&moves, width, changed);
+                assert_eq!(
+                    distances,
+                    JumpDistances::build(&moves, width, Movement::EightWay),
+                    "case {case}, edit {edit}: {width}x{height}, cells {x0}..{x1} x {y0}..{y1}"
+                );
+            }
         }
     }
 }

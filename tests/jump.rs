@@ -121,46 +121,64 @@ fn every_mode_matches_the_reference_on_checkerboards_of_costs() {
 #[test]
 fn jump_search_expands_fewer_anchors_on_open_ground() {
     // Open ground but for two walls across the straight walks at the goals, so that `auto`
-    // searches (a direct walk would answer it without; see tests/direct.rs).
+    // searches (a direct walk would answer it without; see tests/direct.rs), and a patch of
+    // mud far from every path, which only the rover pays more for.
     let mut grid = TerrainGrid::new(Region::new(0, 0, 200, 200), 0).unwrap();
     grid.fill_rect(Region::new(55, 45, 1, 16), 1).unwrap();
     grid.fill_rect(Region::new(100, 0, 1, 196), 1).unwrap();
+    grid.fill_rect(Region::new(180, 150, 3, 3), 2).unwrap();
     let mut map = PathMap::new(grid);
-    map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0).unwrap())
-        .unwrap();
+    map.set_profile(
+        AgentProfile::new("walker")
+            .with_terrain(0, 1.0)
+            .and_then(|profile| profile.with_terrain(2, 1.0))
+            .unwrap(),
+    )
+    .unwrap();
+    map.set_profile(
+        AgentProfile::new("rover")
+            .with_terrain(0, 1.0)
+            .and_then(|profile| profile.with_terrain(2, 2.0))
+            .unwrap(),
+    )
+    .unwrap();
     for movement in [Movement::EightWay, Movement::FourWay] {
         map.set_movement(movement);
-        for (start, goal) in [((3, 190), (196, 7)), ((50, 50), (58, 53))] {
-            let query = PathQuery::new(Cell::from(start), Cell::from(goal), 1, "walker");
-            let plain = map.query(&query.search(SearchMode::Plain));
-            let jump = map.query(&query.search(SearchMode::Jump));
-            let auto = map.query(&query);
-            assert_eq!(plain.cost, jump.cost);
-            assert_eq!(plain.cost, auto.cost);
-            assert_eq!(jump.path.len(), plain.path.len());
-            if start.0 == 3 {
-                assert!(
-                    jump.expanded * 20 < plain.expanded,
-                    "{movement:?}: {} vs {}",
-                    jump.expanded,
-                    plain.expanded
-                );
-            }
-            // Auto: for trips under 64 steps, plain A* within its budget of 4 d + 32
-            // expansions, else jumps on top; longer trips jump at once.
-            let distance = auto_distance(movement, start, goal);
-            let budget = 4 * distance + 32;
-            if distance >= 64 {
-                assert_eq!(auto, jump, "{movement:?} {start:?}");
-            } else if plain.expanded <= budget {
-                assert_eq!(auto, plain, "{movement:?} {start:?}");
-            } else {
-                assert_eq!(
-                    auto.expanded,
-                    budget + jump.expanded,
-                    "{movement:?} {start:?}"
-                );
-                assert_eq!(auto.path, jump.path);
+        for profile in ["walker", "rover"] {
+            for (start, goal) in [((3, 190), (196, 7)), ((50, 50), (58, 53))] {
+                let query = PathQuery::new(Cell::from(start), Cell::from(goal), 1, profile);
+                let plain = map.query(&query.search(SearchMode::Plain));
+                let jump = map.query(&query.search(SearchMode::Jump));
+                let auto = map.query(&query);
+                assert_eq!(plain.cost, jump.cost);
+                assert_eq!(plain.cost, auto.cost);
+                assert_eq!(jump.path.len(), plain.path.len());
+                if start.0 == 3 {
+                    assert!(
+                        jump.expanded * 20 < plain.expanded,
+                        "{movement:?} {profile}: {} vs {}",
+                        jump.expanded,
+                        plain.expanded
+                    );
+                }
+                let distance = auto_distance(movement, start, goal);
+                let budget = 4 * distance + 32;
+                if profile == "walker" || distance >= 64 {
+                    // Where every terrain costs the same the graph stores its rays and
+                    // `auto` jumps at once; so it does for long trips.
+                    assert_eq!(auto, jump, "{movement:?} {profile} {start:?}");
+                } else if plain.expanded <= budget {
+                    // Else, for trips under 64 steps, plain A* within its budget of
+                    // 4 d + 32 expansions, and jumps on top if that did not suffice.
+                    assert_eq!(auto, plain, "{movement:?} {profile} {start:?}");
+                } else {
+                    assert_eq!(
+                        auto.expanded,
+                        budget + jump.expanded,
+                        "{movement:?} {profile} {start:?}"
+                    );
+                    assert_eq!(auto.path, jump.path);
+                }
             }
         }
     }

@@ -90,6 +90,8 @@ impl PathMap {
         let landmarks = self.landmarks_for(query.profile, checked.profile);
         let options = SearchOptions {
             algorithm: match query.search {
+                // Stored rays cost nothing to scan, short trips included.
+                SearchMode::Auto if graph.jump_distances.is_some() => Algorithm::Jump,
                 SearchMode::Auto if graph.suits_jump_search() => Algorithm::PlainThenJump,
                 SearchMode::Auto | SearchMode::Plain => Algorithm::Plain,
                 SearchMode::Jump => Algorithm::Jump,

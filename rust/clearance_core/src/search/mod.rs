@@ -153,10 +153,11 @@ pub(crate) enum Algorithm {
     Plain,
     /// Jump-point search (`jump/`).
     Jump,
-    /// For short trips, plain A* within a budget of expansions that grows with the
-    /// straight-line distance (no ray floods the open ground around the start), then, if the
-    /// budget did not suffice, jump-point search for the rest of the expansion limit; long
-    /// trips go straight to jump-point search. Both are exact, so either answer is optimal;
+    /// For short trips (on graphs without stored rays, where `auto` uses it), plain A*
+    /// within a budget of expansions that grows with the straight-line distance (no ray
+    /// floods the open ground around the start), then, if the budget did not suffice,
+    /// jump-point search for the rest of the expansion limit; long trips go straight to
+    /// jump-point search. Both are exact, so either answer is optimal;
     /// expansions of both count.
     PlainThenJump,
 }

@@ -182,7 +182,7 @@ pub(super) fn jump_tree<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY:
 ) -> Option<Vec<Option<FoundPath>>> {
     let mut expanded_targets = vec![0u64; targets.len()];
     let mut remaining = wanted;
-    let stops = Targets(targets, problem.width);
+    let stops = Targets::new(targets, problem.width, queried);
     let (_, _, reached) =
         expand::<K, H, C, Targets, FOUR_WAY>(scratch, problem, costs, codec, &stops, |index| {
             let (word, bit) = (index / 64, 1u64 << (index % 64));

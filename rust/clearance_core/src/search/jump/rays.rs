@@ -4,7 +4,7 @@
 
 use super::distances::{JumpDistances, StoredRay};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
-use crate::movement::{direction_offsets, DIRECTIONS, OPPOSITE, STRAIGHT_DIRECTIONS};
+use crate::movement::{direction_offsets, Direction, DIRECTIONS, OPPOSITE, STRAIGHT_DIRECTIONS};
 use crate::search::step_costs::StepCosts;
 
 /// The index in [`DIRECTIONS`] of the step `(dx, dy)`.
@@ -121,9 +121,9 @@ const NATURAL_FOUR_WAY: [u8; 8] = {
 /// Where rays stop besides jump points: the goal, or each of several targets.
 pub(super) trait Stops {
     fn is_stop(&self, anchor: usize) -> bool;
-    /// The fewest steps, from 1 to `steps`, after which a walk from `from` by `offset` per
-    /// step is at a stop, if any.
-    fn first_within(&self, from: usize, offset: isize, steps: usize) -> Option<usize>;
+    /// The fewest steps, from 1 to `steps`, after which a walk from `from` in the straight
+    /// `direction` is at a stop, if any. The caller knows the walk stays on the map.
+    fn first_within(&self, from: usize, direction: usize, steps: usize) -> Option<usize>;
     /// The fewest steps, from 1 to `steps`, after which a diagonal ray from `from` in
     /// `direction` stops because of these stops: it is at one, or a straight ray along a
     /// part of `direction` reaches one, as `distances` store those rays. The caller knows the
@@ -202,7 +202,9 @@ impl Stops for Goal {
     }
 
     #[inline(always)]
-    fn first_within(&self, from: usize, offset: isize, steps: usize) -> Option<usize> {
+    fn first_within(&self, from: usize, direction: usize, steps: usize) -> Option<usize> {
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let offset = dy as isize * self.width as isize + dx as isize;
         // The goal lies `difference / offset` steps ahead if that divides evenly and is in
         // range; the range test comes first, so the division runs only for goals nearby.
         let difference = self.anchor as isize - from as isize;
@@ -212,25 +214,86 @@ impl Stops for Goal {
     }
 }
 
-/// Targets of [`jump_tree`]: one bit per anchor, on a map this wide.
-pub(super) struct Targets<'a>(pub(super) &'a [u64], pub(super) usize);
+/// Targets of [`jump_tree`]: one bit per anchor for [`is_stop`](Stops::is_stop), and the
+/// same anchors sorted by row and by column, so that a ray finds the targets along its line,
+/// or in the band of rows and columns a diagonal ray crosses, by binary search.
+pub(super) struct Targets<'a> {
+    bits: &'a [u64],
+    width: usize,
+    /// `(y, x)`, ascending: row by row, each row by column.
+    by_row: Vec<(usize, usize)>,
+    /// `(x, y)`, ascending: column by column, each column by row.
+    by_column: Vec<(usize, usize)>,
+}
+
+impl<'a> Targets<'a> {
+    /// The anchors whose bits are set in `bits`, on a map `width` wide; `anchors` lists them
+    /// (and may list others, and repeat them).
+    pub(super) fn new(bits: &'a [u64], width: usize, anchors: &[usize]) -> Self {
+        let is_set = |anchor: usize| bits[anchor / 64] >> (anchor % 64) & 1 != 0;
+        let mut by_row: Vec<(usize, usize)> = anchors
+            .iter()
+            .filter(|&&anchor| is_set(anchor))
+            .map(|&anchor| (anchor / width, anchor % width))
+            .collect();
+        by_row.sort_unstable();
+        by_row.dedup();
+        let mut by_column: Vec<(usize, usize)> = by_row.iter().map(|&(y, x)| (x, y)).collect();
+        by_column.sort_unstable();
+        Targets {
+            bits,
+            width,
+            by_row,
+            by_column,
+        }
+    }
+}
+
+/// In `sorted` pairs `(line, position)`: the nearest pair on `line` strictly after
+/// `position` (`forward`) or strictly before it, at most `steps` away; its distance.
+fn nearest_on_line(
+    sorted: &[(usize, usize)],
+    (line, position): (usize, usize),
+    forward: bool,
+    steps: usize,
+) -> Option<usize> {
+    if forward {
+        let next = sorted.partition_point(|&pair| pair <= (line, position));
+        let &(on, at) = sorted.get(next)?;
+        (on == line && at - position <= steps).then(|| at - position)
+    } else {
+        let before = sorted.partition_point(|&pair| pair < (line, position));
+        let &(on, at) = sorted.get(before.checked_sub(1)?)?;
+        (on == line && position - at <= steps).then(|| position - at)
+    }
+}
+
+/// The pairs of `sorted` whose first member lies in `first..=last`.
+fn band(sorted: &[(usize, usize)], first: usize, last: usize) -> &[(usize, usize)] {
+    let start = sorted.partition_point(|&(line, _)| line < first);
+    let end = sorted.partition_point(|&(line, _)| line <= last);
+    &sorted[start..end]
+}
 
 impl Stops for Targets<'_> {
     #[inline(always)]
     fn is_stop(&self, anchor: usize) -> bool {
-        self.0[anchor / 64] >> (anchor % 64) & 1 != 0
+        self.bits[anchor / 64] >> (anchor % 64) & 1 != 0
     }
 
-    #[inline(always)]
-    fn first_within(&self, from: usize, offset: isize, steps: usize) -> Option<usize> {
-        let mut at = from;
-        (1..=steps).find(|_| {
-            at = at.wrapping_add_signed(offset);
-            self.is_stop(at)
-        })
+    fn first_within(&self, from: usize, direction: usize, steps: usize) -> Option<usize> {
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let (x, y) = (from % self.width, from / self.width);
+        if dy == 0 {
+            nearest_on_line(&self.by_row, (y, x), dx > 0, steps)
+        } else {
+            nearest_on_line(&self.by_column, (x, y), dy > 0, steps)
+        }
     }
 
-    /// A walk along the diagonal: targets have no pattern to compute with.
+    /// The targets in the rows the ray crosses: each is reached if it lies ahead, along the
+    /// horizontal part, of the anchor where the ray crosses its row, within that anchor's
+    /// stored ray; then the same for the columns and the vertical part.
     fn first_on_diagonal(
         &self,
         from: usize,
@@ -238,16 +301,41 @@ impl Stops for Targets<'_> {
         steps: usize,
         distances: &JumpDistances,
     ) -> Option<usize> {
-        let offsets = direction_offsets(self.1);
-        let mut at = from;
-        (1..=steps).find(|_| {
-            at = at.wrapping_add_signed(offsets[direction]);
-            self.is_stop(at)
-                || PARTS[direction].into_iter().any(|part| {
-                    let reach = distances.ray(at, part).steps;
-                    self.first_within(at, offsets[part], reach).is_some()
-                })
-        })
+        if steps == 0 {
+            return None;
+        }
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let (dx, dy) = (dx as isize, dy as isize);
+        let (x, y) = ((from % self.width) as isize, (from / self.width) as isize);
+        let [horizontal, vertical] = PARTS[direction];
+        let offset = direction_offsets(self.width)[direction];
+        let span = |start: isize, step: isize| {
+            let end = start + step * steps as isize;
+            (
+                (start + step).min(end) as usize,
+                (start + step).max(end) as usize,
+            )
+        };
+        // A target `across` steps ahead along `part` of the anchor `k` steps along the ray.
+        let reached = |k: isize, across: isize, part: usize| {
+            let at = from.wrapping_add_signed(offset * k);
+            across >= 0 && across as usize <= distances.ray(at, part).steps
+        };
+        let (top, bottom) = span(y, dy);
+        let by_rows = band(&self.by_row, top, bottom)
+            .iter()
+            .filter_map(|&(row, column)| {
+                let k = (row as isize - y) * dy;
+                reached(k, (column as isize - (x + k * dx)) * dx, horizontal).then_some(k)
+            });
+        let (left, right) = span(x, dx);
+        let by_columns = band(&self.by_column, left, right)
+            .iter()
+            .filter_map(|&(column, row)| {
+                let k = (column as isize - x) * dx;
+                reached(k, (row as isize - (y + k * dy)) * dy, vertical).then_some(k)
+            });
+        by_rows.chain(by_columns).min().map(|k| k as usize)
     }
 }
 
@@ -402,7 +490,7 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
     ) -> Option<(usize, u64)> {
         let stored = distances.ray(from, direction);
         let offset = self.offsets[direction];
-        let steps = match self.stops.first_within(from, offset, stored.steps) {
+        let steps = match self.stops.first_within(from, direction, stored.steps) {
             Some(steps) => steps,
             None if stored.stops => stored.steps,
             None => return None,

@@ -125,7 +125,7 @@ impl PathResult {
     /// square root of 2 for a diagonal) times the multiplier of the anchor it enters. Computed
     /// from [`step_weights`](Self::step_weights) with the exact square root of 2, so it is the
     /// path's true cost to within a rounding of the last bit, not the fixed-point `cost` (whose
-    /// diagonal is 3363/2378; see [`cost`](crate::cost)).
+    /// diagonal is 3363/2378).
     ///
     /// ```
     /// use clearance_core::{AgentProfile, Cell, PathMap, Region, TerrainGrid};
@@ -203,7 +203,7 @@ impl PathResult {
 }
 
 /// The entry multipliers a path pays, in fixed-point units of
-/// [`MULTIPLIER_SCALE`](crate::MULTIPLIER_SCALE), summed over its straight steps and over its
+/// [`MULTIPLIER_SCALE`], summed over its straight steps and over its
 /// diagonal steps. Integers, so results stay comparable bit for bit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct StepWeights {

@@ -49,7 +49,7 @@ fn fresh_version() -> u64 {
 /// clearance layers and search graphs.
 ///
 /// Queries take `&self`: any number of threads may query one map at once, each with its own
-/// [`SearchScratch`]. Edits take `&mut self`, so no query can observe a half-applied edit; an
+/// [`SearchScratch`](crate::SearchScratch). Edits take `&mut self`, so no query can observe a half-applied edit; an
 /// edit drops the cached layers it invalidates, and they are rebuilt on the next query that
 /// needs them.
 ///

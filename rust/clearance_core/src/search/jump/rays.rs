@@ -214,7 +214,7 @@ impl Stops for Goal {
     }
 }
 
-/// Targets of [`jump_tree`]: one bit per anchor for [`is_stop`](Stops::is_stop), and the
+/// Targets of [`jump_tree`](super::jump_tree): one bit per anchor for [`is_stop`](Stops::is_stop), and the
 /// same anchors sorted by row and by column, so that a ray finds the targets along its line,
 /// or in the band of rows and columns a diagonal ray crosses, by binary search.
 pub(super) struct Targets<'a> {

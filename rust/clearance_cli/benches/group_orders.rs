@@ -6,9 +6,11 @@
 //!
 //! Run: `cargo bench -p clearance_cli --bench group_orders` (optionally `-- ROUNDS`, default 3).
 //! 200 starts, 100 on each of AR0011SR (512 x 512) and AcrosstheCape (768 x 768), sizes 1, 2
-//! and 3 in turn, drawn with a fixed seed among the anchors that can reach the goal; the goal
-//! is the anchor nearest the middle of the map where a 3x3 unit fits. Times are the total for
-//! all 200 starts, the mean of the timed rounds after one warm-up round.
+//! and 3 in turn, drawn with a fixed seed among the anchors that can reach the goal, twice:
+//! spread over the whole map, and within a 48 x 48 box around the anchor nearest a fifth of
+//! the way across and down where a 3x3 unit can reach the goal (a box-selected group). The
+//! goal is the anchor nearest the middle of the map where a 3x3 unit fits. Times are the
+//! total for all 200 starts, the mean of the timed rounds after one warm-up round.
 
 use clearance_cli::movingai::{movingai_profile, read_map, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
@@ -44,7 +46,11 @@ impl Rng {
     }
 }
 
-fn order(name: &'static str, rng: &mut Rng) -> Order {
+/// Side of the box a box-selected group's starts are drawn in.
+const GROUP_BOX: i32 = 48;
+
+/// The order on map `name`: starts spread over the map, or within [`GROUP_BOX`] of one spot.
+fn order(name: &'static str, rng: &mut Rng, grouped: bool) -> Order {
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let file = read_map(&dir.join(format!("{name}.map"))).unwrap();
     let mut map = PathMap::new(file.grid);
@@ -66,12 +72,30 @@ fn order(name: &'static str, rng: &mut Rng) -> Order {
                 .unwrap()
         })
         .collect();
+    let (corner, side) = if grouped {
+        let spot = Cell::new(region.width / 5, region.height / 5);
+        let centre = region
+            .cells()
+            .filter(|&cell| fields[2].cost(cell).is_some())
+            .min_by_key(|&cell| {
+                let (dx, dy) = (cell.x - spot.x, cell.y - spot.y);
+                (dx * dx + dy * dy, cell.y, cell.x)
+            })
+            .expect("a 3x3 unit reaches the goal from somewhere");
+        let corner = Cell::new(
+            (centre.x - GROUP_BOX / 2).clamp(0, region.width - GROUP_BOX),
+            (centre.y - GROUP_BOX / 2).clamp(0, region.height - GROUP_BOX),
+        );
+        (corner, (GROUP_BOX, GROUP_BOX))
+    } else {
+        (Cell::new(0, 0), (region.width, region.height))
+    };
     let mut starts = Vec::with_capacity(STARTS_PER_MAP);
     while starts.len() < STARTS_PER_MAP {
         let size = (starts.len() % 3) as i64 + 1;
         let cell = Cell::new(
-            rng.below(region.width as usize) as i32,
-            rng.below(region.height as usize) as i32,
+            corner.x + rng.below(side.0 as usize) as i32,
+            corner.y + rng.below(side.1 as usize) as i32,
         );
         if cell != goal && fields[size as usize - 1].cost(cell).is_some() {
             starts.push((cell, size));
@@ -165,14 +189,29 @@ fn main() {
         .skip(1)
         .find_map(|arg| arg.parse().ok())
         .unwrap_or(3);
-    let mut rng = Rng(0x6A0F_2026);
-    let mut orders: Vec<Order> = MAPS.iter().map(|name| order(name, &mut rng)).collect();
+    for grouped in [false, true] {
+        let mut rng = Rng(0x6A0F_2026);
+        let orders: Vec<Order> = MAPS
+            .iter()
+            .map(|name| order(name, &mut rng, grouped))
+            .collect();
+        compare(orders, rounds, grouped);
+    }
+}
+
+/// Times one set of orders every way, and the full-map fields after the spread-out ones.
+fn compare(mut orders: Vec<Order>, rounds: usize, grouped: bool) {
     for order in &orders {
         for size in 1..=3 {
             order.map.prepare(PROFILE, size);
         }
     }
-    println!("Group orders: {} starts, sizes 1-3, one goal per map ({rounds} timed rounds after one warm-up)\n",
+    let spread = if grouped {
+        format!("within a {GROUP_BOX} x {GROUP_BOX} box")
+    } else {
+        "spread over the map".to_owned()
+    };
+    println!("Group orders: {} starts {spread}, sizes 1-3, one goal per map ({rounds} timed rounds after one warm-up)\n",
         orders.iter().map(|order| order.starts.len()).sum::<usize>());
     for order in &orders {
         println!(
@@ -240,6 +279,10 @@ fn main() {
         }
     }
 
+    if grouped {
+        println!();
+        return;
+    }
     // One full-map field per size on the large map.
     let cape = &orders[1];
     let anchors = (cape.map.region().width * cape.map.region().height) as f64;

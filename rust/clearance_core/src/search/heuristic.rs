@@ -45,6 +45,62 @@ impl Heuristic for WithLandmarks<'_> {
     }
 }
 
+/// The distance heuristic to the nearest anchor of a rectangle, columns `x0..=x1` and rows
+/// `y0..=y1`: the largest lower bound the distance gives on the cost to any target inside it.
+/// The distance is a metric, so the distance to a set changes by at most the distance of one
+/// step, itself at most the step's cost: consistent, like the distance to one goal. The
+/// nearest anchor of the rectangle is the anchor clamped into it, since the distance grows
+/// with each coordinate difference on its own.
+pub(super) struct TowardsBox {
+    pub(super) x0: u64,
+    pub(super) y0: u64,
+    pub(super) x1: u64,
+    pub(super) y1: u64,
+    pub(super) straight: u64,
+    pub(super) diagonal_extra: u64,
+}
+
+impl TowardsBox {
+    /// The rectangle around the anchors `targets` (storage indices, at least one) on a map
+    /// `width` wide, for `graph` and `movement`.
+    pub(super) fn around(
+        graph: &AnchorGraph,
+        movement: Movement,
+        width: usize,
+        targets: impl Iterator<Item = usize>,
+    ) -> Self {
+        let one = DistanceHeuristic::new(graph, movement, width, 0);
+        let mut bounds = (u64::MAX, u64::MAX, 0, 0);
+        for target in targets {
+            let (x, y) = ((target % width) as u64, (target / width) as u64);
+            bounds = (
+                bounds.0.min(x),
+                bounds.1.min(y),
+                bounds.2.max(x),
+                bounds.3.max(y),
+            );
+        }
+        TowardsBox {
+            x0: bounds.0,
+            y0: bounds.1,
+            x1: bounds.2,
+            y1: bounds.3,
+            straight: one.straight,
+            diagonal_extra: one.diagonal_extra,
+        }
+    }
+}
+
+impl Heuristic for TowardsBox {
+    #[inline(always)]
+    fn estimate(&self, _anchor: usize, x: u32, y: u32) -> u64 {
+        let (x, y) = (u64::from(x), u64::from(y));
+        let dx = self.x0.saturating_sub(x) + x.saturating_sub(self.x1);
+        let dy = self.y0.saturating_sub(y) + y.saturating_sub(self.y1);
+        dx.max(dy) * self.straight + dx.min(dy) * self.diagonal_extra
+    }
+}
+
 impl DistanceHeuristic {
     pub(super) fn new(graph: &AnchorGraph, movement: Movement, width: usize, goal: usize) -> Self {
         let min = u64::from(graph.min_multiplier);
@@ -63,5 +119,45 @@ impl DistanceHeuristic {
         let dx = u64::from(x).abs_diff(self.goal_x);
         let dy = u64::from(y).abs_diff(self.goal_y);
         dx.max(dy) * self.straight + dx.min(dy) * self.diagonal_extra
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movement::{DIRECTIONS, STEP_LENGTHS};
+
+    #[test]
+    fn the_box_estimate_is_zero_inside_and_consistent_outside() {
+        for (movement, directions) in [(Movement::EightWay, 8), (Movement::FourWay, 4)] {
+            let (straight, diagonal_extra) = movement.distance_weights();
+            let towards = TowardsBox {
+                x0: 5,
+                y0: 7,
+                x1: 9,
+                y1: 8,
+                straight,
+                diagonal_extra,
+            };
+            for y in 0..20u32 {
+                for x in 0..20u32 {
+                    let here = towards.estimate(0, x, y);
+                    let inside = (5..=9).contains(&x) && (7..=8).contains(&y);
+                    assert_eq!(here == 0, inside, "({x}, {y})");
+                    for (direction, step) in DIRECTIONS.iter().enumerate().take(directions) {
+                        let (Some(nx), Some(ny)) =
+                            (x.checked_add_signed(step.dx), y.checked_add_signed(step.dy))
+                        else {
+                            continue;
+                        };
+                        let there = towards.estimate(0, nx, ny);
+                        assert!(
+                            here <= STEP_LENGTHS[direction] + there,
+                            "({x}, {y}) {step:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -83,7 +83,7 @@ use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
 use astar::astar;
 use direct::direct_path;
-use heuristic::{DistanceHeuristic, Heuristic, WithLandmarks};
+use heuristic::{DistanceHeuristic, Heuristic, TowardsBox, WithLandmarks};
 use jump::{jump_search, jump_tree};
 use keys::{Compact, Packed, Wide};
 use step_costs::{PerAnchorCosts, StepCosts, UniformCosts};
@@ -233,19 +233,10 @@ pub(crate) struct FoundPath {
     pub path: Vec<usize>,
 }
 
-/// No estimate at all: a search with it is Dijkstra's.
-struct NoHeuristic;
-
-impl Heuristic for NoHeuristic {
-    #[inline(always)]
-    fn estimate(&self, _anchor: usize, _x: u32, _y: u32) -> u64 {
-        0
-    }
-}
-
 /// Optimal paths from `source` to each of `targets` (storage indices of legal anchors) on a
 /// graph whose steps all pay one multiplier ([`EntryCosts::Uniform`]), from one jump-point
-/// search with no heuristic that stops at every target (`jump/mod.rs`, "Several targets"). For
+/// search guided towards the targets' bounding rectangle that stops at every target
+/// (`jump/mod.rs`, "Several targets"). For
 /// each target, in order: its cost and the anchors from `source` to it, or `None` if it lies
 /// in another region. `None` overall if the graph's costs are not uniform.
 pub(crate) fn paths_from(
@@ -275,7 +266,15 @@ pub(crate) fn paths_from(
         landmarks: None,
         direct_first: false,
     };
-    let problem = Problem::new(graph, width, (source, source), &NoHeuristic, &options);
+    if wanted == 0 {
+        return Some(targets.iter().map(|_| None).collect());
+    }
+    let reachable = targets
+        .iter()
+        .copied()
+        .filter(|&target| bits[target / 64] >> (target % 64) & 1 != 0);
+    let towards = TowardsBox::around(graph, movement, width, reachable);
+    let problem = Problem::new(graph, width, (source, source), &towards, &options);
     let stops = (&bits[..], wanted);
     let found = if movement == Movement::FourWay {
         tree_with_fallback::<true>(scratch, &problem, &costs, stops, targets)
@@ -298,7 +297,7 @@ pub(crate) fn paths_from(
 /// [`jump_tree`] with compact keys; if a cost outgrows them, again with wider ones.
 fn tree_with_fallback<const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
-    problem: &Problem<NoHeuristic>,
+    problem: &Problem<TowardsBox>,
     costs: &UniformCosts,
     stops: (&[u64], usize),
     targets: &[usize],

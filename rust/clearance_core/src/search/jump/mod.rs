@@ -97,13 +97,15 @@
 //!
 //! # Several targets
 //!
-//! [`jump_tree`] runs the same search from one source with no heuristic (Dijkstra over the
-//! rays) and a set of targets: every ray also stops at each target, and the search ends once
-//! every target it must reach has been expanded. A target stopping a ray is one stop more on
-//! a canonical path, as the goal is: the target keeps the successors of its arrival, so
-//! whatever a canonical path does after passing it is scanned from it. Each target is
-//! expanded at its optimal cost (Dijkstra's argument over the graph of rays), and tracing
-//! parents back from it gives an optimal path.
+//! [`jump_tree`] runs the same search from one source towards a set of targets, guided by a
+//! consistent heuristic that is 0 at every target (the caller's choice: the distance to the
+//! targets' bounding rectangle): every ray also stops at each target, and the search ends
+//! once every target it must reach has been expanded. A target stopping a ray is one stop
+//! more on a canonical path, as the goal is: the target keeps the successors of its arrival,
+//! so whatever a canonical path does after passing it is scanned from it. With a consistent
+//! heuristic every anchor is expanded at its optimal cost (the A* argument over the graph of
+//! rays, for each target in turn), so each target is, and tracing parents back from it gives
+//! an optimal path.
 //!
 //! # What is counted, and which path comes back
 //!
@@ -167,11 +169,10 @@ pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WA
 
 /// Optimal paths from `problem.start` to every anchor in `targets` (a bit per anchor) that
 /// the search must reach, `wanted` of them (those in the start's region): jump-point search
-/// with no heuristic that stops rays at every target (see "Several targets" in the module
-/// docs). Returns `None` only if a key does not fit `K`; otherwise, for each of `queried`, its
-/// cost (in graph units) and its path from the start, or `None` if the search did not expand
-/// it. `problem.goal` is
-/// not used.
+/// guided by `problem.heuristic` (consistent, 0 at every target) that stops rays at every
+/// target (see "Several targets" in the module docs). Returns `None` only if a key does not
+/// fit `K`; otherwise, for each of `queried`, its cost (in graph units) and its path from the
+/// start, or `None` if the search did not expand it. `problem.goal` is not used.
 pub(super) fn jump_tree<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
     problem: &Problem<H>,

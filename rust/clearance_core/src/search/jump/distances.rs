@@ -44,7 +44,7 @@
 //! A ray never leaves the map (a step off it is never legal), so it takes at most
 //! `MAX_SIDE - 1` steps, which fits the 15 bits an entry keeps for them.
 
-use super::rays::SIDE_BITS;
+use super::rays::{PARTS, SIDE_BITS};
 use crate::grid::{Window, MAX_SIDE};
 use crate::movement::{direction_offsets, Direction, Movement, DIRECTIONS, STRAIGHT_DIRECTIONS};
 
@@ -241,9 +241,9 @@ impl JumpDistances {
         let entry = if here & 1 << direction == 0 {
             0
         } else {
-            let Direction { dx, dy } = DIRECTIONS[direction];
             let straight = self.entries[next];
-            let parts = straight[direction_of_step(dx, 0)] | straight[direction_of_step(0, dy)];
+            let [horizontal, vertical] = PARTS[direction];
+            let parts = straight[horizontal] | straight[vertical];
             if parts & STOP != 0 {
                 STOP | 1
             } else {
@@ -303,14 +303,6 @@ fn decode(entry: u16) -> StoredRay {
     }
 }
 
-/// The index in [`DIRECTIONS`] of the straight step `(dx, dy)`.
-fn direction_of_step(dx: i32, dy: i32) -> usize {
-    DIRECTIONS[..STRAIGHT_DIRECTIONS]
-        .iter()
-        .position(|d| d.dx == dx && d.dy == dy)
-        .expect("a straight step")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,8 +349,7 @@ mod tests {
     /// The diagonal ray walked one anchor at a time, trying both straight rays at each.
     fn walked_diagonal(moves: &[u8], width: usize, anchor: usize, direction: usize) -> StoredRay {
         let offset = direction_offsets(width)[direction];
-        let Direction { dx, dy } = DIRECTIONS[direction];
-        let parts = [direction_of_step(dx, 0), direction_of_step(0, dy)];
+        let parts = PARTS[direction];
         let (mut at, mut steps) = (anchor, 0);
         loop {
             if moves[at] & 1 << direction == 0 {

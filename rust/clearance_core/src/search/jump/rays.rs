@@ -46,7 +46,7 @@ pub(super) const SIDE_BITS: [u8; 8] = {
 };
 
 /// For a diagonal direction `(dx, dy)`: its straight parts `(dx, 0)` and `(0, dy)`.
-const PARTS: [[usize; 2]; 8] = {
+pub(super) const PARTS: [[usize; 2]; 8] = {
     let mut parts = [[0; 2]; 8];
     let mut d = STRAIGHT_DIRECTIONS;
     while d < 8 {

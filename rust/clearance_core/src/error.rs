@@ -128,3 +128,70 @@ pub enum LandmarkError {
         limit: usize,
     },
 }
+
+/// Invalid input to the occupancy layer: units placed, moved or removed, and the rule by
+/// which a query counts them.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum UnitError {
+    /// No unit of this id is registered.
+    #[error("no unit with id {id} is registered")]
+    UnknownUnit {
+        /// The id asked for.
+        id: i64,
+    },
+    /// A unit of this id is registered already.
+    #[error("a unit with id {id} is registered already")]
+    DuplicateUnit {
+        /// The id placed again.
+        id: i64,
+    },
+    /// A batch names the same unit twice.
+    #[error("unit {id} appears twice in one batch")]
+    DuplicateInBatch {
+        /// The id named twice.
+        id: i64,
+    },
+    /// The unit's size is below 1 or above 255.
+    #[error("unit {id}: agent size must be 1 to 255, got {size}")]
+    InvalidAgentSize {
+        /// The unit's id.
+        id: i64,
+        /// The rejected size.
+        size: i64,
+    },
+    /// The unit's anchor lies outside the map.
+    #[error("unit {id}: anchor {anchor} lies outside the map")]
+    AnchorOutOfBounds {
+        /// The unit's id.
+        id: i64,
+        /// The rejected anchor.
+        anchor: Cell,
+    },
+    /// The multiplier of [`OtherUnits::Cost`](crate::OtherUnits::Cost) is NaN, infinite,
+    /// negative or above [`MAX_MULTIPLIER`](crate::MAX_MULTIPLIER).
+    #[error("the multiplier for other units must be a number from 0 to 10000, got {value}")]
+    InvalidMultiplier {
+        /// The rejected value.
+        value: f64,
+    },
+    /// A group member names a profile the map does not have.
+    #[error("unit {id}: no profile named {profile:?} is registered")]
+    UnknownProfile {
+        /// The member's id.
+        id: i64,
+        /// The profile asked for.
+        profile: String,
+    },
+    /// The target of a group order lies outside the map.
+    #[error("target {target} lies outside the map")]
+    TargetOutOfBounds {
+        /// The rejected target.
+        target: Cell,
+    },
+    /// A rule name other than `ignore`, `block` or `cost:M`.
+    #[error("unknown rule for other units {name:?}: expected ignore, block or cost:M")]
+    UnknownRule {
+        /// The rejected name.
+        name: String,
+    },
+}

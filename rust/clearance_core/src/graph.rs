@@ -263,14 +263,30 @@ impl AnchorGraph {
     /// The multipliers `path` (storage indices of successive anchors on a map `width` wide)
     /// pays, summed over its straight and its diagonal steps.
     pub fn step_weights(&self, path: &[usize], width: usize) -> StepWeights {
+        self.step_weights_by(path, width, |anchor| self.entry_multiplier(anchor))
+    }
+
+    /// The fixed-point multiplier paid on entering `anchor` (meaningful on legal anchors).
+    pub fn entry_multiplier(&self, anchor: usize) -> u64 {
+        self.cost_unit
+            * u64::from(match &self.entry {
+                EntryCosts::Uniform(multiplier) => *multiplier,
+                EntryCosts::PerAnchor(multipliers) => multipliers[anchor],
+            })
+    }
+
+    /// [`step_weights`](Self::step_weights) with the fixed-point multiplier of each anchor
+    /// entered given by `multiplier` (other units may raise the terrain's).
+    pub fn step_weights_by(
+        &self,
+        path: &[usize],
+        width: usize,
+        multiplier: impl Fn(usize) -> u64,
+    ) -> StepWeights {
         let mut weights = StepWeights::default();
         for pair in path.windows(2) {
             let entered = pair[1];
-            let multiplier = self.cost_unit
-                * u64::from(match &self.entry {
-                    EntryCosts::Uniform(multiplier) => *multiplier,
-                    EntryCosts::PerAnchor(multipliers) => multipliers[entered],
-                });
+            let multiplier = multiplier(entered);
             // On a map at least 3 wide a step's index difference tells its kind (see
             // `TerrainGrid::cells_along`); narrower maps compare coordinates.
             let straight = if width >= 3 {

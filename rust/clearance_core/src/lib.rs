@@ -13,7 +13,7 @@
 //!
 //! **Layout.** One concept per file: `grid`, `terrain`, `profile`, `cost`, `movement`,
 //! `footprint`, `clearance`, `graph` (move masks and entry multipliers per agent size),
-//! `connectivity` (region labels), `landmarks`, `flow_field` (one backward search that leads
+//! `connectivity` (region labels), `occupancy` (the units standing on the map), `landmarks`, `flow_field` (one backward search that leads
 //! every anchor to the nearest of some goals), `heap`, `query`, `result`, `error`; two
 //! concepts have parts and a folder each: `map/` (the [`PathMap`] facade, its caches, edits,
 //! queries, batches and landmark configuration) and `search/` (one file per search algorithm,
@@ -56,6 +56,7 @@ mod heap;
 mod landmarks;
 mod map;
 mod movement;
+mod occupancy;
 mod profile;
 mod query;
 mod result;
@@ -66,15 +67,16 @@ pub use clearance::{ClearanceLayer, MAX_CLEARANCE};
 pub use cost::{
     cost_to_f64, COST_SCALE, DIAGONAL_STEP, MAX_MULTIPLIER, MULTIPLIER_SCALE, STRAIGHT_STEP,
 };
-pub use error::{GridError, LandmarkError, ProfileError};
+pub use error::{GridError, LandmarkError, ProfileError, UnitError};
 pub use flow_field::{FlowField, FlowFieldOptions};
 pub use footprint::{checked_agent_size, footprint, MAX_AGENT_SIZE};
 pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
 pub use landmarks::{LandmarkPlacement, LandmarkStats, MAX_LANDMARKS};
-pub use map::{PathMap, DEFAULT_CACHE_MEMORY_LIMIT};
+pub use map::{PathMap, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
+pub use occupancy::{Occupancy, OtherUnits, Unit, UnitId};
 pub use profile::AgentProfile;
 pub use query::{PathQuery, SearchMode};
 pub use result::{ClearanceShortfall, FieldValue, PathCode, PathResult, ResultField, StepWeights};
-pub use search::SearchScratch;
+pub use search::{SearchScratch, UnitsView};
 pub use terrain::{TerrainId, TerrainSet};

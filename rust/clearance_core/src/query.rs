@@ -1,15 +1,20 @@
 //! What a path query asks for.
 
 use crate::grid::Cell;
+use crate::occupancy::{OtherUnits, UnitId};
 
 /// A path query with its options: see [`PathMap::query`](crate::PathMap::query).
 ///
 /// ```
 /// use clearance_core::{Cell, PathQuery};
 ///
+/// use clearance_core::OtherUnits;
+///
 /// let query = PathQuery::new(Cell::new(0, 0), Cell::new(9, 4), 2, "truck")
 ///     .allow_partial_path(true)
-///     .max_expansions(10_000);
+///     .max_expansions(10_000)
+///     .other_units(OtherUnits::Block)
+///     .moving_unit(7);
 /// assert_eq!(query.agent_size, 2);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +38,13 @@ pub struct PathQuery<'a> {
     /// Which exact search answers the query; [`SearchMode::Auto`] by default. Every mode
     /// returns a path of the same, optimal cost.
     pub search: SearchMode,
+    /// How the units registered on the map count ([`OtherUnits::Ignore`] by default: as if
+    /// the moving unit were alone).
+    pub other_units: OtherUnits,
+    /// The unit that moves, if it is registered: it never counts against itself.
+    pub moving_unit: Option<UnitId>,
+    /// Further units that do not count (the moving unit's own group, say).
+    pub exempt_units: &'a [UnitId],
 }
 
 /// Which exact search algorithm answers a query. All of them return optimal paths; they differ
@@ -93,7 +105,28 @@ impl<'a> PathQuery<'a> {
             allow_partial_path: false,
             max_expansions: None,
             search: SearchMode::Auto,
+            other_units: OtherUnits::Ignore,
+            moving_unit: None,
+            exempt_units: &[],
         }
+    }
+
+    /// Builder form of the `other_units` field.
+    pub fn other_units(mut self, rule: OtherUnits) -> Self {
+        self.other_units = rule;
+        self
+    }
+
+    /// Builder form of the `moving_unit` field.
+    pub fn moving_unit(mut self, id: UnitId) -> Self {
+        self.moving_unit = Some(id);
+        self
+    }
+
+    /// Builder form of the `exempt_units` field.
+    pub fn exempt_units(mut self, ids: &'a [UnitId]) -> Self {
+        self.exempt_units = ids;
+        self
     }
 
     /// Builder form of the `allow_partial_path` field.

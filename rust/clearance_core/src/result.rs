@@ -2,6 +2,7 @@
 
 use crate::cost::MULTIPLIER_SCALE;
 use crate::grid::Cell;
+use crate::occupancy::UnitId;
 use std::fmt;
 
 /// The outcome of a path query. Every failure has its own code; only [`PathCode::Ok`] comes
@@ -29,6 +30,11 @@ pub enum PathCode {
     StartClearanceInsufficient,
     /// The agent's footprint does not fit at the goal anchor (clearance below the agent size).
     GoalClearanceInsufficient,
+    /// The moving unit or an exempt unit the query names is not registered on the map.
+    UnknownUnit,
+    /// Other units block (the query's [`OtherUnits::Block`](crate::OtherUnits::Block)) and
+    /// the goal's footprint overlaps one of them; `occupied_by` names one.
+    GoalOccupied,
     /// Start and goal are valid, but no sequence of legal steps joins them.
     NoPath,
     /// The search reached the query's expansion limit before the goal.
@@ -41,7 +47,7 @@ pub enum PathCode {
 
 impl PathCode {
     /// Every code, in checking order.
-    pub const ALL: [PathCode; 11] = [
+    pub const ALL: [PathCode; 13] = [
         PathCode::Ok,
         PathCode::InvalidAgentSize,
         PathCode::UnknownProfile,
@@ -50,6 +56,8 @@ impl PathCode {
         PathCode::MemoryLimitReached,
         PathCode::StartClearanceInsufficient,
         PathCode::GoalClearanceInsufficient,
+        PathCode::UnknownUnit,
+        PathCode::GoalOccupied,
         PathCode::NoPath,
         PathCode::SearchLimitReached,
         PathCode::PartialPath,
@@ -65,6 +73,8 @@ impl PathCode {
             PathCode::GoalOutOfBounds => "GOAL_OUT_OF_BOUNDS",
             PathCode::StartClearanceInsufficient => "START_CLEARANCE_INSUFFICIENT",
             PathCode::GoalClearanceInsufficient => "GOAL_CLEARANCE_INSUFFICIENT",
+            PathCode::UnknownUnit => "UNKNOWN_UNIT",
+            PathCode::GoalOccupied => "GOAL_OCCUPIED",
             PathCode::NoPath => "NO_PATH",
             PathCode::MemoryLimitReached => "MEMORY_LIMIT_REACHED",
             PathCode::SearchLimitReached => "SEARCH_LIMIT_REACHED",
@@ -113,6 +123,9 @@ pub struct PathResult {
     /// With the two clearance codes, and with a partial path for a goal whose clearance is
     /// too small: the clearance found and the size needed.
     pub shortfall: Option<ClearanceShortfall>,
+    /// With [`PathCode::GoalOccupied`], and with a partial path for a goal another unit
+    /// stands on: the id of one unit in the way (the first registered of them).
+    pub occupied_by: Option<UnitId>,
 }
 
 impl PathResult {
@@ -143,7 +156,7 @@ impl PathResult {
     /// The result's public fields, as every front end shows them: the Godot node's result
     /// dictionary and the CLI's JSON are both written from this list, so a field is added or
     /// renamed here once. `clearance_found` and `clearance_needed` appear only with a
-    /// shortfall.
+    /// shortfall, `occupied_by` only with a unit in the way.
     ///
     /// ```
     /// use clearance_core::{Cell, FieldValue, PathMap, Region, ResultField, TerrainGrid};
@@ -179,6 +192,10 @@ impl PathResult {
         ]
         .into_iter()
         .chain(shortfall.into_iter().flatten())
+        .chain(
+            self.occupied_by
+                .map(|id| (ResultField::OccupiedBy, FieldValue::Id(id))),
+        )
     }
 
     /// A result with `code`, no path, no cost and nothing expanded, as a query that stops
@@ -198,6 +215,7 @@ impl PathResult {
             step_weights: StepWeights::default(),
             expanded: 0,
             shortfall: None,
+            occupied_by: None,
         }
     }
 }
@@ -238,11 +256,13 @@ pub enum ResultField {
     ClearanceFound,
     /// `clearance_needed`: the agent size that needed more (with a shortfall only).
     ClearanceNeeded,
+    /// `occupied_by`: the id of a unit on the goal (with a unit in the way only).
+    OccupiedBy,
 }
 
 impl ResultField {
     /// Every field, in the order [`PathResult::fields`] lists them.
-    pub const ALL: [ResultField; 7] = [
+    pub const ALL: [ResultField; 8] = [
         ResultField::Ok,
         ResultField::Code,
         ResultField::Path,
@@ -250,6 +270,7 @@ impl ResultField {
         ResultField::Expanded,
         ResultField::ClearanceFound,
         ResultField::ClearanceNeeded,
+        ResultField::OccupiedBy,
     ];
 
     /// The field's key in the Godot dictionary and the CLI's JSON.
@@ -262,6 +283,7 @@ impl ResultField {
             ResultField::Expanded => "expanded",
             ResultField::ClearanceFound => "clearance_found",
             ResultField::ClearanceNeeded => "clearance_needed",
+            ResultField::OccupiedBy => "occupied_by",
         }
     }
 }
@@ -279,4 +301,6 @@ pub enum FieldValue<'a> {
     Number(f64),
     /// A count.
     Count(u64),
+    /// A unit's id.
+    Id(UnitId),
 }

@@ -128,8 +128,8 @@ pub struct ResultWriter<'a> {
 impl ResultWriter<'_> {
     /// The Dictionary `find_path()` returns for a unit of `agent_size`: one entry per public
     /// field of the result, in the core's order and under its names ([`PathResult::fields`]).
-    /// Flags become bools, the code a String, numbers floats, and counts ints (saturating at
-    /// `i64::MAX`); `path` takes the writer's [`PathFormat`].
+    /// Flags become bools, the code a String, numbers floats, counts ints (saturating at
+    /// `i64::MAX`) and unit ids ints; `path` takes the writer's [`PathFormat`].
     pub fn dictionary(&self, result: &PathResult, agent_size: i64) -> VarDictionary {
         let path = self.path(&result.path, agent_size);
         let mut dictionary = VarDictionary::new();
@@ -143,6 +143,7 @@ impl ResultWriter<'_> {
                 FieldValue::Count(count) => {
                     dictionary.set(key, i64::try_from(count).unwrap_or(i64::MAX));
                 }
+                FieldValue::Id(id) => dictionary.set(key, id),
             }
         }
         dictionary

@@ -33,6 +33,7 @@ impl OwnedQuery {
             allow_partial_path: self.allow_partial_path,
             max_expansions: self.max_expansions,
             search: self.search,
+            ..PathQuery::new(self.start, self.goal, self.agent_size, &self.profile)
         }
     }
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use clearance_cli::render::{write_field_png, FieldPicture};
 use clearance_cli::CliError;
 use clearance_core::{
-    Cell, FlowField, FlowFieldOptions, PathCode, PathMap, PathResult, StepWeights,
+    Cell, FlowField, FlowFieldOptions, PathCode, PathMap, PathResult,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,14 +105,7 @@ fn answers(
     if let [goal] = args.to[..] {
         return path_map.find_paths_to(goal, &args.from, unit.size, &unit.profile);
     }
-    let failure = |code| PathResult {
-        code,
-        path: Vec::new(),
-        cost: 0,
-        step_weights: StepWeights::default(),
-        expanded: 0,
-        shortfall: None,
-    };
+    let failure = PathResult::failure;
     args.from
         .iter()
         .map(|&start| match field {

@@ -104,5 +104,6 @@ fn field_json(value: FieldValue<'_>) -> serde_json::Value {
             .collect::<Vec<_>>()),
         FieldValue::Number(number) => json!(number),
         FieldValue::Count(count) => json!(count),
+        FieldValue::Id(id) => json!(id),
     }
 }

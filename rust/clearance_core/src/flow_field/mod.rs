@@ -335,6 +335,7 @@ impl FlowField {
             step_weights,
             expanded: 0,
             shortfall: None,
+            occupied_by: None,
         }
     }
 

@@ -221,7 +221,7 @@ impl PathMap {
             .collect();
         let width = self.grid.width();
         let mut paths = with_thread_scratch(|scratch| {
-            paths_from(scratch, &graph, self.movement, width, goal_index, &targets)
+            paths_from(scratch, &graph, self.movement, width, goal_index, &targets, None)
         })?
         .into_iter();
         Some(
@@ -241,6 +241,7 @@ impl PathMap {
                                 step_weights: graph.step_weights(&anchors, width),
                                 expanded: 0,
                                 shortfall: None,
+                                occupied_by: None,
                             }
                         }
                     },

@@ -12,6 +12,8 @@
 //! | `batch.rs` | many queries on several threads |
 //! | `fields.rs` | flow fields to one goal or the nearest of several, and group orders |
 //! | `landmarks.rs` | landmark placement and the tables built from it |
+//! | `units.rs` | the units registered on the map: placed, moved and removed |
+//! | `slots.rs` | arrival slots: one goal per unit of a group order |
 //! | `tables.rs` | the hash tables profiles and caches are kept in |
 
 mod batch;
@@ -21,8 +23,11 @@ mod fields;
 mod landmarks;
 mod partial;
 mod queries;
+mod slots;
 mod tables;
+mod units;
 
+pub use slots::SlotRequest;
 pub use caches::DEFAULT_CACHE_MEMORY_LIMIT;
 
 use crate::clearance::ClearanceLayer;
@@ -31,6 +36,7 @@ use crate::graph::AnchorGraph;
 use crate::grid::{Region, TerrainGrid};
 use crate::landmarks::{LandmarkPlacement, LandmarkTable};
 use crate::movement::Movement;
+use crate::occupancy::Occupancy;
 use crate::profile::AgentProfile;
 use crate::terrain::TerrainSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -102,6 +108,10 @@ pub struct PathMap {
     cache_memory_limit: usize,
     /// See [`PathMap::version`].
     version: u64,
+    /// The units standing on the map (`units.rs`).
+    occupancy: Occupancy,
+    /// See [`PathMap::units_version`].
+    units_version: u64,
 }
 
 impl PathMap {
@@ -118,6 +128,8 @@ impl PathMap {
             landmarks: RwLock::default(),
             cache_memory_limit: DEFAULT_CACHE_MEMORY_LIMIT,
             version: fresh_version(),
+            occupancy: Occupancy::default(),
+            units_version: fresh_version(),
         }
     }
 
@@ -182,8 +194,13 @@ impl PathMap {
 
     /// Replaces the whole terrain grid, region included, keeping the profiles, the movement
     /// rule and the landmark placement (landmark cells of `LandmarkPlacement::At` that fall
-    /// outside the new region are dropped). Every cached layer and table is rebuilt on demand.
+    /// outside the new region are dropped, and so are units whose anchor lies outside it).
+    /// Every cached layer and table is rebuilt on demand.
     pub fn replace_grid(&mut self, grid: TerrainGrid) {
+        let region = grid.region();
+        if self.occupancy.retain(|unit| region.contains(unit.anchor)) {
+            self.units_version = fresh_version();
+        }
         if let LandmarkPlacement::At(cells) = &mut self.landmark_placement {
             cells.retain(|&cell| grid.index_of(cell).is_some());
             self.landmark_anchors = cells
@@ -245,6 +262,8 @@ impl Clone for PathMap {
             landmarks: RwLock::new(read(&self.landmarks).clone()),
             cache_memory_limit: self.cache_memory_limit,
             version: self.version,
+            occupancy: self.occupancy.clone(),
+            units_version: self.units_version,
         }
     }
 }

@@ -3,21 +3,29 @@
 use super::PathMap;
 use crate::cost::STRAIGHT_STEP;
 use crate::graph::AnchorGraph;
+use crate::movement::direction_offsets;
+use crate::search::UnitsView;
 
 impl PathMap {
     /// The anchor in `start`'s region nearest to `goal` as the crow flies in the movement's
     /// metric (octile or Manhattan, in step lengths), lowest `y` then `x` among equals.
-    /// Searches square rings around the goal outwards, and stops once no farther ring can hold
-    /// a nearer anchor.
     pub(super) fn closest_reachable_anchor(
         &self,
         graph: &AnchorGraph,
         start: usize,
         goal: usize,
     ) -> usize {
+        let region = graph.regions.region_of(start);
+        self.nearest_anchor(goal, |index| graph.regions.region_of(index) == region)
+            .unwrap_or(start)
+    }
+
+    /// The anchor nearest to `goal` for which `accept` holds, in the movement's metric, lowest
+    /// `y` then `x` among equals. Searches square rings around the goal outwards, and stops
+    /// once no farther ring can hold a nearer anchor.
+    pub(super) fn nearest_anchor(&self, goal: usize, accept: impl Fn(usize) -> bool) -> Option<usize> {
         let (width, height) = (self.grid.width() as i64, self.grid.height() as i64);
         let (goal_x, goal_y) = (goal as i64 % width, goal as i64 / width);
-        let region = graph.regions.region_of(start);
         let distance = |x: i64, y: i64| -> u64 {
             self.movement
                 .distance((x - goal_x).unsigned_abs(), (y - goal_y).unsigned_abs())
@@ -41,7 +49,7 @@ impl PathMap {
                 };
                 for x in columns {
                     let index = (y * width + x) as usize;
-                    if graph.regions.region_of(index) != region {
+                    if !accept(index) {
                         continue;
                     }
                     let candidate = (distance(x, y), index);
@@ -51,6 +59,45 @@ impl PathMap {
                 }
             }
         }
-        best.map_or(start, |(_, index)| index)
+        best.map(|(_, index)| index)
+    }
+
+    /// [`closest_reachable_anchor`](Self::closest_reachable_anchor) where other units block:
+    /// the anchor nearest to `goal` (same metric and ties) among those `start` reaches with
+    /// the anchors in `units` removed. A flood fill over them, since units may cut a terrain
+    /// region in parts that region labels do not know.
+    pub(super) fn closest_unblocked_anchor(
+        &self,
+        graph: &AnchorGraph,
+        units: &UnitsView,
+        start: usize,
+        goal: usize,
+    ) -> usize {
+        let width = self.grid.width();
+        let (goal_x, goal_y) = (goal % width, goal / width);
+        let offsets = direction_offsets(width);
+        let distance = |anchor: usize| {
+            let (x, y) = (anchor % width, anchor / width);
+            self.movement
+                .distance(x.abs_diff(goal_x) as u64, y.abs_diff(goal_y) as u64)
+        };
+        let mut seen = vec![0u64; graph.moves.len().div_ceil(64)];
+        seen[start / 64] |= 1 << (start % 64);
+        let mut pending = vec![start];
+        let mut best = (distance(start), start);
+        while let Some(anchor) = pending.pop() {
+            best = best.min((distance(anchor), anchor));
+            let mut mask = units.unblocked_mask(anchor, graph.moves[anchor]);
+            while mask != 0 {
+                let direction = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let next = anchor.wrapping_add_signed(offsets[direction]);
+                if seen[next / 64] >> (next % 64) & 1 == 0 {
+                    seen[next / 64] |= 1 << (next % 64);
+                    pending.push(next);
+                }
+            }
+        }
+        best.1
     }
 }

@@ -7,7 +7,13 @@ use crate::profile::AgentProfile;
 use crate::query::PathQuery;
 use crate::query::SearchMode;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::search::{estimate, search, Algorithm, SearchOptions, SearchScratch};
+use crate::graph::AnchorGraph;
+use crate::grid::Region;
+use crate::occupancy::{overlaps, OtherUnits, UnitId};
+use crate::search::{
+    estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView,
+};
+use std::collections::HashSet;
 use std::cell::RefCell;
 
 thread_local! {
@@ -79,56 +85,151 @@ impl PathMap {
         let Some(graph) = self.graph_for(query.profile, checked.profile, checked.size) else {
             return PathResult::failure(PathCode::MemoryLimitReached);
         };
+        // The view lives in the scratch between queries (its bits are cleared rectangle by
+        // rectangle), but is read while the search writes the rest of the scratch.
+        let mut view = std::mem::take(&mut scratch.units);
+        let counted = self.count_other_units(&mut view, query, checked.size, checked.start);
+        let rule = if counted { query.other_units } else { OtherUnits::Ignore };
+        let units = counted.then_some(UnitsInSearch { view: &view, rule });
+        let answer = self.answer(scratch, query, &checked, &graph, units);
+        scratch.units = view;
+        answer
+    }
+
+    /// Records in `view` the units that count against `query` (all but the moving unit and
+    /// the exempt ones) for an agent of `size` starting at storage index `start`; whether any
+    /// does.
+    pub(super) fn count_other_units(
+        &self,
+        view: &mut UnitsView,
+        query: &PathQuery<'_>,
+        size: u8,
+        start: usize,
+    ) -> bool {
+        if query.other_units == OtherUnits::Ignore || self.occupancy.is_empty() {
+            return false;
+        }
+        let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
+        let region = self.grid.region();
+        view.rebuild(
+            (self.grid.width(), self.grid.height()),
+            size,
+            (self.occupancy.units().iter())
+                .filter(|unit| !exempt.contains(unit.id))
+                .copied(),
+            (region.x, region.y),
+            start,
+        );
+        !view.is_empty()
+    }
+
+    /// The search behind [`query_with`](Self::query_with), once the query passed its checks.
+    fn answer(
+        &self,
+        scratch: &mut SearchScratch,
+        query: &PathQuery<'_>,
+        checked: &CheckedQuery<'_>,
+        graph: &AnchorGraph,
+        units: Option<UnitsInSearch<'_>>,
+    ) -> PathResult {
         let (start, goal) = (checked.start, checked.goal);
+        let blocking = units.filter(|units| units.rule == OtherUnits::Block);
+        let occupied_by = blocking
+            .filter(|units| units.view.is_blocked(goal))
+            .and_then(|_| self.unit_on(query, checked.size));
+        if occupied_by.is_some() && !query.allow_partial_path {
+            return PathResult {
+                occupied_by,
+                ..PathResult::failure(PathCode::GoalOccupied)
+            };
+        }
         let mut target = goal;
-        if checked.goal_shortfall.is_some() || !graph.connected(start, goal) {
+        if checked.goal_shortfall.is_some() || occupied_by.is_some() || !graph.connected(start, goal)
+        {
             if !query.allow_partial_path {
                 return PathResult::failure(PathCode::NoPath);
             }
-            target = self.closest_reachable_anchor(&graph, start, goal);
+            target = match blocking {
+                Some(units) => self.closest_unblocked_anchor(graph, units.view, start, goal),
+                None => self.closest_reachable_anchor(graph, start, goal),
+            };
         }
         let landmarks = self.landmarks_for(query.profile, checked.profile);
         let options = SearchOptions {
-            algorithm: match query.search {
+            algorithm: match (query.search, units) {
+                // Other units' costs leave no rays to store: as on weighted terrain.
+                (SearchMode::Auto, Some(UnitsInSearch { rule: OtherUnits::Cost(_), .. })) => {
+                    Algorithm::PlainThenJump
+                }
                 // Stored rays cost nothing to scan, short trips included.
-                SearchMode::Auto if graph.jump_distances.is_some() => Algorithm::Jump,
-                SearchMode::Auto if graph.suits_jump_search() => Algorithm::PlainThenJump,
-                SearchMode::Auto | SearchMode::Plain => Algorithm::Plain,
-                SearchMode::Jump => Algorithm::Jump,
+                (SearchMode::Auto, _) if graph.jump_distances.is_some() => Algorithm::Jump,
+                (SearchMode::Auto, _) if graph.suits_jump_search() => Algorithm::PlainThenJump,
+                (SearchMode::Auto | SearchMode::Plain, _) => Algorithm::Plain,
+                (SearchMode::Jump, _) => Algorithm::Jump,
             },
             max_expansions: query.max_expansions.unwrap_or(u64::MAX),
             landmarks: landmarks.as_deref(),
             direct_first: query.search == SearchMode::Auto,
+            units,
         };
         let width = self.grid.width();
-        let outcome = search(
-            scratch,
-            &graph,
-            self.movement,
-            options,
-            width,
-            start,
-            target,
-        );
+        let movement = self.movement;
+        let mut outcome = search(scratch, graph, movement, options, width, start, target);
+        if outcome.cost.is_none() && !outcome.limit_reached && query.allow_partial_path {
+            // Other units cut the goal off though the terrain does not.
+            if let Some(units) = blocking {
+                target = self.closest_unblocked_anchor(graph, units.view, start, goal);
+                let options = SearchOptions {
+                    max_expansions: options.max_expansions - outcome.expanded,
+                    ..options
+                };
+                let expanded = outcome.expanded;
+                outcome = search(scratch, graph, movement, options, width, start, target);
+                outcome.expanded += expanded;
+            }
+        }
         let code = match (outcome.cost, target == goal) {
             (Some(_), true) => PathCode::Ok,
             (Some(_), false) => PathCode::PartialPath,
             (None, _) if outcome.limit_reached => PathCode::SearchLimitReached,
-            // Unreachable with exact regions; kept so a bug degrades to an honest answer.
             (None, _) => PathCode::NoPath,
         };
         // A search from an anchor to itself returns that one anchor, as a partial path should.
         let path = self.grid.cells_along(&outcome.path);
+        let step_weights = match units {
+            Some(UnitsInSearch {
+                view,
+                rule: OtherUnits::Cost(multiplier),
+            }) => graph.step_weights_by(&outcome.path, width, |anchor| {
+                let terrain = graph.entry_multiplier(anchor);
+                if view.is_blocked(anchor) {
+                    terrain.max(u64::from(multiplier))
+                } else {
+                    terrain
+                }
+            }),
+            _ => graph.step_weights(&outcome.path, width),
+        };
+        let partial = code == PathCode::PartialPath;
         PathResult {
             code,
-            step_weights: graph.step_weights(&outcome.path, width),
+            step_weights,
             path,
             cost: outcome.cost.unwrap_or(0),
             expanded: outcome.expanded,
-            shortfall: checked
-                .goal_shortfall
-                .filter(|_| code == PathCode::PartialPath),
+            shortfall: checked.goal_shortfall.filter(|_| partial),
+            occupied_by: occupied_by.filter(|_| partial),
         }
+    }
+
+    /// One unit, not exempt from `query`, whose footprint overlaps the goal's for `size`.
+    fn unit_on(&self, query: &PathQuery<'_>, size: u8) -> Option<UnitId> {
+        let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
+        let side = i32::from(size);
+        let goal = Region::new(query.goal.x, query.goal.y, side, side);
+        (self.occupancy.units().iter())
+            .find(|unit| !exempt.contains(unit.id) && overlaps(unit.footprint(), goal))
+            .map(|unit| unit.id)
     }
 
     /// Checks a query in the order the [`PathCode`]s are listed, up to the search. `Err` holds
@@ -167,6 +268,10 @@ impl PathMap {
                 shortfall: goal_shortfall,
                 ..PathResult::failure(PathCode::GoalClearanceInsufficient)
             });
+        }
+        let registered = |id: &UnitId| self.occupancy.contains(*id);
+        if !query.moving_unit.iter().chain(query.exempt_units).all(registered) {
+            return Err(PathResult::failure(PathCode::UnknownUnit));
         }
         if start == goal {
             return Err(PathResult {
@@ -227,4 +332,31 @@ struct CheckedQuery<'a> {
     goal: usize,
     /// The goal's shortfall, kept for a partial path when the agent does not fit there.
     goal_shortfall: Option<ClearanceShortfall>,
+}
+
+/// The units a query exempts: the moving unit and its list, looked up in a set when the list
+/// is long (a whole group order's).
+pub(super) struct Exemptions<'a> {
+    moving: Option<UnitId>,
+    listed: &'a [UnitId],
+    set: Option<HashSet<UnitId>>,
+}
+
+impl<'a> Exemptions<'a> {
+    pub(super) fn new(moving: Option<UnitId>, listed: &'a [UnitId]) -> Self {
+        let set = (listed.len() > 16).then(|| listed.iter().copied().collect());
+        Exemptions {
+            moving,
+            listed,
+            set,
+        }
+    }
+
+    pub(super) fn contains(&self, id: UnitId) -> bool {
+        self.moving == Some(id)
+            || match &self.set {
+                Some(set) => set.contains(&id),
+                None => self.listed.contains(&id),
+            }
+    }
 }

@@ -2,6 +2,7 @@
 //! key representation.
 
 use super::heuristic::Heuristic;
+use super::moves::MoveMasks;
 use super::keys::KeyCodec;
 use super::pruning::REDUNDANT_STEPS;
 use super::scratch::{Node, SearchScratch, DIRECTION_MASK};
@@ -11,9 +12,9 @@ use crate::movement::{direction_offsets, DIRECTIONS, OPPOSITE};
 
 /// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
 /// wider key type).
-pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts>(
+pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
     scratch: &mut SearchScratch,
-    problem: &Problem<H>,
+    problem: &Problem<H, M>,
     costs: &C,
     codec: K,
 ) -> Option<SearchOutcome> {
@@ -64,7 +65,7 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts>(
         let g = nodes[index].g;
         // 32-bit division: indices are below 2^28, and it is several times cheaper than 64-bit.
         let (x, y) = (index as u32 % width as u32, index as u32 / width as u32);
-        let mut mask = moves_worth_trying::<C>(moves, nodes, &offsets, index, start);
+        let mut mask = moves_worth_trying::<C, M>(moves, nodes, &offsets, index, start);
         while mask != 0 {
             let direction = mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -121,21 +122,21 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts>(
 /// of them at the start; elsewhere all but the step back to the parent, and on uniform-cost
 /// graphs also those the parent's own relaxations already covered (see `pruning.rs`).
 #[inline(always)]
-fn moves_worth_trying<C: StepCosts>(
-    moves: &[u8],
+fn moves_worth_trying<C: StepCosts, M: MoveMasks>(
+    moves: M,
     nodes: &[Node],
     offsets: &[isize; 8],
     index: usize,
     start: usize,
 ) -> u8 {
-    let mask = moves[index];
+    let mask = moves.mask(index);
     if index == start {
         return mask;
     }
     let arrival = (nodes[index].state & DIRECTION_MASK) as usize;
     mask & !if C::UNIFORM {
         let parent = index.wrapping_add_signed(-offsets[arrival]);
-        REDUNDANT_STEPS[arrival][usize::from(moves[parent])]
+        REDUNDANT_STEPS[arrival][usize::from(moves.mask(parent))]
     } else {
         1 << OPPOSITE[arrival]
     }
@@ -190,7 +191,7 @@ mod tests {
                 diagonal_extra: DIAGONAL_STEP - STRAIGHT_STEP,
             };
             let problem = Problem {
-                moves: &moves,
+                moves: &moves[..],
                 width,
                 start,
                 goal,
@@ -249,7 +250,7 @@ mod tests {
                 diagonal_extra: (DIAGONAL_STEP - STRAIGHT_STEP) * 1500,
             };
             let problem = Problem {
-                moves: &moves,
+                moves: &moves[..],
                 width,
                 start,
                 goal,

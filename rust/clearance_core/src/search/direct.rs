@@ -19,7 +19,9 @@
 //! of its steps pays `m_min`, so its cost is `D(s, g) * m_min`: the lower bound, hence optimal.
 //! When a step is illegal or costs more, nothing is claimed and the search runs as usual.
 
+use super::UnitsInSearch;
 use crate::graph::{AnchorGraph, EntryCosts};
+use crate::occupancy::OtherUnits;
 use crate::movement::{direction_offsets, Movement, STEP_LENGTHS};
 
 /// Direction indices in `movement::DIRECTIONS` order: N, E, S, W, NE, SE, SW, NW.
@@ -47,6 +49,7 @@ pub(super) fn direct_path(
     width: usize,
     (start, goal): (usize, usize),
     max_steps: u64,
+    units: Option<UnitsInSearch<'_>>,
 ) -> Option<DirectPath> {
     let (x0, y0) = (start % width, start / width);
     let (x1, y1) = (goal % width, goal / width);
@@ -78,7 +81,7 @@ pub(super) fn direct_path(
         return None;
     }
     legs.iter()
-        .find_map(|walk| follow(graph, width, start, walk, steps))
+        .find_map(|walk| follow(graph, width, start, walk, steps, units))
 }
 
 /// Walks `legs` from `start`, if every step is legal and enters an anchor of the smallest
@@ -89,6 +92,7 @@ fn follow(
     start: usize,
     legs: &[(usize, usize); 2],
     steps: usize,
+    units: Option<UnitsInSearch<'_>>,
 ) -> Option<DirectPath> {
     let offsets = direction_offsets(width);
     let cheapest = graph.min_multiplier;
@@ -98,10 +102,29 @@ fn follow(
     let mut cost = 0;
     for &(direction, count) in legs {
         for _ in 0..count {
-            if graph.moves[here] & (1 << direction) == 0 {
+            let moves = match units {
+                Some(UnitsInSearch {
+                    view,
+                    rule: OtherUnits::Block,
+                }) => view.unblocked_mask(here, graph.moves[here]),
+                _ => graph.moves[here],
+            };
+            if moves & (1 << direction) == 0 {
                 return None;
             }
             here = here.wrapping_add_signed(offsets[direction]);
+            // Another unit's multiplier counts only where it exceeds the cheapest.
+            if let Some(UnitsInSearch {
+                view,
+                rule: OtherUnits::Cost(multiplier),
+            }) = units
+            {
+                if view.is_blocked(here)
+                    && u64::from(multiplier) > u64::from(cheapest) * graph.cost_unit
+                {
+                    return None;
+                }
+            }
             if let EntryCosts::PerAnchor(multipliers) = &graph.entry {
                 if multipliers[here] != cheapest {
                     return None;

@@ -29,6 +29,20 @@ impl Heuristic for DistanceHeuristic {
     }
 }
 
+/// A heuristic counted in a unit `factor` times finer (other units' costs, `units.rs`): a
+/// consistent heuristic times a positive constant stays consistent for costs scaled alike.
+pub(super) struct Scaled<'a, H> {
+    pub(super) inner: &'a H,
+    pub(super) factor: u64,
+}
+
+impl<H: Heuristic> Heuristic for Scaled<'_, H> {
+    #[inline(always)]
+    fn estimate(&self, anchor: usize, x: u32, y: u32) -> u64 {
+        self.inner.estimate(anchor, x, y) * self.factor
+    }
+}
+
 /// The larger of the distance heuristic and the landmark bounds: both are consistent, so
 /// their maximum is.
 pub(super) struct WithLandmarks<'a> {

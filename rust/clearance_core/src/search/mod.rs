@@ -36,9 +36,11 @@ mod direct;
 mod heuristic;
 mod jump;
 mod keys;
+mod moves;
 mod pruning;
 mod scratch;
 mod step_costs;
+mod units;
 
 #[cfg(test)]
 mod test_masks {
@@ -76,6 +78,7 @@ mod test_masks {
 
 pub(crate) use jump::JumpDistances;
 pub use scratch::SearchScratch;
+pub use units::UnitsView;
 
 use crate::cost::STRAIGHT_STEP;
 use crate::graph::{AnchorGraph, EntryCosts};
@@ -83,10 +86,12 @@ use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
 use astar::astar;
 use direct::direct_path;
-use heuristic::{DistanceHeuristic, Heuristic, TowardsBox, WithLandmarks};
-use jump::{jump_search, jump_tree};
+use crate::occupancy::OtherUnits;
+use heuristic::{DistanceHeuristic, Heuristic, Scaled, TowardsBox, WithLandmarks};
+use jump::{jump_search, jump_tree, AroundUnits, Goal, Stops};
 use keys::{Compact, Packed, Wide};
-use step_costs::{PerAnchorCosts, StepCosts, UniformCosts};
+use moves::{MoveMasks, Unblocked};
+use step_costs::{PerAnchorCosts, StepCosts, UniformCosts, UnitCosts};
 
 /// What one search found: the optimal cost and anchor indices from start to goal, if any.
 pub(crate) struct SearchOutcome {
@@ -113,8 +118,10 @@ impl SearchOutcome {
 }
 
 /// One query on one graph.
-pub(super) struct Problem<'a, H> {
-    pub(super) moves: &'a [u8],
+pub(super) struct Problem<'a, H, M = &'a [u8]> {
+    /// The move masks of the graph searched: the terrain graph's, or with other units'
+    /// blocked anchors removed (`units.rs`).
+    pub(super) moves: M,
     pub(super) width: usize,
     pub(super) start: usize,
     pub(super) goal: usize,
@@ -125,6 +132,19 @@ pub(super) struct Problem<'a, H> {
 }
 
 impl<'a, H> Problem<'a, H> {
+    /// The same problem on the graph whose move masks are `moves`.
+    fn with_moves<M: MoveMasks>(&self, moves: M) -> Problem<'a, H, M> {
+        Problem {
+            moves,
+            width: self.width,
+            start: self.start,
+            goal: self.goal,
+            heuristic: self.heuristic,
+            max_expansions: self.max_expansions,
+            distances: self.distances,
+        }
+    }
+
     /// The query from `start` to `goal` on `graph` (a map `width` wide), guided by `heuristic`
     /// and limited as `options` say.
     fn new(
@@ -175,6 +195,16 @@ pub(crate) struct SearchOptions<'a> {
     /// Try the direct path (`direct.rs`) before the algorithm: a straight walk at the goal,
     /// kept when it provably costs the lower bound (its steps count as expansions).
     pub direct_first: bool,
+    /// Other units that block or cost, if any count in this search.
+    pub units: Option<UnitsInSearch<'a>>,
+}
+
+/// Other units in one search: the view of the anchors they block, and whether those anchors
+/// are removed ([`OtherUnits::Block`]) or dearer ([`OtherUnits::Cost`]).
+#[derive(Clone, Copy)]
+pub(crate) struct UnitsInSearch<'a> {
+    pub view: &'a UnitsView,
+    pub rule: OtherUnits,
 }
 
 /// Finds an optimal path from `start` to `goal` (storage indices of legal anchors) on a map
@@ -195,6 +225,7 @@ pub(crate) fn search(
             width,
             (start, goal),
             options.max_expansions,
+            options.units,
         ) {
             return SearchOutcome {
                 cost: Some(direct.cost * graph.cost_unit),
@@ -209,22 +240,104 @@ pub(crate) fn search(
     }
     let distance = DistanceHeuristic::new(graph, movement, width, goal);
     let jump = (options.algorithm == Algorithm::Jump).then_some(movement);
+    let units_cost = match options.units {
+        Some(UnitsInSearch {
+            rule: OtherUnits::Cost(multiplier),
+            ..
+        }) => Some(UnitCostScale::new(graph.cost_unit, multiplier)),
+        _ => None,
+    };
+    let unit = units_cost.map_or(graph.cost_unit, |scale| scale.unit);
     let mut outcome = match options.landmarks {
-        None => {
-            let problem = Problem::new(graph, width, (start, goal), &distance, &options);
-            search_with(scratch, graph, &problem, jump)
-        }
+        None => search_guided(scratch, graph, width, (start, goal), &distance, &options, jump),
         Some(table) => {
             let heuristic = WithLandmarks {
                 distance,
                 bounds: table.towards(goal),
             };
-            let problem = Problem::new(graph, width, (start, goal), &heuristic, &options);
-            search_with(scratch, graph, &problem, jump)
+            search_guided(scratch, graph, width, (start, goal), &heuristic, &options, jump)
         }
     };
-    outcome.cost = outcome.cost.map(|cost| cost * graph.cost_unit);
+    outcome.cost = outcome.cost.map(|cost| cost * unit);
     outcome
+}
+
+/// How a search under [`OtherUnits::Cost`] counts: in units of `unit` (the greatest common
+/// divisor of the graph's cost unit and the units' multiplier `M`, so `M` is a whole number
+/// of them), in which a graph multiplier is `scale` times larger and `M` is `multiplier`.
+#[derive(Clone, Copy)]
+struct UnitCostScale {
+    unit: u64,
+    scale: u64,
+    multiplier: u64,
+}
+
+impl UnitCostScale {
+    fn new(cost_unit: u64, multiplier: u32) -> Self {
+        let unit = greatest_common_divisor(cost_unit, u64::from(multiplier));
+        UnitCostScale {
+            unit,
+            scale: cost_unit / unit,
+            multiplier: u64::from(multiplier) / unit,
+        }
+    }
+}
+
+fn greatest_common_divisor(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        greatest_common_divisor(b, a % b)
+    }
+}
+
+/// [`search_with`] on the graph of this query: the terrain graph's, with other units'
+/// anchors removed, or with them dearer.
+fn search_guided<H: Heuristic>(
+    scratch: &mut SearchScratch,
+    graph: &AnchorGraph,
+    width: usize,
+    (start, goal): (usize, usize),
+    heuristic: &H,
+    options: &SearchOptions<'_>,
+    jump: Option<Movement>,
+) -> SearchOutcome {
+    let problem = Problem::new(graph, width, (start, goal), heuristic, options);
+    let goal_stop = Goal::new(goal, width);
+    match options.units {
+        None => search_with(scratch, graph, &problem, jump, &goal_stop),
+        Some(UnitsInSearch {
+            view,
+            rule: OtherUnits::Cost(multiplier),
+        }) => {
+            let scale = UnitCostScale::new(graph.cost_unit, multiplier);
+            let scaled = Scaled {
+                inner: heuristic,
+                factor: scale.scale,
+            };
+            let problem = Problem::new(graph, width, (start, goal), &scaled, options);
+            let costs = UnitCosts {
+                lengths: STEP_LENGTHS,
+                terrain: &graph.entry,
+                even_costs: &graph.even_costs,
+                scale: scale.scale,
+                units_multiplier: scale.multiplier,
+                units: view,
+            };
+            run_with_fallback(scratch, &problem, &costs, jump, &goal_stop)
+        }
+        Some(UnitsInSearch { view, .. }) => {
+            let problem = problem.with_moves(Unblocked {
+                terrain: &graph.moves,
+                units: view,
+            });
+            let stops = AroundUnits {
+                inner: goal_stop,
+                units: view,
+            };
+            search_with(scratch, graph, &problem, jump, &stops)
+        }
+    }
 }
 
 /// An optimal path found by [`paths_from`]: its cost and its anchors' storage indices.
@@ -246,6 +359,7 @@ pub(crate) fn paths_from(
     width: usize,
     source: usize,
     targets: &[usize],
+    units: Option<&UnitsView>,
 ) -> Option<Vec<Option<FoundPath>>> {
     let EntryCosts::Uniform(multiplier) = graph.entry else {
         return None;
@@ -265,6 +379,7 @@ pub(crate) fn paths_from(
         max_expansions: u64::MAX,
         landmarks: None,
         direct_first: false,
+        units: None,
     };
     if wanted == 0 {
         return Some(targets.iter().map(|_| None).collect());
@@ -276,10 +391,24 @@ pub(crate) fn paths_from(
     let towards = TowardsBox::around(graph, movement, width, reachable);
     let problem = Problem::new(graph, width, (source, source), &towards, &options);
     let stops = (&bits[..], wanted);
-    let found = if movement == Movement::FourWay {
-        tree_with_fallback::<true>(scratch, &problem, &costs, stops, targets)
-    } else {
-        tree_with_fallback::<false>(scratch, &problem, &costs, stops, targets)
+    let found = match (units, movement) {
+        (None, Movement::FourWay) => {
+            tree_with_fallback::<_, true>(scratch, &problem, &costs, stops, targets, None)
+        }
+        (None, Movement::EightWay) => {
+            tree_with_fallback::<_, false>(scratch, &problem, &costs, stops, targets, None)
+        }
+        (Some(view), movement) => {
+            let problem = problem.with_moves(Unblocked {
+                terrain: &graph.moves,
+                units: view,
+            });
+            if movement == Movement::FourWay {
+                tree_with_fallback::<_, true>(scratch, &problem, &costs, stops, targets, units)
+            } else {
+                tree_with_fallback::<_, false>(scratch, &problem, &costs, stops, targets, units)
+            }
+        }
     };
     Some(
         found
@@ -295,17 +424,22 @@ pub(crate) fn paths_from(
 }
 
 /// [`jump_tree`] with compact keys; if a cost outgrows them, again with wider ones.
-fn tree_with_fallback<const FOUR_WAY: bool>(
+fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
-    problem: &Problem<TowardsBox>,
+    problem: &Problem<TowardsBox, M>,
     costs: &UniformCosts,
     stops: (&[u64], usize),
     targets: &[usize],
+    units: Option<&UnitsView>,
 ) -> Vec<Option<FoundPath>> {
     let compact = Compact::for_cells(problem.moves.len());
-    jump_tree::<_, _, _, FOUR_WAY>(scratch, problem, costs, compact, stops, targets)
-        .or_else(|| jump_tree::<_, _, _, FOUR_WAY>(scratch, problem, costs, Packed, stops, targets))
-        .or_else(|| jump_tree::<_, _, _, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets))
+    jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, compact, stops, targets, units)
+        .or_else(|| {
+            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Packed, stops, targets, units)
+        })
+        .or_else(|| {
+            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets, units)
+        })
         .expect("wide keys hold any cost")
 }
 
@@ -377,16 +511,17 @@ pub(crate) fn estimate(
     distance.distance(x, y).max(landmark_bound) * graph.cost_unit
 }
 
-fn search_with<H: Heuristic>(
+fn search_with<H: Heuristic, M: MoveMasks, S: Stops>(
     scratch: &mut SearchScratch,
     graph: &AnchorGraph,
-    problem: &Problem<H>,
+    problem: &Problem<H, M>,
     jump: Option<Movement>,
+    stops: &S,
 ) -> SearchOutcome {
     match &graph.entry {
         EntryCosts::Uniform(multiplier) => {
             let costs = UniformCosts(STEP_LENGTHS.map(|length| length * u64::from(*multiplier)));
-            run_with_fallback(scratch, problem, &costs, jump)
+            run_with_fallback(scratch, problem, &costs, jump, stops)
         }
         EntryCosts::PerAnchor(multipliers) => {
             let costs = PerAnchorCosts {
@@ -394,27 +529,28 @@ fn search_with<H: Heuristic>(
                 multipliers,
                 even_costs: &graph.even_costs,
             };
-            run_with_fallback(scratch, problem, &costs, jump)
+            run_with_fallback(scratch, problem, &costs, jump, stops)
         }
     }
 }
 
 /// Searches with compact keys; if a cost outgrows them, searches again with wider ones.
-fn run_with_fallback<H: Heuristic, C: StepCosts>(
+fn run_with_fallback<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops>(
     scratch: &mut SearchScratch,
-    problem: &Problem<H>,
+    problem: &Problem<H, M>,
     costs: &C,
     jump: Option<Movement>,
+    stops: &S,
 ) -> SearchOutcome {
     let compact = Compact::for_cells(problem.moves.len());
     if jump == Some(Movement::EightWay) {
-        jump_search::<_, _, _, false>(scratch, problem, costs, compact)
-            .or_else(|| jump_search::<_, _, _, false>(scratch, problem, costs, Packed))
-            .or_else(|| jump_search::<_, _, _, false>(scratch, problem, costs, Wide))
+        jump_search::<_, _, _, _, _, false>(scratch, problem, costs, compact, stops)
+            .or_else(|| jump_search::<_, _, _, _, _, false>(scratch, problem, costs, Packed, stops))
+            .or_else(|| jump_search::<_, _, _, _, _, false>(scratch, problem, costs, Wide, stops))
     } else if jump == Some(Movement::FourWay) {
-        jump_search::<_, _, _, true>(scratch, problem, costs, compact)
-            .or_else(|| jump_search::<_, _, _, true>(scratch, problem, costs, Packed))
-            .or_else(|| jump_search::<_, _, _, true>(scratch, problem, costs, Wide))
+        jump_search::<_, _, _, _, _, true>(scratch, problem, costs, compact, stops)
+            .or_else(|| jump_search::<_, _, _, _, _, true>(scratch, problem, costs, Packed, stops))
+            .or_else(|| jump_search::<_, _, _, _, _, true>(scratch, problem, costs, Wide, stops))
     } else {
         astar(scratch, problem, costs, compact)
             .or_else(|| astar(scratch, problem, costs, Packed))

@@ -29,6 +29,8 @@ pub struct SearchScratch {
     pub(super) jump_links: Vec<JumpLink>,
     pub(super) open: OpenLists,
     generation: u32,
+    /// Other units, as the last query that counted them saw them (`units.rs`).
+    pub(crate) units: super::UnitsView,
 }
 
 /// One open list per key representation (see `keys.rs`); a query uses one of them.
@@ -85,6 +87,7 @@ impl SearchScratch {
             + self.open.compact.memory_bytes()
             + self.open.packed.memory_bytes()
             + self.open.wide.memory_bytes()
+            + self.units.memory_bytes()
     }
 
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached

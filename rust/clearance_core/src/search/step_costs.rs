@@ -1,6 +1,9 @@
 //! Step costs under the entry-cost convention: a step's length times the multiplier of the
 //! anchor it enters.
 
+use super::units::UnitsView;
+use crate::graph::EntryCosts;
+
 /// The cost of one step, given its direction and the anchor it enters.
 pub(super) trait StepCosts {
     /// Whether every legal anchor costs the same to enter. Then step costs obey the triangle
@@ -56,5 +59,44 @@ impl StepCosts for PerAnchorCosts<'_> {
     #[inline(always)]
     fn even(&self, anchor: usize) -> bool {
         self.even_costs[anchor / 64] & 1 << (anchor % 64) != 0
+    }
+}
+
+/// The terrain graph's costs with other units' blocked anchors dearer (`units.rs`): entering
+/// one costs `max(m, M)`. Counted in a unit `scale` times finer than the graph's, in which
+/// `M` is `units_multiplier`.
+pub(super) struct UnitCosts<'a> {
+    pub(super) lengths: [u64; 8],
+    pub(super) terrain: &'a EntryCosts,
+    /// The terrain graph's even-cost bits (empty with uniform costs: all even).
+    pub(super) even_costs: &'a [u64],
+    pub(super) scale: u64,
+    pub(super) units_multiplier: u64,
+    pub(super) units: &'a UnitsView,
+}
+
+impl StepCosts for UnitCosts<'_> {
+    const UNIFORM: bool = false;
+    #[inline(always)]
+    fn step_cost(&self, direction: usize, target: usize) -> u64 {
+        self.lengths[direction] * self.multiplier(target)
+    }
+    #[inline(always)]
+    fn multiplier(&self, anchor: usize) -> u64 {
+        let terrain = match self.terrain {
+            EntryCosts::Uniform(multiplier) => u64::from(*multiplier),
+            EntryCosts::PerAnchor(multipliers) => u64::from(multipliers[anchor]),
+        } * self.scale;
+        if self.units.is_blocked(anchor) {
+            terrain.max(self.units_multiplier)
+        } else {
+            terrain
+        }
+    }
+    #[inline(always)]
+    fn even(&self, anchor: usize) -> bool {
+        // Untouched: neither it nor a neighbour is blocked, so the terrain's bit holds.
+        !self.units.is_touched(anchor)
+            && (self.even_costs.is_empty() || self.even_costs[anchor / 64] & 1 << (anchor % 64) != 0)
     }
 }

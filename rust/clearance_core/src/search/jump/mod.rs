@@ -117,8 +117,11 @@
 
 mod distances;
 mod rays;
+mod units;
 
 pub(crate) use distances::JumpDistances;
+pub(super) use rays::Goal;
+pub(super) use units::AroundUnits;
 
 use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
@@ -126,7 +129,10 @@ use super::scratch::{JumpLink, Node, SearchScratch};
 use super::step_costs::StepCosts;
 use super::{FoundPath, Problem, SearchOutcome};
 use crate::movement::direction_offsets;
-use rays::{Goal, Rays, Stops, Targets};
+use super::moves::MoveMasks;
+use super::units::UnitsView;
+pub(super) use rays::Stops;
+use rays::{Rays, Targets};
 
 /// How the open-list loop of [`expand`] ended.
 enum Ending {
@@ -140,21 +146,25 @@ enum Ending {
 
 /// Jump-point search proper. Returns `None` only if a key does not fit `K` (the caller then
 /// retries with a wider key type).
-pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY: bool>(
+pub(super) fn jump_search<
+    K: KeyCodec,
+    H: Heuristic,
+    C: StepCosts,
+    M: MoveMasks,
+    S: Stops,
+    const FOUR_WAY: bool,
+>(
     scratch: &mut SearchScratch,
-    problem: &Problem<H>,
+    problem: &Problem<H, M>,
     costs: &C,
     codec: K,
+    stops: &S,
 ) -> Option<SearchOutcome> {
     let goal = problem.goal;
-    let (ending, expanded, _) = expand::<K, H, C, Goal, FOUR_WAY>(
-        scratch,
-        problem,
-        costs,
-        codec,
-        &Goal::new(goal, problem.width),
-        |index| index == goal,
-    )?;
+    let (ending, expanded, _) =
+        expand::<K, H, C, M, S, FOUR_WAY>(scratch, problem, costs, codec, stops, |index| {
+            index == goal
+        })?;
     Some(match ending {
         Ending::Done(index) => SearchOutcome {
             cost: Some(scratch.nodes[index].g),
@@ -173,26 +183,56 @@ pub(super) fn jump_search<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WA
 /// target (see "Several targets" in the module docs). Returns `None` only if a key does not
 /// fit `K`; otherwise, for each of `queried`, its cost (in graph units) and its path from the
 /// start, or `None` if the search did not expand it. `problem.goal` is not used.
-pub(super) fn jump_tree<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY: bool>(
+pub(super) fn jump_tree<
+    K: KeyCodec,
+    H: Heuristic,
+    C: StepCosts,
+    M: MoveMasks,
+    const FOUR_WAY: bool,
+>(
     scratch: &mut SearchScratch,
-    problem: &Problem<H>,
+    problem: &Problem<H, M>,
     costs: &C,
     codec: K,
     (targets, wanted): (&[u64], usize),
     queried: &[usize],
+    units: Option<&UnitsView>,
 ) -> Option<Vec<Option<FoundPath>>> {
     let mut expanded_targets = vec![0u64; targets.len()];
     let mut remaining = wanted;
     let stops = Targets::new(targets, problem.width, queried);
-    let (_, _, reached) =
-        expand::<K, H, C, Targets, FOUR_WAY>(scratch, problem, costs, codec, &stops, |index| {
-            let (word, bit) = (index / 64, 1u64 << (index % 64));
-            if stops.is_stop(index) && expanded_targets[word] & bit == 0 {
-                expanded_targets[word] |= bit;
-                remaining -= 1;
-            }
-            remaining == 0
-        })?;
+    let mut on_expand = |index: usize| {
+        let (word, bit) = (index / 64, 1u64 << (index % 64));
+        if stops.is_stop(index) && expanded_targets[word] & bit == 0 {
+            expanded_targets[word] |= bit;
+            remaining -= 1;
+        }
+        remaining == 0
+    };
+    let (_, _, reached) = match units {
+        None => expand::<K, H, C, M, _, FOUR_WAY>(
+            scratch,
+            problem,
+            costs,
+            codec,
+            &stops,
+            &mut on_expand,
+        )?,
+        Some(units) => {
+            let around = AroundUnits {
+                inner: &stops,
+                units,
+            };
+            expand::<K, H, C, M, _, FOUR_WAY>(
+                scratch,
+                problem,
+                costs,
+                codec,
+                &around,
+                &mut on_expand,
+            )?
+        }
+    };
     Some(
         queried
             .iter()
@@ -214,9 +254,16 @@ pub(super) fn jump_tree<K: KeyCodec, H: Heuristic, C: StepCosts, const FOUR_WAY:
 /// out, or the expansion limit is reached. Returns how it ended, the expansions, and the
 /// `state` from which a node counts as reached in this search. `None` only if a key does not
 /// fit `K`.
-fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, S: Stops, const FOUR_WAY: bool>(
+fn expand<
+    K: KeyCodec,
+    H: Heuristic,
+    C: StepCosts,
+    M: MoveMasks,
+    S: Stops,
+    const FOUR_WAY: bool,
+>(
     scratch: &mut SearchScratch,
-    problem: &Problem<H>,
+    problem: &Problem<H, M>,
     costs: &C,
     codec: K,
     stops: &S,
@@ -240,7 +287,7 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, S: Stops, const FOUR_WAY: boo
     let open = K::heap(open);
     let nodes = &mut nodes[..moves.len()];
     let links = &mut jump_links[..moves.len()];
-    let rays = Rays::<C, S, FOUR_WAY> {
+    let rays = Rays::<C, S, M, FOUR_WAY> {
         moves,
         offsets: direction_offsets(width),
         costs,
@@ -259,7 +306,7 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, S: Stops, const FOUR_WAY: boo
     };
     links[start] = JumpLink {
         parent: start as u32,
-        pending: moves[start],
+        pending: moves.mask(start),
         scanned: 0,
     };
     let start_h = estimate(start);

@@ -5,6 +5,7 @@
 use super::distances::{JumpDistances, StoredRay};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::movement::{direction_offsets, Direction, DIRECTIONS, OPPOSITE, STRAIGHT_DIRECTIONS};
+use crate::search::moves::MoveMasks;
 use crate::search::step_costs::StepCosts;
 
 /// The index in [`DIRECTIONS`] of the step `(dx, dy)`.
@@ -119,7 +120,7 @@ const NATURAL_FOUR_WAY: [u8; 8] = {
 };
 
 /// Where rays stop besides jump points: the goal, or each of several targets.
-pub(super) trait Stops {
+pub(in crate::search) trait Stops {
     fn is_stop(&self, anchor: usize) -> bool;
     /// The fewest steps, from 1 to `steps`, after which a walk from `from` in the straight
     /// `direction` is at a stop, if any. The caller knows the walk stays on the map.
@@ -137,8 +138,29 @@ pub(super) trait Stops {
     ) -> Option<usize>;
 }
 
+impl<S: Stops> Stops for &S {
+    #[inline(always)]
+    fn is_stop(&self, anchor: usize) -> bool {
+        (**self).is_stop(anchor)
+    }
+    #[inline(always)]
+    fn first_within(&self, from: usize, direction: usize, steps: usize) -> Option<usize> {
+        (**self).first_within(from, direction, steps)
+    }
+    #[inline(always)]
+    fn first_on_diagonal(
+        &self,
+        from: usize,
+        direction: usize,
+        steps: usize,
+        distances: &JumpDistances,
+    ) -> Option<usize> {
+        (**self).first_on_diagonal(from, direction, steps, distances)
+    }
+}
+
 /// The one goal of a search: its storage index and its column and row.
-pub(super) struct Goal {
+pub(in crate::search) struct Goal {
     anchor: usize,
     x: isize,
     y: isize,
@@ -147,7 +169,7 @@ pub(super) struct Goal {
 
 impl Goal {
     /// The goal at storage index `anchor` on a map `width` wide.
-    pub(super) fn new(anchor: usize, width: usize) -> Self {
+    pub(in crate::search) fn new(anchor: usize, width: usize) -> Self {
         Goal {
             anchor,
             x: (anchor % width) as isize,
@@ -341,8 +363,9 @@ impl Stops for Targets<'_> {
 
 /// The rays of one search: the graph, its costs and the anchors they stop at besides jump
 /// points. `FOUR_WAY` selects the 4-way rules (see the module docs).
-pub(super) struct Rays<'a, C, S, const FOUR_WAY: bool> {
-    pub(super) moves: &'a [u8],
+pub(super) struct Rays<'a, C, S, M, const FOUR_WAY: bool> {
+    /// The move masks of this query's graph.
+    pub(super) moves: M,
     pub(super) offsets: [isize; 8],
     pub(super) costs: &'a C,
     pub(super) stops: &'a S,
@@ -350,7 +373,7 @@ pub(super) struct Rays<'a, C, S, const FOUR_WAY: bool> {
     pub(super) distances: Option<&'a JumpDistances>,
 }
 
-impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
+impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, M, FOUR_WAY> {
     #[inline(always)]
     fn neighbour(&self, anchor: usize, direction: usize) -> usize {
         anchor.wrapping_add_signed(self.offsets[direction])
@@ -359,13 +382,13 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
     /// The successors of `at` reached by a step in `arrival` (see the module docs).
     #[inline(always)]
     pub(super) fn successors(&self, at: usize, arrival: usize) -> u8 {
-        let moves = self.moves[at];
+        let moves = self.moves.mask(at);
         if FOUR_WAY {
             return self.successors_four_way(at, arrival) & moves;
         }
         let mut successors = NATURAL[arrival];
         if arrival < STRAIGHT_DIRECTIONS {
-            let parent_moves = self.moves[self.neighbour(at, OPPOSITE[arrival])];
+            let parent_moves = self.moves.mask(self.neighbour(at, OPPOSITE[arrival]));
             for (side, diagonal) in SIDES[arrival] {
                 if moves & 1 << side == 0 {
                     // Neither the side nor the diagonal past it is legal.
@@ -412,9 +435,9 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
         if VERTICAL[arrival] {
             return NATURAL_FOUR_WAY[arrival];
         }
-        let moves = self.moves[at];
+        let moves = self.moves.mask(at);
         let parent = self.neighbour(at, OPPOSITE[arrival]);
-        let parent_moves = self.moves[parent];
+        let parent_moves = self.moves.mask(parent);
         let mut successors = 1 << arrival;
         for (side, _) in SIDES[arrival] {
             if moves & 1 << side == 0 {
@@ -457,14 +480,14 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
         let forward = 1 << direction;
         let sides = SIDE_BITS[direction];
         let (mut at, mut cost) = (from, 0);
-        let mut behind = self.moves[from];
+        let mut behind = self.moves.mask(from);
         loop {
             if behind & forward == 0 {
                 return None;
             }
             at = self.neighbour(at, direction);
             cost += self.costs.step_cost(direction, at);
-            let here = self.moves[at];
+            let here = self.moves.mask(at);
             // Where no cost test can force a turn, one is forced exactly where a side opens
             // that was closed beside the anchor behind (the obstacle case of `successors`).
             let forced = if C::UNIFORM || self.costs.even(at) {
@@ -524,7 +547,7 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
     fn sweep(&self, from: usize, direction: usize, parts: [usize; 2]) -> Option<(usize, u64)> {
         let (mut at, mut cost) = (from, 0);
         loop {
-            if self.moves[at] & 1 << direction == 0 {
+            if self.moves.mask(at) & 1 << direction == 0 {
                 return None;
             }
             at = self.neighbour(at, direction);
@@ -544,6 +567,10 @@ impl<C: StepCosts, S: Stops, const FOUR_WAY: bool> Rays<'_, C, S, FOUR_WAY> {
     /// The ray from `from` in `direction`, whichever kind it is.
     #[inline(always)]
     pub(super) fn ray(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
+        // A stored ray knows the terrain graph's first step only (see `search/units.rs`).
+        if !M::TERRAIN && self.moves.mask(from) & 1 << direction == 0 {
+            return None;
+        }
         if !FOUR_WAY && C::UNIFORM && direction >= STRAIGHT_DIRECTIONS {
             if let Some(distances) = self.distances {
                 if let Some(stored) = distances.diagonal_ray(from, direction) {

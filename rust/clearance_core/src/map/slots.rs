@@ -1,0 +1,323 @@
+//! Arrival slots: where each unit of a group order should stop, so that a selection sent to
+//! one click spreads out instead of piling on one anchor.
+//!
+//! # The contract
+//!
+//! Given a target cell and the members of a group (id, start anchor, size, profile), every
+//! member gets an anchor or none, such that:
+//!
+//! * every slot is legal for its member (its footprint fits the member's profile);
+//! * no two slots' footprints overlap, and no slot overlaps a registered unit outside the
+//!   group (the members' own registered positions do not count: they are leaving them);
+//! * each member can reach its slot, moving round the units outside the group;
+//! * the slots are *compact*: measured by cost from the target for the member's size and
+//!   profile, no member could take a strictly cheaper anchor that is legal, free of units
+//!   outside the group, reachable, and overlaps no other member's slot.
+//!
+//! The cost from the target is that of an optimal path from the nearest anchor that holds
+//! the target: for a unit of size `k`, the legal anchors whose `k x k` footprint contains the
+//! target cell all start at cost 0 (the entry-cost convention, other units blocking as in
+//! [`OtherUnits::Block`](crate::OtherUnits::Block)); if none is legal, the legal anchor
+//! nearest to the target as the crow flies (lowest `y`, then `x`) does. A member whose start
+//! is cut off from those anchors gets none.
+//!
+//! # How they are chosen, and why they are compact
+//!
+//! Members are placed one at a time, largest first (then in the order given): each takes the
+//! cheapest anchor, in the order of a Dijkstra search from the target for its size and
+//! profile, that is still free. An anchor cheaper than a member's slot was, when the member
+//! chose, either taken by an earlier slot or blocked for good; if it was free then, the member
+//! would have taken it, so it is taken now by a later member. Either way it overlaps another
+//! slot, which is what compactness allows. Equal queries on equal maps give equal slots.
+
+use super::PathMap;
+use crate::error::UnitError;
+use crate::footprint::checked_agent_size;
+use crate::graph::AnchorGraph;
+use crate::grid::Cell;
+use crate::movement::{direction_offsets, STEP_LENGTHS};
+use crate::occupancy::UnitId;
+use crate::search::UnitsView;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::Arc;
+
+/// One member of a group order, for [`PathMap::arrival_slots`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotRequest<'a> {
+    /// The member's id: its registered unit, if any, does not count against the group.
+    pub id: UnitId,
+    /// Where the member stands now.
+    pub start: Cell,
+    /// Side of its footprint, 1 to 255.
+    pub agent_size: i64,
+    /// The name of its profile.
+    pub profile: &'a str,
+}
+
+impl PathMap {
+    /// One arrival slot per member of `group` around `target` (see the module docs of
+    /// `map/slots.rs`, repeated on this crate's README): in the order of `group`, the anchor
+    /// each member should go to, or `None` for a member that can reach no free slot.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathMap, Region, SlotRequest, TerrainGrid};
+    ///
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 10, 10), 0)?);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    /// let group = [
+    ///     SlotRequest { id: 1, start: Cell::new(0, 0), agent_size: 2, profile: "unit" },
+    ///     SlotRequest { id: 2, start: Cell::new(0, 5), agent_size: 1, profile: "unit" },
+    ///     SlotRequest { id: 3, start: Cell::new(0, 9), agent_size: 1, profile: "unit" },
+    /// ];
+    /// let slots = map.arrival_slots(Cell::new(5, 5), &group)?;
+    /// assert_eq!(slots[0], Some(Cell::new(4, 4))); // the 2x2 first, on the target
+    /// assert!(slots.iter().all(|slot| slot.is_some()));
+    /// assert_ne!(slots[1], slots[2]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn arrival_slots(
+        &self,
+        target: Cell,
+        group: &[SlotRequest<'_>],
+    ) -> Result<Vec<Option<Cell>>, UnitError> {
+        let target_index = self
+            .grid
+            .index_of(target)
+            .ok_or(UnitError::TargetOutOfBounds { target })?;
+        let mut members = Vec::with_capacity(group.len());
+        let mut ids = HashSet::with_capacity(group.len());
+        for member in group {
+            let id = member.id;
+            if !ids.insert(id) {
+                return Err(UnitError::DuplicateInBatch { id });
+            }
+            let size = checked_agent_size(member.agent_size).ok_or(UnitError::InvalidAgentSize {
+                id,
+                size: member.agent_size,
+            })?;
+            let start = (self.grid.index_of(member.start))
+                .ok_or(UnitError::AnchorOutOfBounds { id, anchor: member.start })?;
+            let profile = self.profiles.get(member.profile).ok_or_else(|| {
+                UnitError::UnknownProfile {
+                    id,
+                    profile: member.profile.to_owned(),
+                }
+            })?;
+            members.push((size, start, profile));
+        }
+        let mut classes: HashMap<(&str, u8), Option<SlotSearch>> = HashMap::new();
+        let (width, height) = (self.grid.width(), self.grid.height());
+        let mut taken = vec![0u64; (width * height).div_ceil(64)];
+        let mut order: Vec<usize> = (0..group.len()).collect();
+        order.sort_by_key(|&member| Reverse(members[member].0));
+        let mut slots = vec![None; group.len()];
+        for member in order {
+            let (size, start, profile) = members[member];
+            let class = classes
+                .entry((group[member].profile, size))
+                .or_insert_with(|| {
+                    let graph = self.graph_for(group[member].profile, profile, size)?;
+                    Some(self.slot_search(graph, size, &ids, target_index))
+                });
+            let Some(search) = class else { continue };
+            if !search.reaches(start) {
+                continue;
+            }
+            if let Some(slot) = search.next_free(&taken) {
+                let side = usize::from(size);
+                for row in slot / width..slot / width + side {
+                    for column in slot % width..slot % width + side {
+                        let cell = row * width + column;
+                        taken[cell / 64] |= 1 << (cell % 64);
+                    }
+                }
+                slots[member] = Some(self.grid.cell_at(slot));
+            }
+        }
+        Ok(slots)
+    }
+
+    /// The search from `target` for one size and profile, with every registered unit outside
+    /// `group` blocking.
+    fn slot_search(
+        &self,
+        graph: Arc<AnchorGraph>,
+        size: u8,
+        group: &HashSet<UnitId>,
+        target: usize,
+    ) -> SlotSearch {
+        let (width, height) = (self.grid.width(), self.grid.height());
+        let region = self.grid.region();
+        let mut view = UnitsView::default();
+        view.rebuild(
+            (width, height),
+            size,
+            (self.occupancy.units().iter())
+                .filter(|unit| !group.contains(&unit.id))
+                .copied(),
+            (region.x, region.y),
+            usize::MAX,
+        );
+        let legal = |anchor: usize| graph.regions.is_labelled(anchor) && !view.is_blocked(anchor);
+        let (x, y) = (target % width, target / width);
+        let reach = usize::from(size) - 1;
+        let mut seeds: Vec<usize> = (y.saturating_sub(reach)..=y)
+            .flat_map(|row| (x.saturating_sub(reach)..=x).map(move |column| row * width + column))
+            .filter(|&anchor| legal(anchor))
+            .collect();
+        if seeds.is_empty() {
+            seeds.extend(self.nearest_anchor(target, legal));
+        }
+        let mut search = SlotSearch {
+            offsets: direction_offsets(width),
+            known: vec![0; height * width],
+            best: HashMap::new(),
+            open: BinaryHeap::new(),
+            settled: Vec::new(),
+            cursor: 0,
+            target: (x, y),
+            width,
+            size,
+            graph,
+            view,
+        };
+        for seed in seeds {
+            search.best.insert(seed, 0);
+            search.open.push(Reverse((0, seed)));
+            search.known[seed] = CONNECTED;
+        }
+        search
+    }
+}
+
+/// `SlotSearch::known`: what is known of an anchor's connection to the target.
+const UNKNOWN: u8 = 0;
+const CONNECTED: u8 = 1;
+const CUT_OFF: u8 = 2;
+
+/// A Dijkstra search from the target for one size and profile, resumed as members ask for
+/// slots, and what it has learnt about which starts reach the target.
+struct SlotSearch {
+    graph: Arc<AnchorGraph>,
+    view: UnitsView,
+    offsets: [isize; 8],
+    width: usize,
+    size: u8,
+    target: (usize, usize),
+    /// Per anchor: [`UNKNOWN`], [`CONNECTED`] to the target's anchors, or [`CUT_OFF`].
+    known: Vec<u8>,
+    best: HashMap<usize, u64>,
+    open: BinaryHeap<Reverse<(u64, usize)>>,
+    /// Anchors in the order the search settled them (cheapest first).
+    settled: Vec<usize>,
+    /// Settled anchors before this one overlap a slot: taken for good.
+    cursor: usize,
+}
+
+impl SlotSearch {
+    /// The next anchor the search settles, if any is left.
+    fn settle_next(&mut self) -> Option<usize> {
+        while let Some(Reverse((cost, anchor))) = self.open.pop() {
+            if self.best.get(&anchor).is_some_and(|&best| best < cost) {
+                continue;
+            }
+            let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
+            while mask != 0 {
+                let direction = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let next = anchor.wrapping_add_signed(self.offsets[direction]);
+                let next_cost =
+                    cost + STEP_LENGTHS[direction] * self.graph.entry_multiplier(next);
+                if self.best.get(&next).is_none_or(|&best| next_cost < best) {
+                    self.best.insert(next, next_cost);
+                    self.open.push(Reverse((next_cost, next)));
+                    self.known[next] = CONNECTED;
+                }
+            }
+            // Settled once: a later, dearer entry of the same anchor is skipped above.
+            self.best.insert(anchor, cost);
+            self.settled.push(anchor);
+            return Some(anchor);
+        }
+        None
+    }
+
+    /// The cheapest settled anchor whose footprint overlaps no cell of `taken`, settling more
+    /// as needed.
+    fn next_free(&mut self, taken: &[u64]) -> Option<usize> {
+        loop {
+            while let Some(&anchor) = self.settled.get(self.cursor) {
+                if self.fits(anchor, taken) {
+                    self.cursor += 1;
+                    return Some(anchor);
+                }
+                self.cursor += 1;
+            }
+            self.settle_next()?;
+        }
+    }
+
+    fn fits(&self, anchor: usize, taken: &[u64]) -> bool {
+        let side = usize::from(self.size);
+        (0..side).all(|row| {
+            (0..side).all(|column| {
+                let cell = anchor + row * self.width + column;
+                taken[cell / 64] >> (cell % 64) & 1 == 0
+            })
+        })
+    }
+
+    /// Whether a unit standing at `start` reaches the target's anchors: a best-first walk
+    /// towards the target until it meets an anchor known to be connected (or cut off), all it
+    /// visited then known alike.
+    fn reaches(&mut self, start: usize) -> bool {
+        if !self.graph.regions.is_labelled(start) {
+            return false;
+        }
+        let (tx, ty) = self.target;
+        let width = self.width;
+        let distance = |anchor: usize| {
+            let (x, y) = (anchor % width, anchor / width);
+            x.abs_diff(tx).max(y.abs_diff(ty))
+        };
+        let mut visited = vec![start];
+        let mut open = BinaryHeap::from([Reverse((distance(start), start))]);
+        let mut seen = HashSet::from([start]);
+        let mut verdict = CUT_OFF;
+        'walk: while let Some(Reverse((_, anchor))) = open.pop() {
+            if self.known[anchor] != UNKNOWN {
+                verdict = self.known[anchor];
+                break;
+            }
+            // The unit may leave where it stands even if that is blocked.
+            let terrain = self.graph.moves[anchor];
+            let mut mask = if anchor == start {
+                self.view.steps_to_unblocked(anchor, terrain)
+            } else {
+                self.view.unblocked_mask(anchor, terrain)
+            };
+            while mask != 0 {
+                let direction = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let next = anchor.wrapping_add_signed(self.offsets[direction]);
+                if self.known[next] != UNKNOWN {
+                    verdict = self.known[next];
+                    break 'walk;
+                }
+                if seen.insert(next) {
+                    visited.push(next);
+                    open.push(Reverse((distance(next), next)));
+                }
+            }
+        }
+        for anchor in visited {
+            // A start inside a blocked anchor is no proof for the anchors round it.
+            if anchor != start || !self.view.is_blocked(start) {
+                self.known[anchor] = verdict;
+            }
+        }
+        verdict == CONNECTED
+    }
+}
+

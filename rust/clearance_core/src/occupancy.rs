@@ -1,0 +1,236 @@
+//! Where the units stand: the occupancy layer, kept apart from the terrain.
+//!
+//! Terrain says where a unit *could* go; occupancy says where other units *are*. A map holds
+//! one [`Occupancy`]: every registered unit by id, with its anchor and its size. Moving a unit
+//! rewrites one entry (O(1), whatever its footprint and the map's size) and never touches the
+//! terrain, its caches or [`PathMap::version`](crate::PathMap::version); occupancy has a
+//! version of its own ([`PathMap::units_version`](crate::PathMap::units_version)).
+//!
+//! # How other units count in a query
+//!
+//! A query chooses with [`OtherUnits`]:
+//!
+//! * [`Ignore`](OtherUnits::Ignore) (the default): as if the unit were alone on the map.
+//! * [`Block`](OtherUnits::Block): an anchor is illegal for an agent of size `k` when its
+//!   `k x k` footprint overlaps the footprint of any unit that is not exempt (the moving unit
+//!   and the query's exempt list are). The start anchor is never blocked: the unit is already
+//!   there, and a unit that overlaps another may always walk out.
+//! * [`Cost`](OtherUnits::Cost): a cell under a unit that is not exempt counts with multiplier
+//!   `max(terrain multiplier, M)`; so an anchor whose footprint overlaps such a unit costs
+//!   `max(its terrain entry multiplier, M)` to enter.
+//!
+//! Units may overlap (a crowd passes through itself): each unit counts on its own, and a cell
+//! under two units counts as under one (blocked once, or `M` once, never `2 M`).
+
+use crate::cost::{MAX_MULTIPLIER, MULTIPLIER_SCALE};
+use crate::error::UnitError;
+use crate::footprint::checked_agent_size;
+use crate::grid::{Cell, Region};
+use std::collections::HashMap;
+
+/// A unit's identifier, chosen by the caller (a Godot instance id, an entity index...).
+pub type UnitId = i64;
+
+/// One registered unit: its id, its anchor (the top-left cell of its footprint) and its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// The caller's id for the unit.
+    pub id: UnitId,
+    /// Top-left cell of the unit's footprint.
+    pub anchor: Cell,
+    /// Side of the unit's square footprint, 1 to 255.
+    pub agent_size: u8,
+}
+
+impl Unit {
+    /// The cells the unit covers.
+    pub fn footprint(&self) -> Region {
+        let side = i32::from(self.agent_size);
+        Region::new(self.anchor.x, self.anchor.y, side, side)
+    }
+}
+
+/// How the other units on the map count in a query (see the module docs of
+/// [`Occupancy`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum OtherUnits {
+    /// As if the moving unit were alone on the map.
+    #[default]
+    Ignore,
+    /// Anchors whose footprint overlaps another unit's are illegal.
+    Block,
+    /// Cells under another unit count with at least this fixed-point multiplier (see
+    /// [`MULTIPLIER_SCALE`]); build it with [`OtherUnits::cost`].
+    Cost(u32),
+}
+
+impl OtherUnits {
+    /// Other units count as cells of multiplier at least `multiplier` (0 to
+    /// [`MAX_MULTIPLIER`], rounded to 1/1000 as profile multipliers are).
+    ///
+    /// ```
+    /// use clearance_core::OtherUnits;
+    /// assert_eq!(OtherUnits::cost(4.0), Ok(OtherUnits::Cost(4000)));
+    /// assert!(OtherUnits::cost(f64::NAN).is_err());
+    /// assert!(OtherUnits::cost(-1.0).is_err());
+    /// ```
+    pub fn cost(multiplier: f64) -> Result<OtherUnits, UnitError> {
+        if !multiplier.is_finite() || !(0.0..=MAX_MULTIPLIER).contains(&multiplier) {
+            return Err(UnitError::InvalidMultiplier { value: multiplier });
+        }
+        Ok(OtherUnits::Cost(
+            (multiplier * f64::from(MULTIPLIER_SCALE)).round() as u32,
+        ))
+    }
+
+    /// The rule's stable name, as the CLI spells it: `ignore`, `block`, or `cost:M`.
+    ///
+    /// ```
+    /// use clearance_core::OtherUnits;
+    /// for name in ["ignore", "block", "cost:2.5"] {
+    ///     assert_eq!(OtherUnits::from_name(name).unwrap().name(), name);
+    /// }
+    /// assert!(OtherUnits::from_name("cost:-1").is_err());
+    /// ```
+    pub fn name(&self) -> String {
+        match self {
+            OtherUnits::Ignore => "ignore".to_owned(),
+            OtherUnits::Block => "block".to_owned(),
+            OtherUnits::Cost(fixed) => {
+                format!("cost:{}", f64::from(*fixed) / f64::from(MULTIPLIER_SCALE))
+            }
+        }
+    }
+
+    /// The rule called `name` (see [`name`](Self::name)).
+    pub fn from_name(name: &str) -> Result<OtherUnits, UnitError> {
+        match name {
+            "ignore" => Ok(OtherUnits::Ignore),
+            "block" => Ok(OtherUnits::Block),
+            _ => match name.strip_prefix("cost:").map(str::parse::<f64>) {
+                Some(Ok(multiplier)) => OtherUnits::cost(multiplier),
+                _ => Err(UnitError::UnknownRule {
+                    name: name.to_owned(),
+                }),
+            },
+        }
+    }
+}
+
+/// Every unit registered on a map, by id. See the module docs for how queries count them.
+#[derive(Debug, Clone, Default)]
+pub struct Occupancy {
+    /// Units in the order they were placed (a removal moves the last one into the gap).
+    units: Vec<Unit>,
+    /// Position of each id in `units`.
+    slots: HashMap<UnitId, usize>,
+}
+
+impl Occupancy {
+    /// The unit with id `id`.
+    pub fn get(&self, id: UnitId) -> Option<Unit> {
+        self.slots.get(&id).map(|&slot| self.units[slot])
+    }
+
+    /// Every unit, in no particular order.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// How many units are registered.
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+
+    /// Whether no unit is registered.
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+
+    /// Whether a unit of this id is registered.
+    pub fn contains(&self, id: UnitId) -> bool {
+        self.slots.contains_key(&id)
+    }
+
+    /// The units, other than those in `exempt`, whose footprint overlaps `region`; at most
+    /// `limit` of them, in placement order.
+    pub fn overlapping(&self, region: Region, exempt: &[UnitId], limit: usize) -> Vec<Unit> {
+        self.units
+            .iter()
+            .filter(|unit| overlaps(unit.footprint(), region) && !exempt.contains(&unit.id))
+            .take(limit)
+            .copied()
+            .collect()
+    }
+
+    /// Checks a placement against `region` (the map's): the size is legal and the anchor
+    /// lies on the map (the footprint may reach past its edge; only cells on the map count).
+    pub(crate) fn check_placement(
+        region: Region,
+        id: UnitId,
+        anchor: Cell,
+        agent_size: i64,
+    ) -> Result<Unit, UnitError> {
+        let size = checked_agent_size(agent_size).ok_or(UnitError::InvalidAgentSize {
+            id,
+            size: agent_size,
+        })?;
+        if !region.contains(anchor) {
+            return Err(UnitError::AnchorOutOfBounds { id, anchor });
+        }
+        Ok(Unit {
+            id,
+            anchor,
+            agent_size: size,
+        })
+    }
+
+    /// Adds checked units whose ids are all new (the caller checked that).
+    pub(crate) fn insert_checked(&mut self, units: &[Unit]) {
+        for unit in units {
+            self.slots.insert(unit.id, self.units.len());
+            self.units.push(*unit);
+        }
+    }
+
+    /// Moves registered units to checked anchors.
+    pub(crate) fn move_checked(&mut self, moves: &[(UnitId, Cell)]) {
+        for &(id, anchor) in moves {
+            let slot = self.slots[&id];
+            self.units[slot].anchor = anchor;
+        }
+    }
+
+    /// Removes a registered unit.
+    pub(crate) fn remove_checked(&mut self, id: UnitId) {
+        let slot = self.slots.remove(&id).expect("the caller checked the id");
+        self.units.swap_remove(slot);
+        if let Some(moved) = self.units.get(slot) {
+            self.slots.insert(moved.id, slot);
+        }
+    }
+
+    /// Keeps only the units for which `keep` holds.
+    pub(crate) fn retain(&mut self, keep: impl Fn(&Unit) -> bool) -> bool {
+        let before = self.units.len();
+        self.units.retain(keep);
+        self.slots = (self.units.iter().enumerate())
+            .map(|(slot, unit)| (unit.id, slot))
+            .collect();
+        self.units.len() != before
+    }
+}
+
+/// Whether two regions share a cell.
+pub(crate) fn overlaps(a: Region, b: Region) -> bool {
+    let right = |r: Region| i64::from(r.x) + i64::from(r.width);
+    let bottom = |r: Region| i64::from(r.y) + i64::from(r.height);
+    i64::from(a.x) < right(b)
+        && i64::from(b.x) < right(a)
+        && i64::from(a.y) < bottom(b)
+        && i64::from(b.y) < bottom(a)
+        && a.width > 0
+        && a.height > 0
+        && b.width > 0
+        && b.height > 0
+}

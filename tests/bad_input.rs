@@ -251,6 +251,8 @@ fn codes_have_stable_names() {
             "MEMORY_LIMIT_REACHED",
             "START_CLEARANCE_INSUFFICIENT",
             "GOAL_CLEARANCE_INSUFFICIENT",
+            "UNKNOWN_UNIT",
+            "GOAL_OCCUPIED",
             "NO_PATH",
             "SEARCH_LIMIT_REACHED",
             "PARTIAL_PATH",

@@ -423,6 +423,6 @@ mod tests {
         set_bits(&mut bits, 10, 100, true);
         assert!((10..110).all(|bit| bits[bit / 64] >> (bit % 64) & 1 == 1));
         set_bits(&mut bits, 10, 100, false);
-        assert!(bits.iter().enumerate().all(|(word, &value)| value == if word == 3 { 1 << 8 } else { 0 }));
+        assert_eq!(bits, [1 << 3, 0, 0, 1 << 8]);
     }
 }

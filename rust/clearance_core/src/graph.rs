@@ -11,7 +11,8 @@ use crate::grid::{TerrainGrid, Window};
 use crate::movement::{direction_offsets, Movement, DIRECTIONS};
 use crate::profile::AgentProfile;
 use crate::result::StepWeights;
-use crate::search::JumpDistances;
+use crate::occupancy::OtherUnits;
+use crate::search::{JumpDistances, UnitsView};
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
 #[derive(Debug, Clone)]
@@ -302,6 +303,65 @@ impl AnchorGraph {
             }
         }
         weights
+    }
+
+    /// This graph with other units counted as `view` and `rule` say (see `search/units.rs`),
+    /// for searches that read the graph's arrays directly (flow fields): under
+    /// [`OtherUnits::Block`] the blocked anchors lose their moves and their neighbours the
+    /// moves onto them; under [`OtherUnits::Cost`] the blocked anchors cost `max(m, M)`,
+    /// counted in a unit that divides both the graph's and `M`. The copy keeps the terrain's
+    /// region labels (units only split regions, which costs a search the time to find out)
+    /// and drops the stored rays, which describe the terrain's graph.
+    pub fn with_units(&self, view: &UnitsView, rule: OtherUnits) -> AnchorGraph {
+        let mut graph = AnchorGraph {
+            moves: self.moves.clone(),
+            entry: self.entry.clone(),
+            min_multiplier: self.min_multiplier,
+            cost_unit: self.cost_unit,
+            regions: self.regions.clone(),
+            movable_anchors: self.movable_anchors,
+            even_costs: self.even_costs.clone(),
+            uneven_anchors: self.uneven_anchors,
+            jump_distances: None,
+            agent_size: self.agent_size,
+            movement: self.movement,
+        };
+        match rule {
+            OtherUnits::Ignore => {}
+            OtherUnits::Block => {
+                for (anchor, mask) in graph.moves.iter_mut().enumerate() {
+                    *mask = view.unblocked_mask(anchor, *mask);
+                }
+            }
+            OtherUnits::Cost(multiplier) => {
+                let mut unit = self.cost_unit;
+                let mut other = u64::from(multiplier);
+                while other != 0 {
+                    (unit, other) = (other, unit % other);
+                }
+                let scale = self.cost_unit / unit;
+                let units_multiplier = u64::from(multiplier) / unit;
+                let entry: Vec<u32> = (0..self.moves.len())
+                    .map(|anchor| {
+                        let terrain = u64::from(match &self.entry {
+                            EntryCosts::Uniform(value) => *value,
+                            EntryCosts::PerAnchor(values) => values[anchor],
+                        }) * scale;
+                        let paid = if view.is_blocked(anchor) {
+                            terrain.max(units_multiplier)
+                        } else {
+                            terrain
+                        };
+                        // At most 10,000 x 1000 fixed-point units, so it fits.
+                        paid as u32
+                    })
+                    .collect();
+                graph.entry = EntryCosts::PerAnchor(entry);
+                graph.cost_unit = unit;
+                graph.min_multiplier = (u64::from(self.min_multiplier) * scale) as u32;
+            }
+        }
+        graph
     }
 
     /// Whether a path may exist between two legal anchors: they lie in the same region.

@@ -29,6 +29,7 @@
 use crate::clearance::ClearanceLayer;
 use crate::cost::cost_to_f64;
 use crate::graph::AnchorGraph;
+use crate::occupancy::{OtherUnits, UnitId};
 use crate::grid::{Cell, Region, TerrainGrid};
 use crate::movement::{direction_offsets, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
 use crate::profile::AgentProfile;
@@ -60,6 +61,13 @@ pub struct FlowFieldOptions {
     /// Reach only anchors whose cost to the nearest goal is at most this, in fixed-point units
     /// ([`COST_SCALE`](crate::COST_SCALE) per 1.0 of cost). `None` (the default): no bound.
     pub max_cost: Option<u64>,
+    /// How the units registered on the map count, as in a query
+    /// ([`OtherUnits::Ignore`](crate::OtherUnits::Ignore) by default). In a field no anchor
+    /// is the moving unit's: a start that overlaps a counted unit is not reached under
+    /// `Block`, so a group order exempts its own members (`exempt_units`).
+    pub other_units: OtherUnits,
+    /// Units that do not count (a group order's own members).
+    pub exempt_units: Vec<UnitId>,
 }
 
 impl FlowFieldOptions {
@@ -77,6 +85,13 @@ impl FlowFieldOptions {
     /// Builder form of the `max_cost` field.
     pub fn max_cost(mut self, cost: u64) -> Self {
         self.max_cost = Some(cost);
+        self
+    }
+
+    /// Builder form of the `other_units` and `exempt_units` fields.
+    pub fn other_units(mut self, rule: OtherUnits, exempt: &[UnitId]) -> Self {
+        self.other_units = rule;
+        self.exempt_units = exempt.to_vec();
         self
     }
 }
@@ -147,6 +162,9 @@ pub(crate) struct FieldSource<'a> {
     pub profile_name: &'a str,
     pub profile: &'a AgentProfile,
     pub version: u64,
+    /// Under [`OtherUnits::Cost`](crate::OtherUnits::Cost): its fixed-point multiplier, one
+    /// more that steps may pay.
+    pub units_multiplier: Option<u32>,
 }
 
 impl FlowField {
@@ -173,9 +191,11 @@ impl FlowField {
             profile_name,
             profile,
             version,
+            units_multiplier,
         } = source;
         let mut multipliers: Vec<u64> = (profile.capability().iter())
             .filter_map(|terrain| profile.fixed_multiplier(terrain))
+            .chain(units_multiplier)
             .map(|multiplier| u64::from(multiplier) / graph.cost_unit)
             .collect();
         multipliers.sort_unstable();

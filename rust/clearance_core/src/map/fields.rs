@@ -7,7 +7,10 @@ use crate::flow_field::{FieldSource, FlowField, FlowFieldOptions};
 use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::search::paths_from;
+use super::queries::Exemptions;
+use crate::grid::Region;
+use crate::occupancy::{OtherUnits, UnitId};
+use crate::search::{paths_from, UnitsView};
 
 impl PathMap {
     /// A [`FlowField`] for an agent of `agent_size` moving by the rules of the profile called
@@ -99,16 +102,70 @@ impl PathMap {
                 });
             }
         }
+        let counted = self.units_for_field(size, options, &goal_indices)?;
+        let patched = counted
+            .as_ref()
+            .map(|view| graph.with_units(view, options.other_units));
         let source = FieldSource {
             grid: &self.grid,
-            graph: &graph,
+            graph: patched.as_ref().unwrap_or(&graph),
             clearance,
             agent_size: size,
             profile_name: profile,
             profile: found_profile,
             version: self.version,
+            units_multiplier: match options.other_units {
+                OtherUnits::Cost(multiplier) if counted.is_some() => Some(multiplier),
+                _ => None,
+            },
         };
         Ok(FlowField::build(source, goals, options))
+    }
+
+    /// The units a field or group order counts for an agent of `size` (all but the exempt
+    /// ones), if any: refused with `UnknownUnit` for an exempt id not registered, and under
+    /// `Block` with `GoalOccupied` for a goal (storage index) whose footprint overlaps one.
+    fn units_for_field(
+        &self,
+        size: u8,
+        options: &FlowFieldOptions,
+        goals: &[usize],
+    ) -> Result<Option<UnitsView>, PathResult> {
+        if !(options.exempt_units.iter()).all(|&id| self.occupancy.contains(id)) {
+            return Err(PathResult::failure(PathCode::UnknownUnit));
+        }
+        if options.other_units == OtherUnits::Ignore || self.occupancy.is_empty() {
+            return Ok(None);
+        }
+        let exempt = Exemptions::new(None, &options.exempt_units);
+        let mut view = UnitsView::default();
+        let region = self.grid.region();
+        view.rebuild(
+            (self.grid.width(), self.grid.height()),
+            size,
+            (self.occupancy.units().iter())
+                .filter(|unit| !exempt.contains(unit.id))
+                .copied(),
+            (region.x, region.y),
+            usize::MAX,
+        );
+        if view.is_empty() {
+            return Ok(None);
+        }
+        if options.other_units == OtherUnits::Block {
+            if let Some(&goal) = goals.iter().find(|&&goal| view.is_blocked(goal)) {
+                let side = i32::from(size);
+                let cell = self.grid.cell_at(goal);
+                let on_goal = Region::new(cell.x, cell.y, side, side);
+                return Err(PathResult {
+                    occupied_by: (self.occupancy.overlapping(on_goal, &options.exempt_units, 1))
+                        .first()
+                        .map(|unit| unit.id),
+                    ..PathResult::failure(PathCode::GoalOccupied)
+                });
+            }
+        }
+        Ok(Some(view))
     }
 
     /// A group order: paths from every one of `starts` to `goal`, one result per start in
@@ -145,6 +202,24 @@ impl PathMap {
         agent_size: i64,
         profile: &str,
     ) -> Vec<PathResult> {
+        self.find_paths_to_counting(goal, starts, agent_size, profile, OtherUnits::Ignore, &[])
+    }
+
+    /// [`find_paths_to`](Self::find_paths_to) with the units registered on the map counted
+    /// by `other_units`, but those in `exempt_units` (the group's own members): each result
+    /// is what [`query`](Self::query) would answer with that rule and those exemptions
+    /// (an `UNKNOWN_UNIT` exempt id fails every start; under `Block` a goal on a counted unit
+    /// gives every start `GOAL_OCCUPIED`, and a start that overlaps a counted unit is not
+    /// reached: `NO_PATH`).
+    pub fn find_paths_to_counting(
+        &self,
+        goal: Cell,
+        starts: &[Cell],
+        agent_size: i64,
+        profile: &str,
+        other_units: OtherUnits,
+        exempt_units: &[UnitId],
+    ) -> Vec<PathResult> {
         let early = if checked_agent_size(agent_size).is_none() {
             Some(PathCode::InvalidAgentSize)
         } else if !self.profiles.contains_key(profile) {
@@ -155,10 +230,13 @@ impl PathMap {
         if let Some(code) = early {
             return vec![PathResult::failure(code); starts.len()];
         }
-        if let Some(results) = self.group_order_by_jumps(goal, starts, agent_size, profile) {
+        let options = FlowFieldOptions::new()
+            .settle(starts)
+            .other_units(other_units, exempt_units);
+        if let Some(results) = self.group_order_by_jumps(goal, starts, agent_size, profile, &options)
+        {
             return results;
         }
-        let options = FlowFieldOptions::new().settle(starts);
         let field = self.build_flow_field(&[goal], agent_size, profile, &options);
         starts
             .iter()
@@ -168,7 +246,14 @@ impl PathMap {
                 }
                 Ok(field) => field.path_from(start),
                 // The start's own clearance is checked before the goal's.
-                Err(failure) if failure.code == PathCode::GoalClearanceInsufficient => {
+                Err(failure)
+                    if matches!(
+                        failure.code,
+                        PathCode::GoalClearanceInsufficient
+                            | PathCode::UnknownUnit
+                            | PathCode::GoalOccupied
+                    ) =>
+                {
                     match self.start_shortfall(start, agent_size, profile) {
                         Some(shortfall) => PathResult {
                             shortfall: Some(shortfall),
@@ -191,7 +276,11 @@ impl PathMap {
         starts: &[Cell],
         agent_size: i64,
         profile: &str,
+        options: &FlowFieldOptions,
     ) -> Option<Vec<PathResult>> {
+        if matches!(options.other_units, OtherUnits::Cost(_)) {
+            return None;
+        }
         let size = checked_agent_size(agent_size)?;
         let found_profile = self.profiles.get(profile)?;
         let goal_index = self.grid.index_of(goal)?;
@@ -200,6 +289,9 @@ impl PathMap {
             return None;
         }
         let graph = self.graph_for(profile, found_profile, size)?;
+        // Refusals (an unknown exempt id, an occupied goal) are the field's to report.
+        let units = self.units_for_field(size, options, &[goal_index]).ok()?;
+        let blocked = |index: usize| units.as_ref().is_some_and(|view| view.is_blocked(index));
         let mut results: Vec<Result<usize, PathResult>> = Vec::with_capacity(starts.len());
         for &start in starts {
             results.push(match self.grid.index_of(start) {
@@ -211,6 +303,10 @@ impl PathMap {
                     }),
                     ..PathResult::failure(PathCode::StartClearanceInsufficient)
                 }),
+                // A search from the goal never enters a blocked anchor.
+                Some(index) if blocked(index) && index != goal_index => {
+                    Err(PathResult::failure(PathCode::NoPath))
+                }
                 Some(index) => Ok(index),
             });
         }
@@ -221,7 +317,7 @@ impl PathMap {
             .collect();
         let width = self.grid.width();
         let mut paths = with_thread_scratch(|scratch| {
-            paths_from(scratch, &graph, self.movement, width, goal_index, &targets, None)
+            paths_from(scratch, &graph, self.movement, width, goal_index, &targets, units.as_ref())
         })?
         .into_iter();
         Some(

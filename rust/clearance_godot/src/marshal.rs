@@ -1,5 +1,6 @@
 //! Results and dictionaries in and out: the result and landmark Dictionaries, anchor arrays,
-//! batch entries and profile Dictionaries.
+//! batch entries, profile Dictionaries, and the unit Dictionaries of the occupancy layer and
+//! group orders.
 #![forbid(unsafe_code)]
 
 use crate::convert::{cell_of, vector_of};
@@ -7,8 +8,8 @@ use crate::frame::GridFrame;
 use crate::profile::{ProfileBuilder, TerrainProblem};
 use crate::workers::OwnedQuery;
 use clearance_core::{
-    checked_agent_size, AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, PathCode,
-    PathResult, ResultField, SearchMode,
+    checked_agent_size, AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, OtherUnits,
+    PathCode, PathResult, ResultField, SearchMode, Unit, UnitId,
 };
 use godot::prelude::*;
 
@@ -225,7 +226,8 @@ fn number(value: &Variant) -> Option<f64> {
 
 /// One entry of a `request_paths()` or `find_paths()` batch, or what is wrong with it (as
 /// "has no 'start'", to follow the entry's name). Entries without `max_expansions` take
-/// `default_limit`.
+/// `default_limit`; `moving_unit` (an int, `NO_UNIT` for none) and `exempt_units` (ids, see
+/// [`ids_of`]) are optional.
 pub fn query_from_variant(
     entry: &Variant,
     default_limit: Option<u64>,
@@ -237,6 +239,14 @@ pub fn query_from_variant(
     let profile = profile_name_field(&entry)?;
     let allow_partial_path = partial_path_field(&entry)?;
     let max_expansions = max_expansions_field(&entry, default_limit)?;
+    let moving_unit = match entry.get("moving_unit") {
+        None => None,
+        Some(value) => Some(int_field(&value, "moving_unit")?),
+    };
+    let exempt_units = match entry.get("exempt_units") {
+        None => Vec::new(),
+        Some(value) => ids_of(&value).map_err(|problem| format!("has 'exempt_units' {problem}"))?,
+    };
     Ok(OwnedQuery {
         start: anchor_field(&entry, "start")?,
         goal: anchor_field(&entry, "goal")?,
@@ -244,8 +254,12 @@ pub fn query_from_variant(
         profile,
         allow_partial_path,
         max_expansions,
-        // The node's `search_mode` applies to every query; the caller sets it.
+        // The node's `search_mode` and `other_units` apply to every query; the caller sets
+        // them, and turns `NO_UNIT` into no moving unit.
         search: SearchMode::Auto,
+        other_units: OtherUnits::Ignore,
+        moving_unit,
+        exempt_units,
     })
 }
 
@@ -305,4 +319,85 @@ fn max_expansions_field(
             .map(Some)
             .map_err(|_| format!("has 'max_expansions' = {limit}, below 0")),
     }
+}
+
+/// Unit ids: an Array of ints (typed or not), a `PackedInt64Array` or a `PackedInt32Array`;
+/// or what is wrong (as "is ...", or "[2] is ...", to follow the argument's name).
+pub fn ids_of(value: &Variant) -> Result<Vec<UnitId>, String> {
+    let refused = || format!("is {value}, not an Array of int ids or a PackedInt64Array");
+    match value.get_type() {
+        VariantType::PACKED_INT64_ARRAY => (value.try_to::<PackedInt64Array>())
+            .map(|ids| ids.to_vec())
+            .map_err(|_| refused()),
+        VariantType::PACKED_INT32_ARRAY => (value.try_to::<PackedInt32Array>())
+            .map(|ids| ids.as_slice().iter().map(|&id| i64::from(id)).collect())
+            .map_err(|_| refused()),
+        VariantType::ARRAY => {
+            // Typed (`Array[int]`) or not: AnyArray takes both.
+            let ids = value.try_to::<AnyArray>().map_err(|_| refused())?;
+            (ids.iter_shared().enumerate())
+                .map(|(index, id)| {
+                    exact_int(&id).ok_or_else(|| format!("[{index}] is {id}, not an int id"))
+                })
+                .collect()
+        }
+        _ => Err(refused()),
+    }
+}
+
+/// The Dictionary describing `unit`, as `get_units()` lists it: `id`, `anchor`, `agent_size`.
+pub fn unit_dictionary(unit: &Unit) -> VarDictionary {
+    let mut dictionary = VarDictionary::new();
+    dictionary.set("id", unit.id);
+    dictionary.set("anchor", vector_of(unit.anchor));
+    dictionary.set("agent_size", i64::from(unit.agent_size));
+    dictionary
+}
+
+/// One unit to place, from a Dictionary with `id` (int), `anchor` (Vector2i) and `agent_size`
+/// (int), as `get_units()` lists them; or what is wrong with it (as "has no 'id'"). The
+/// values are the core's to check.
+pub fn unit_from_variant(entry: &Variant) -> Result<(UnitId, Cell, i64), String> {
+    unit_fields(&dictionary_of(entry)?)
+}
+
+/// One member of a group order for `get_arrival_slots()`: a unit's Dictionary (see
+/// [`unit_from_variant`]) with its `profile` (StringName or String) besides.
+pub fn member_from_variant(entry: &Variant) -> Result<(UnitId, Cell, i64, String), String> {
+    let entry = dictionary_of(entry)?;
+    let (id, anchor, agent_size) = unit_fields(&entry)?;
+    Ok((id, anchor, agent_size, profile_name_field(&entry)?))
+}
+
+/// `entry` as a Dictionary, or what it is instead.
+fn dictionary_of(entry: &Variant) -> Result<VarDictionary, String> {
+    entry
+        .try_to::<VarDictionary>()
+        .map_err(|_| format!("is {entry}, not a Dictionary"))
+}
+
+/// The `id`, `anchor` and `agent_size` of a unit's Dictionary.
+fn unit_fields(entry: &VarDictionary) -> Result<(UnitId, Cell, i64), String> {
+    Ok((
+        int_field(&required_field(entry, "id")?, "id")?,
+        anchor_field(entry, "anchor")?,
+        int_field(&required_field(entry, "agent_size")?, "agent_size")?,
+    ))
+}
+
+/// The moves of `move_units()`: each key an int unit id, each value a Vector2i anchor; or what
+/// is wrong with the first entry that is not.
+pub fn moves_of(moves: &VarDictionary) -> Result<Vec<(UnitId, Cell)>, String> {
+    moves
+        .iter_shared()
+        .map(|(id, anchor)| {
+            let id = exact_int(&id).ok_or_else(|| format!("key {id} is not an int unit id"))?;
+            anchor
+                .try_to::<Vector2i>()
+                .ok()
+                .filter(|_| anchor.get_type() == VariantType::VECTOR2I)
+                .map(|anchor| (id, cell_of(anchor)))
+                .ok_or_else(|| format!("the anchor of unit {id} is {anchor}, not a Vector2i"))
+        })
+        .collect()
 }

@@ -4,14 +4,17 @@
 #![forbid(unsafe_code)]
 
 use clearance_core::{
-    Cell, FlowField, FlowFieldOptions, PathCode, PathMap, PathQuery, PathResult, SearchMode,
+    Cell, FlowField, FlowFieldOptions, OtherUnits, PathCode, PathMap, PathQuery, PathResult,
+    SearchMode, UnitId,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
-/// A query that owns its profile name, so it can cross to a worker thread.
+/// A query that owns its profile name and unit ids, so it can cross to a worker thread. The
+/// map it runs on (the [`Job`]'s) is the snapshot taken when the request was made, occupancy
+/// included: units moved after the request do not change its answer.
 #[derive(Debug, Clone)]
 pub struct OwnedQuery {
     pub start: Cell,
@@ -21,6 +24,10 @@ pub struct OwnedQuery {
     pub allow_partial_path: bool,
     pub max_expansions: Option<u64>,
     pub search: SearchMode,
+    /// The node's `other_units` rule when the query was made.
+    pub other_units: OtherUnits,
+    pub moving_unit: Option<UnitId>,
+    pub exempt_units: Vec<UnitId>,
 }
 
 impl OwnedQuery {
@@ -33,7 +40,9 @@ impl OwnedQuery {
             allow_partial_path: self.allow_partial_path,
             max_expansions: self.max_expansions,
             search: self.search,
-            ..PathQuery::new(self.start, self.goal, self.agent_size, &self.profile)
+            other_units: self.other_units,
+            moving_unit: self.moving_unit,
+            exempt_units: &self.exempt_units,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! `get_last_code()`, `get_last_total_cost()` and `get_last_result()` for those who want it.
 #![forbid(unsafe_code)]
 
+use super::queries::Asked;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
 use crate::marshal::anchor_array;
@@ -16,8 +17,11 @@ impl ClearancePathfinder {
     /// `allow_partial_path`, the path to the reachable anchor nearest the goal). Unlike
     /// AStarGrid2D, the reason is kept: `get_last_code()` says why a path is empty, and
     /// `get_last_result()` gives the whole Dictionary. Cheaper than `find_path()` for scripts
-    /// that ask often.
+    /// that ask often. Registered units count as in `find_path()`, with the same `moving_unit`
+    /// and `exempt_units`.
     #[func]
+    // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
+    #[allow(clippy::too_many_arguments)]
     pub fn get_id_path(
         &mut self,
         start: Vector2i,
@@ -25,13 +29,17 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: StringName,
         #[opt(default = false)] allow_partial_path: bool,
+        #[opt(default = -1)] moving_unit: i64,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> Array<Vector2i> {
-        let query = (
-            cell_of(start),
-            cell_of(goal),
+        let query = Asked {
+            start: cell_of(start),
+            goal: cell_of(goal),
             agent_size,
             allow_partial_path,
-        );
+            moving_unit,
+            exempt_units: exempt_units.as_slice(),
+        };
         self.answer("get_id_path", query, &profile, |_, result| {
             anchor_array(&result.path)
         })
@@ -40,8 +48,10 @@ impl ClearancePathfinder {
     /// `get_id_path()` as positions, as AStarGrid2D's `get_point_path()` returns them: the
     /// footprint centres of the path's anchors in this node's local coordinates (what
     /// `footprint_center()` gives), ready for a `Line2D`, a `Curve2D` or a tween; empty when
-    /// there is no path (see `get_last_code()`).
+    /// there is no path (see `get_last_code()`). Units count as in `get_id_path()`.
     #[func]
+    // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
+    #[allow(clippy::too_many_arguments)]
     pub fn get_point_path(
         &mut self,
         start: Vector2i,
@@ -49,13 +59,17 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: StringName,
         #[opt(default = false)] allow_partial_path: bool,
+        #[opt(default = -1)] moving_unit: i64,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> PackedVector2Array {
-        let query = (
-            cell_of(start),
-            cell_of(goal),
+        let query = Asked {
+            start: cell_of(start),
+            goal: cell_of(goal),
             agent_size,
             allow_partial_path,
-        );
+            moving_unit,
+            exempt_units: exempt_units.as_slice(),
+        };
         self.answer("get_point_path", query, &profile, |node, result| {
             // A path exists only for a legal size.
             let size = checked_agent_size(agent_size).unwrap_or(1);

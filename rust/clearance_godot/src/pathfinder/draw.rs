@@ -1,4 +1,5 @@
-//! The debug overlay: the clearance heat map and the last path.
+//! The debug overlay: the clearance heat map, flow fields, the units' footprints and the last
+//! path.
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
@@ -28,6 +29,9 @@ impl ClearancePathfinder {
         }
         if let Some(field) = self.debug_flow_field.clone() {
             self.draw_flow_field(&field.bind());
+        }
+        if self.debug_draw_units {
+            self.draw_units();
         }
         if self.debug_draw_last_path && !self.last_path.is_empty() {
             self.draw_last_path();
@@ -64,6 +68,25 @@ impl ClearancePathfinder {
                     .width(line_width)
                     .done();
             }
+        }
+    }
+
+    /// Fills and outlines the part on the map of each registered unit's footprint.
+    fn draw_units(&mut self) {
+        let region = self.map.region();
+        let frame = self.frame();
+        let footprints: Vec<Rect2> = (self.map.occupancy().units().iter())
+            .filter_map(|unit| clipped(unit.footprint(), region))
+            .map(|square| frame.rect_of(square))
+            .collect();
+        let line_width = (self.cell_size.x.min(self.cell_size.y) / 10.0).max(1.0);
+        let mut base = self.base_mut();
+        for footprint in footprints {
+            base.draw_rect(footprint, Color::from_rgba(1.0, 0.45, 0.1, 0.3));
+            base.draw_rect_ex(footprint, Color::from_rgba(1.0, 0.55, 0.15, 0.95))
+                .filled(false)
+                .width(line_width)
+                .done();
         }
     }
 
@@ -160,6 +183,19 @@ impl ClearancePathfinder {
     }
 }
 
+/// The cells `square` shares with `region`, if any (a unit's footprint may reach past the
+/// map's edge).
+fn clipped(square: Region, region: Region) -> Option<Region> {
+    let end = |start: i32, length: i32| i64::from(start) + i64::from(length);
+    let left = square.x.max(region.x);
+    let top = square.y.max(region.y);
+    let right = end(square.x, square.width).min(end(region.x, region.width));
+    let bottom = end(square.y, square.height).min(end(region.y, region.height));
+    let width = i32::try_from(right - i64::from(left)).ok()?;
+    let height = i32::try_from(bottom - i64::from(top)).ok()?;
+    (width > 0 && height > 0).then(|| Region::new(left, top, width, height))
+}
+
 /// Heat-map colour: translucent dark where the profile cannot stand, then red through yellow
 /// to green as the clearance grows to 6.
 fn clearance_colour(clearance: u8) -> Color {
@@ -168,4 +204,25 @@ fn clearance_colour(clearance: u8) -> Color {
     }
     let warmth = f64::from(clearance.min(6) - 1) / 5.0;
     Color::from_hsv(warmth / 3.0, 0.85, 0.95).with_alpha(0.4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn footprints_are_clipped_to_the_map() {
+        let map = Region::new(0, 0, 10, 6);
+        assert_eq!(
+            clipped(Region::new(8, 4, 3, 3), map),
+            Some(Region::new(8, 4, 2, 2))
+        );
+        assert_eq!(
+            clipped(Region::new(2, 2, 2, 2), map),
+            Some(Region::new(2, 2, 2, 2))
+        );
+        assert_eq!(clipped(Region::new(10, 0, 2, 2), map), None);
+        let far = Region::new(i32::MAX - 1, i32::MAX - 1, 2, 2);
+        assert_eq!(clipped(far, far), Some(far));
+    }
 }

@@ -11,6 +11,8 @@
 //!   (`find_paths_to()`);
 //! - [`terrain`]: terrain edits and reads, and the TileMapLayer import;
 //! - [`profiles`]: profiles from code and from `AgentProfile` resources, and landmarks;
+//! - [`units`]: the units registered on the occupancy layer, and arrival slots for group
+//!   orders;
 //! - [`coords`]: cells, local positions, footprints and clearance;
 //! - [`draw`]: the debug overlay;
 //! - [`errors`]: the `ClearancePathfinder.<method>: ` prefix of every error, and the input
@@ -27,11 +29,12 @@ mod profiles;
 mod properties;
 mod queries;
 mod terrain;
+mod units;
 
 use self::modes::{
-    DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, RESULT_FORMAT_ANCHORS,
-    RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP,
-    SEARCH_MODE_PLAIN,
+    DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, NO_UNIT, OTHER_UNITS_BLOCK,
+    OTHER_UNITS_COST, OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
+    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
 };
 use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
@@ -47,6 +50,9 @@ use std::sync::Arc;
 
 /// Default `max_map_cells`: a 4096 x 4096 map.
 const DEFAULT_MAX_MAP_CELLS: i64 = 1 << 24;
+
+/// Default `other_units_cost`: a cell under another unit costs at least four times a plain one.
+const DEFAULT_OTHER_UNITS_COST: f64 = 4.0;
 
 /// Grid pathfinding for units of many sizes and terrain rules on one shared map.
 ///
@@ -78,10 +84,24 @@ const DEFAULT_MAX_MAP_CELLS: i64 = 1 << 24;
 /// space and each cell is `cell_size` wide, as in AStarGrid2D. `cell_to_local()` and
 /// `footprint_center()` return local positions; `find_path_world()` works in global positions.
 ///
+/// **Units**: `add_unit()` registers a unit by id on an occupancy layer kept apart from the
+/// terrain; `move_unit()` and `move_units()` follow it as it walks (cheap, and no terrain cache
+/// is touched). `other_units` says how the other units count in queries, and every query
+/// takes an optional `moving_unit` (its own footprint never blocks it) and `exempt_units`:
+///
+/// ```gdscript
+/// pathfinder.other_units = ClearancePathfinder.OTHER_UNITS_BLOCK
+/// pathfinder.add_unit(truck_id, Vector2i(4, 4), 2)
+/// var result := pathfinder.find_path(anchor, goal, 2, &"truck", false, truck_id)
+/// ```
+///
+/// `get_arrival_slots()` spreads a group order over free anchors round the click.
+///
 /// **Errors**: bad arguments (an agent size outside 1 to 255, an unknown profile, a terrain
 /// outside 0 to 255, a cell or rectangle off the map, arrays of different lengths, NaN
 /// weights...) return a failure code, `false`, `-1` or an empty result, print an error that
-/// names the method and the problem, and change nothing. A query whose start or goal is off
+/// names the method and the problem, and change nothing (unknown unit ids, duplicate ids,
+/// anchors off the map included). A query whose start or goal is off
 /// the map, too narrow for the unit, or unreachable is a normal outcome, reported by its code
 /// only.
 #[derive(GodotClass)]
@@ -90,7 +110,8 @@ pub struct ClearancePathfinder {
     /// The cells the map covers, like AStarGrid2D's `region`; the origin may be negative.
     /// Width and height must be from 1 to 32768 (at most 2^28 cells); anything else is
     /// refused with an error. Changing it rebuilds the map filled with `default_terrain`
-    /// (terrain edits are discarded, profiles kept) and emits `map_changed`.
+    /// (terrain edits are discarded, profiles kept; units whose anchor falls outside the new
+    /// region are removed) and emits `map_changed`.
     #[export]
     #[var(set = set_region)]
     region: Rect2i,
@@ -169,6 +190,32 @@ pub struct ClearancePathfinder {
     #[var(set = set_profiles)]
     profiles: Array<Option<Gd<AgentProfile>>>,
 
+    /// How the units registered with `add_unit()` count in path queries (`find_path()`,
+    /// `find_path_world()`, `get_id_path()`, `get_point_path()`, `find_paths()`,
+    /// `request_path()` and `request_paths()`; flow fields and `find_paths_to()` ignore them):
+    ///
+    /// - `OTHER_UNITS_IGNORE` (0, the default): as if the moving unit were alone on the map.
+    /// - `OTHER_UNITS_BLOCK` (1): an anchor whose footprint overlaps another unit's footprint
+    ///   is illegal. The start never is (a unit may always walk out of a crowd); a goal under
+    ///   another unit gives `GOAL_OCCUPIED`, with that unit's id in `occupied_by`.
+    /// - `OTHER_UNITS_COST` (2): a cell under another unit counts with a multiplier of at least
+    ///   `other_units_cost`, so paths go round crowds where that is cheaper.
+    ///
+    /// The unit a query names as `moving_unit`, and those in its `exempt_units`, never count.
+    /// Name the moving unit whenever it is registered: otherwise its own footprint counts
+    /// against it (with `OTHER_UNITS_BLOCK`, a unit of size 2 or more then cannot step at
+    /// all). Other values are refused with an error.
+    #[export(enum = (Ignore = 0, Block = 1, Cost = 2))]
+    #[var(set = set_other_units)]
+    other_units: i64,
+
+    /// The multiplier of cells under other units with `OTHER_UNITS_COST` (a cell costs the
+    /// larger of its terrain multiplier and this): finite, 0 to 10000, rounded to 1/1000 as
+    /// profile multipliers are; 4.0 by default. Other values are refused with an error.
+    #[export(range = (0.0, 10000.0, 0.001))]
+    #[var(set = set_other_units_cost)]
+    other_units_cost: f64,
+
     /// Draws a heat map of each cell's clearance for `debug_profile`: dark for cells the
     /// profile cannot enter, then red (room for a 1x1) through yellow to green (room for 6x6
     /// and more). Skipped for maps of more than 65,536 cells.
@@ -187,6 +234,12 @@ pub struct ClearancePathfinder {
     #[export]
     #[var(set = set_debug_draw_last_path)]
     debug_draw_last_path: bool,
+
+    /// Draws the footprint of every unit registered with `add_unit()` (the part on the map):
+    /// what `OTHER_UNITS_BLOCK` keeps other units out of.
+    #[export]
+    #[var(set = set_debug_draw_units)]
+    debug_draw_units: bool,
 
     /// A flow field to draw, as `get_flow_field()` returned it: each anchor it reached is
     /// tinted by its cost (blue at the goals, through green and yellow, to red at the most
@@ -267,9 +320,12 @@ impl INode2D for ClearancePathfinder {
             empty_cell_terrain: 255,
             landmark_count: 0,
             profiles: Array::new(),
+            other_units: OTHER_UNITS_IGNORE,
+            other_units_cost: DEFAULT_OTHER_UNITS_COST,
             debug_draw_clearance: false,
             debug_profile: StringName::default(),
             debug_draw_last_path: false,
+            debug_draw_units: false,
             debug_flow_field: None,
             worker_thread_count: 0,
             search_expansion_limit: 0,
@@ -356,6 +412,23 @@ impl ClearancePathfinder {
     #[constant]
     const RESULT_FORMAT_POINTS: i64 = RESULT_FORMAT_POINTS;
 
+    /// `other_units`: other units do not count (the default).
+    #[constant]
+    const OTHER_UNITS_IGNORE: i64 = OTHER_UNITS_IGNORE;
+
+    /// `other_units`: anchors whose footprint overlaps another unit's are illegal.
+    #[constant]
+    const OTHER_UNITS_BLOCK: i64 = OTHER_UNITS_BLOCK;
+
+    /// `other_units`: cells under other units cost at least `other_units_cost`.
+    #[constant]
+    const OTHER_UNITS_COST: i64 = OTHER_UNITS_COST;
+
+    /// The `moving_unit` argument of the queries for "no moving unit" (the default), -1.
+    /// `add_unit()` refuses it as a unit's id.
+    #[constant]
+    const NO_UNIT: i64 = NO_UNIT;
+
     /// Emitted after every successful terrain change (`set_cell_terrain()`,
     /// `fill_rect_terrain()`, `load_terrain()`, `apply_terrain_batch()`,
     /// `import_tile_map_layer()`, and a new `region` or `default_terrain`), with the rectangle
@@ -417,6 +490,18 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_search_mode(&mut self, mode: i64) {
         self.apply_search_mode(mode);
+    }
+
+    /// Sets `other_units`; see the property.
+    #[func]
+    pub fn set_other_units(&mut self, rule: i64) {
+        self.apply_other_units(rule);
+    }
+
+    /// Sets `other_units_cost`; see the property.
+    #[func]
+    pub fn set_other_units_cost(&mut self, multiplier: f64) {
+        self.apply_other_units_cost(multiplier);
     }
 
     /// Sets `default_terrain`; see the property.
@@ -488,6 +573,12 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_debug_draw_last_path(&mut self, enabled: bool) {
         self.apply_debug_draw_last_path(enabled);
+    }
+
+    /// Sets `debug_draw_units`; see the property.
+    #[func]
+    pub fn set_debug_draw_units(&mut self, enabled: bool) {
+        self.apply_debug_draw_units(enabled);
     }
 
     /// Sets `debug_flow_field`; see the property.

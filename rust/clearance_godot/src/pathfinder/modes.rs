@@ -1,10 +1,10 @@
 //! The values of the node's mode properties (`diagonal_mode`, `search_mode`,
-//! `result_format`) and what each stands for in the core.
+//! `result_format`, `other_units`) and what each stands for in the core.
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
 use crate::marshal::PathFormat;
-use clearance_core::{Movement, SearchMode};
+use clearance_core::{Movement, OtherUnits, SearchMode};
 
 /// AStarGrid2D's `DIAGONAL_MODE_NEVER`: 4-way movement.
 pub(super) const DIAGONAL_MODE_NEVER: i64 = 1;
@@ -24,6 +24,17 @@ pub(super) const RESULT_FORMAT_ANCHORS: i64 = 0;
 pub(super) const RESULT_FORMAT_PACKED_ANCHORS: i64 = 1;
 /// `result_format`: `path` as a `PackedVector2Array` of footprint centres (local coordinates).
 pub(super) const RESULT_FORMAT_POINTS: i64 = 2;
+
+/// `other_units`: other units do not count (each unit plans as if alone on the map).
+pub(super) const OTHER_UNITS_IGNORE: i64 = 0;
+/// `other_units`: anchors whose footprint overlaps another unit's are illegal.
+pub(super) const OTHER_UNITS_BLOCK: i64 = 1;
+/// `other_units`: cells under other units cost at least `other_units_cost`.
+pub(super) const OTHER_UNITS_COST: i64 = 2;
+
+/// The unit id the queries' `moving_unit` argument takes for "no moving unit"; refused as the
+/// id of a unit.
+pub(super) const NO_UNIT: i64 = -1;
 
 /// The path format a `result_format` value stands for, if it is one.
 pub(super) fn path_format_of(format: i64) -> Option<PathFormat> {
@@ -51,6 +62,12 @@ impl ClearancePathfinder {
         search_mode_of(self.search_mode).unwrap_or_default()
     }
 
+    /// How other units count in every query of this node: `other_units`, with
+    /// `other_units_cost` for `OTHER_UNITS_COST` (both validated by their setters).
+    pub(super) fn other_units_rule(&self) -> OtherUnits {
+        other_units_of(self.other_units, self.other_units_cost).unwrap_or_default()
+    }
+
     /// The form of `path` in this node's results.
     pub(super) fn path_format(&self) -> PathFormat {
         path_format_of(self.result_format).unwrap_or(PathFormat::Anchors)
@@ -63,5 +80,48 @@ pub(super) fn movement_of(mode: i64) -> Option<Movement> {
         DIAGONAL_MODE_NEVER => Some(Movement::FourWay),
         DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES => Some(Movement::EightWay),
         _ => None,
+    }
+}
+
+/// The rule an `other_units` value stands for, with `cost` as the multiplier of
+/// `OTHER_UNITS_COST`; `None` for a value that is not one of the constants or a cost the core
+/// refuses (NaN, infinite, negative, above 10000).
+pub(super) fn other_units_of(rule: i64, cost: f64) -> Option<OtherUnits> {
+    match rule {
+        OTHER_UNITS_IGNORE => Some(OtherUnits::Ignore),
+        OTHER_UNITS_BLOCK => Some(OtherUnits::Block),
+        OTHER_UNITS_COST => OtherUnits::cost(cost).ok(),
+        _ => None,
+    }
+}
+
+/// A moving unit as the queries take it: [`NO_UNIT`] for none.
+pub(super) fn moving_unit_of(id: i64) -> Option<i64> {
+    (id != NO_UNIT).then_some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_units_values_stand_for_the_core_rules() {
+        assert_eq!(
+            other_units_of(OTHER_UNITS_IGNORE, f64::NAN),
+            Some(OtherUnits::Ignore)
+        );
+        assert_eq!(
+            other_units_of(OTHER_UNITS_BLOCK, -1.0),
+            Some(OtherUnits::Block)
+        );
+        assert_eq!(
+            other_units_of(OTHER_UNITS_COST, 4.0),
+            Some(OtherUnits::Cost(4000))
+        );
+        assert_eq!(other_units_of(OTHER_UNITS_COST, f64::NAN), None);
+        assert_eq!(other_units_of(OTHER_UNITS_COST, -0.5), None);
+        assert_eq!(other_units_of(3, 4.0), None);
+        assert_eq!(moving_unit_of(NO_UNIT), None);
+        assert_eq!(moving_unit_of(0), Some(0));
     }
 }

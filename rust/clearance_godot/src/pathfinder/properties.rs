@@ -6,15 +6,16 @@
 
 use super::errors::{pathfinder_error, terrain_or_error};
 use super::modes::{
-    movement_of, path_format_of, search_mode_of, DIAGONAL_MODE_NEVER,
-    DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
-    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
+    movement_of, other_units_of, path_format_of, search_mode_of, DIAGONAL_MODE_NEVER,
+    DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_BLOCK, OTHER_UNITS_COST, OTHER_UNITS_IGNORE,
+    RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO,
+    SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
 };
 use super::ClearancePathfinder;
 use crate::convert::region_of;
 use crate::field::ClearanceFlowField;
 use crate::profile::AgentProfile;
-use clearance_core::{LandmarkPlacement, MAX_LANDMARKS};
+use clearance_core::{LandmarkPlacement, OtherUnits, MAX_LANDMARKS};
 use godot::prelude::*;
 
 impl ClearancePathfinder {
@@ -106,6 +107,29 @@ impl ClearancePathfinder {
             return;
         }
         self.search_mode = mode;
+    }
+
+    /// What `set_other_units()` does: validates, then applies.
+    pub(super) fn apply_other_units(&mut self, rule: i64) {
+        // The cost was validated by its own setter; only the rule is checked here.
+        if other_units_of(rule, self.other_units_cost).is_none() {
+            pathfinder_error!(
+                "other_units",
+                "{rule} is not OTHER_UNITS_IGNORE ({OTHER_UNITS_IGNORE}), OTHER_UNITS_BLOCK \
+                 ({OTHER_UNITS_BLOCK}) or OTHER_UNITS_COST ({OTHER_UNITS_COST}); unchanged"
+            );
+            return;
+        }
+        self.other_units = rule;
+    }
+
+    /// What `set_other_units_cost()` does: validates (as the core does), then applies.
+    pub(super) fn apply_other_units_cost(&mut self, multiplier: f64) {
+        if let Err(error) = OtherUnits::cost(multiplier) {
+            pathfinder_error!("other_units_cost", "{error}; unchanged");
+            return;
+        }
+        self.other_units_cost = multiplier;
     }
 
     /// What `set_default_terrain()` does: validates, then applies.
@@ -235,6 +259,12 @@ impl ClearancePathfinder {
     /// What `set_debug_draw_last_path()` does: validates, then applies.
     pub(super) fn apply_debug_draw_last_path(&mut self, enabled: bool) {
         self.debug_draw_last_path = enabled;
+        self.base_mut().queue_redraw();
+    }
+
+    /// What `set_debug_draw_units()` does: validates, then applies.
+    pub(super) fn apply_debug_draw_units(&mut self, enabled: bool) {
+        self.debug_draw_units = enabled;
         self.base_mut().queue_redraw();
     }
 

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 use super::errors::{agent_size_or_error, pathfinder_error};
+use super::modes::moving_unit_of;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
 use crate::marshal::{query_from_variant, ResultWriter};
@@ -22,8 +23,8 @@ impl ClearancePathfinder {
     /// - `ok` (bool): whether a path to the goal was found.
     /// - `code` (String): `OK`, `INVALID_AGENT_SIZE`, `UNKNOWN_PROFILE`, `START_OUT_OF_BOUNDS`,
     ///   `GOAL_OUT_OF_BOUNDS`, `MEMORY_LIMIT_REACHED`, `START_CLEARANCE_INSUFFICIENT`,
-    ///   `GOAL_CLEARANCE_INSUFFICIENT`, `NO_PATH`, `SEARCH_LIMIT_REACHED` or `PARTIAL_PATH`,
-    ///   checked in that order.
+    ///   `GOAL_CLEARANCE_INSUFFICIENT`, `UNKNOWN_UNIT`, `GOAL_OCCUPIED`, `NO_PATH`,
+    ///   `SEARCH_LIMIT_REACHED` or `PARTIAL_PATH`, checked in that order.
     /// - `path` (`Array[Vector2i]`): the anchors from start to goal, both included (one anchor
     ///   when start equals goal); with `PARTIAL_PATH`, to the reachable anchor nearest the
     ///   goal; empty otherwise.
@@ -33,14 +34,24 @@ impl ClearancePathfinder {
     /// - `clearance_found`, `clearance_needed` (int): only with the two clearance codes (and a
     ///   partial path for a goal too narrow for the unit), the clearance at the refused anchor
     ///   and the size that needed more.
+    /// - `occupied_by` (int): only with `GOAL_OCCUPIED` (and a partial path for a goal another
+    ///   unit stands on), the id of a unit in the way.
     ///
     /// With `allow_partial_path` (as in AStarGrid2D's `get_id_path()`), a goal that cannot be
-    /// reached (`NO_PATH`, or `GOAL_CLEARANCE_INSUFFICIENT`) gives `PARTIAL_PATH` and an
-    /// optimal path to the reachable anchor nearest the goal (straight-line distance in
-    /// steps; the lowest row, then column, among equals); `ok` stays false.
+    /// reached (`NO_PATH`, `GOAL_CLEARANCE_INSUFFICIENT`, or `GOAL_OCCUPIED`) gives
+    /// `PARTIAL_PATH` and an optimal path to the reachable anchor nearest the goal
+    /// (straight-line distance in steps; the lowest row, then column, among equals); `ok`
+    /// stays false.
     ///
-    /// An invalid agent size or an unknown profile also prints an error.
+    /// Registered units count as `other_units` says. `moving_unit` names the unit that moves
+    /// (`NO_UNIT`, -1, the default: none): its own footprint never counts against it, so name
+    /// it whenever it is registered. `exempt_units` lists further ids that do not count (the
+    /// rest of its group, say). A named id that is not registered gives `UNKNOWN_UNIT`.
+    ///
+    /// An invalid agent size, an unknown profile or an unknown unit also prints an error.
     #[func]
+    // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
+    #[allow(clippy::too_many_arguments)]
     pub fn find_path(
         &mut self,
         start: Vector2i,
@@ -48,13 +59,17 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: StringName,
         #[opt(default = false)] allow_partial_path: bool,
+        #[opt(default = -1)] moving_unit: i64,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> VarDictionary {
-        let query = (
-            cell_of(start),
-            cell_of(goal),
+        let query = Asked {
+            start: cell_of(start),
+            goal: cell_of(goal),
             agent_size,
             allow_partial_path,
-        );
+            moving_unit,
+            exempt_units: exempt_units.as_slice(),
+        };
         self.answer("find_path", query, &profile, |node, result| {
             node.result_dictionary(result, agent_size)
         })
@@ -63,10 +78,14 @@ impl ClearancePathfinder {
     /// Starts `find_path()` on a worker thread and returns its request id (1, 2, ...) at once;
     /// `path_found(id, result)` follows on the main thread, in a later frame, with the result
     /// for the map as it is now: edits made meanwhile do not affect it (subscribe to
-    /// `map_changed` to re-plan). The node must be inside the scene tree for results to be
-    /// delivered. An invalid agent size or unknown profile prints an error, and the result
-    /// carries its code.
+    /// `map_changed` to re-plan), and neither do units moved meanwhile: the request counts
+    /// the units where they stood when it was made, by the `other_units` of that moment, with
+    /// `moving_unit` and `exempt_units` as in `find_path()`. The node must be inside the scene
+    /// tree for results to be delivered. An invalid agent size, unknown profile or unknown
+    /// unit prints an error, and the result carries its code.
     #[func]
+    // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
+    #[allow(clippy::too_many_arguments)]
     pub fn request_path(
         &mut self,
         start: Vector2i,
@@ -74,16 +93,19 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: StringName,
         #[opt(default = false)] allow_partial_path: bool,
+        #[opt(default = -1)] moving_unit: i64,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> i64 {
         self.ensure_ready();
-        let query = self.owned_query(
-            "request_path",
-            cell_of(start),
-            cell_of(goal),
+        let asked = Asked {
+            start: cell_of(start),
+            goal: cell_of(goal),
             agent_size,
-            &profile,
             allow_partial_path,
-        );
+            moving_unit,
+            exempt_units: exempt_units.as_slice(),
+        };
+        let query = self.owned_query("request_path", asked, &profile);
         self.submit(Work::Paths {
             queries: vec![query],
             single: true,
@@ -93,9 +115,11 @@ impl ClearancePathfinder {
     /// Starts a batch of queries on a worker thread and returns its request id at once;
     /// `paths_found(id, results)` follows with one result per query, in order. Each entry of
     /// `queries` is a Dictionary with `start` and `goal` (Vector2i), `agent_size` (int),
-    /// `profile` (StringName or String), and optionally `allow_partial_path` (bool) and
-    /// `max_expansions` (int, 0 for no limit; defaults to `search_expansion_limit`). If any
-    /// entry is malformed, returns -1, prints an error naming it, and starts nothing.
+    /// `profile` (StringName or String), and optionally `allow_partial_path` (bool),
+    /// `max_expansions` (int, 0 for no limit; defaults to `search_expansion_limit`),
+    /// `moving_unit` (int) and `exempt_units` (an Array of ints or a `PackedInt64Array`), as
+    /// `find_path()` takes them; units count as for `request_path()`. If any entry is
+    /// malformed, returns -1, prints an error naming it, and starts nothing.
     #[func]
     pub fn request_paths(&mut self, queries: VarArray) -> i64 {
         self.ensure_ready();
@@ -154,8 +178,11 @@ impl ClearancePathfinder {
     /// Returns `find_path()`'s Dictionary plus `start_anchor` and `goal_anchor` (Vector2i, the
     /// anchors used) and `points` (PackedVector2Array): the **global** positions of the
     /// footprint centres along the path, for a sprite to follow (also for a partial path). A
-    /// NaN or infinite position prints an error and counts as off the map.
+    /// NaN or infinite position prints an error and counts as off the map. `moving_unit` and
+    /// `exempt_units` are `find_path()`'s.
     #[func]
+    // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
+    #[allow(clippy::too_many_arguments)]
     pub fn find_path_world(
         &mut self,
         start_position: Vector2,
@@ -163,13 +190,22 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: StringName,
         #[opt(default = false)] allow_partial_path: bool,
+        #[opt(default = -1)] moving_unit: i64,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> VarDictionary {
         self.ensure_map();
         let size = checked_agent_size(agent_size).unwrap_or(1);
         let start =
             self.anchor_at_global("find_path_world", "start_position", start_position, size);
         let goal = self.anchor_at_global("find_path_world", "goal_position", goal_position, size);
-        let query = (start, goal, agent_size, allow_partial_path);
+        let query = Asked {
+            start,
+            goal,
+            agent_size,
+            allow_partial_path,
+            moving_unit,
+            exempt_units: exempt_units.as_slice(),
+        };
         self.answer("find_path_world", query, &profile, |node, result| {
             let mut dictionary = node.result_dictionary(result, agent_size);
             let points = node.global_footprint_centers(&result.path, size);
@@ -181,53 +217,66 @@ impl ClearancePathfinder {
     }
 }
 
+/// One path query as a GDScript method asked for it, before the node's settings join it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Asked<'a> {
+    pub start: Cell,
+    pub goal: Cell,
+    pub agent_size: i64,
+    pub allow_partial_path: bool,
+    /// The `moving_unit` argument: `NO_UNIT` for none.
+    pub moving_unit: i64,
+    pub exempt_units: &'a [i64],
+}
+
 impl ClearancePathfinder {
-    /// Answers one query now (`start`, `goal`, `agent_size`, `allow_partial_path`), hands the
-    /// result to `convert` for the caller, and keeps it for `get_last_result()` and, if it
-    /// has a path (even a partial one), the path for the debug overlay.
+    /// Answers one query now, hands the result to `convert` for the caller, and keeps it for
+    /// `get_last_result()` and, if it has a path (even a partial one), the path for the debug
+    /// overlay.
     pub(super) fn answer<T>(
         &mut self,
         method: &str,
-        (start, goal, agent_size, allow_partial_path): (Cell, Cell, i64, bool),
+        asked: Asked<'_>,
         profile: &StringName,
         convert: impl FnOnce(&Self, &PathResult) -> T,
     ) -> T {
-        let result = self.query_now(method, start, goal, agent_size, profile, allow_partial_path);
+        let result = self.query_now(method, asked, profile);
         let answer = convert(self, &result);
-        self.last_result = Some((result, agent_size));
+        self.last_result = Some((result, asked.agent_size));
         answer
     }
 
-    /// Answers one query now, printing the error of a bad size or profile.
-    fn query_now(
-        &mut self,
-        method: &str,
-        start: Cell,
-        goal: Cell,
-        agent_size: i64,
-        profile: &StringName,
-        allow_partial_path: bool,
-    ) -> PathResult {
+    /// Answers one query now, printing the error of a bad size, profile or unit id.
+    fn query_now(&mut self, method: &str, asked: Asked<'_>, profile: &StringName) -> PathResult {
         self.ensure_ready();
         if self.last_profile.0 != *profile {
             self.last_profile = (profile.clone(), profile.to_string());
         }
         let name = &self.last_profile.1;
-        let mut query = PathQuery::new(start, goal, agent_size, name)
-            .allow_partial_path(allow_partial_path)
-            .search(self.search());
-        query.max_expansions = self.expansion_limit();
+        let moving_unit = moving_unit_of(asked.moving_unit);
+        let query = PathQuery {
+            allow_partial_path: asked.allow_partial_path,
+            max_expansions: self.expansion_limit(),
+            search: self.search(),
+            other_units: self.other_units_rule(),
+            moving_unit,
+            exempt_units: asked.exempt_units,
+            ..PathQuery::new(asked.start, asked.goal, asked.agent_size, name)
+        };
         let result = self.map.query(&query);
         match result.code {
             PathCode::InvalidAgentSize => {
-                agent_size_or_error(method, agent_size);
+                agent_size_or_error(method, asked.agent_size);
             }
             PathCode::UnknownProfile => pathfinder_error!(method, "no profile called '{name}'"),
+            PathCode::UnknownUnit => {
+                self.report_unknown_units(method, moving_unit, asked.exempt_units);
+            }
             _ => {}
         }
         if !result.path.is_empty() {
             self.last_path.clone_from(&result.path);
-            self.last_agent_size = checked_agent_size(agent_size).unwrap_or(1);
+            self.last_agent_size = checked_agent_size(asked.agent_size).unwrap_or(1);
             if self.debug_draw_last_path {
                 self.base_mut().queue_redraw();
             }
@@ -235,38 +284,46 @@ impl ClearancePathfinder {
         result
     }
 
-    /// The query as the worker threads take it, with the node's expansion limit. Off-map, too
-    /// narrow and unreachable are outcomes a game meets in play (a click off the map); a bad
-    /// size or an unknown profile is a programming mistake, so it also prints an error.
-    fn owned_query(
-        &self,
-        method: &str,
-        start: Cell,
-        goal: Cell,
-        agent_size: i64,
-        profile: &StringName,
-        allow_partial_path: bool,
-    ) -> OwnedQuery {
+    /// The query as the worker threads take it, with the node's expansion limit, search mode
+    /// and `other_units` rule as they are now. Off-map, too narrow and unreachable are
+    /// outcomes a game meets in play (a click off the map); a bad size, an unknown profile or
+    /// an unknown unit is a programming mistake, so it also prints an error.
+    fn owned_query(&self, method: &str, asked: Asked<'_>, profile: &StringName) -> OwnedQuery {
         let name = profile.to_string();
-        self.report_bad_size_or_profile(method, agent_size, &name);
+        let moving_unit = moving_unit_of(asked.moving_unit);
+        if self.report_bad_size_or_profile(method, asked.agent_size, &name) {
+            self.report_unknown_units(method, moving_unit, asked.exempt_units);
+        }
         OwnedQuery {
-            start,
-            goal,
-            agent_size,
+            start: asked.start,
+            goal: asked.goal,
+            agent_size: asked.agent_size,
             profile: name,
-            allow_partial_path,
+            allow_partial_path: asked.allow_partial_path,
             max_expansions: self.expansion_limit(),
             search: self.search(),
+            other_units: self.other_units_rule(),
+            moving_unit,
+            exempt_units: asked.exempt_units.to_vec(),
         }
     }
 
     /// Prints the error `find_path()` prints for an invalid agent size or an unknown profile:
-    /// a programming mistake rather than an outcome of play.
-    pub(super) fn report_bad_size_or_profile(&self, method: &str, agent_size: i64, profile: &str) {
-        if agent_size_or_error(method, agent_size).is_some() && self.map.profile(profile).is_none()
-        {
-            pathfinder_error!(method, "no profile called '{profile}'");
+    /// a programming mistake rather than an outcome of play. Returns whether both are fine.
+    pub(super) fn report_bad_size_or_profile(
+        &self,
+        method: &str,
+        agent_size: i64,
+        profile: &str,
+    ) -> bool {
+        if agent_size_or_error(method, agent_size).is_none() {
+            return false;
         }
+        if self.map.profile(profile).is_none() {
+            pathfinder_error!(method, "no profile called '{profile}'");
+            return false;
+        }
+        true
     }
 
     /// `search_expansion_limit` as a query takes it: `None` for no limit.
@@ -284,6 +341,8 @@ impl ClearancePathfinder {
             match query_from_variant(&entry, self.expansion_limit()) {
                 Ok(query) => owned.push(OwnedQuery {
                     search: self.search(),
+                    other_units: self.other_units_rule(),
+                    moving_unit: query.moving_unit.and_then(moving_unit_of),
                     ..query
                 }),
                 Err(problem) => {
@@ -295,8 +354,10 @@ impl ClearancePathfinder {
         Some(owned)
     }
 
-    /// Hands `work` to the workers against the current map version; returns the request id,
-    /// or -1 (with an error) if the workers cannot take it.
+    /// Hands `work` to the workers against the current map version (terrain, profiles and
+    /// units, shared copy-on-write: later edits and moves copy the map rather than change
+    /// this snapshot); returns the request id, or -1 (with an error) if the workers cannot
+    /// take it.
     pub(super) fn submit(&mut self, work: Work) -> i64 {
         let id = self.next_request_id;
         self.next_request_id += 1;

@@ -1,0 +1,276 @@
+//! The occupancy layer: units registered by id (`add_unit()`, `move_unit()`, `move_units()`,
+//! `remove_unit()`...), what the node knows of them, and arrival slots for group orders
+//! (`get_arrival_slots()`). How queries count the units is `other_units`'s business
+//! (`queries.rs`); every rule and check here is the core's.
+#![forbid(unsafe_code)]
+
+use super::errors::pathfinder_error;
+use super::modes::NO_UNIT;
+use super::ClearancePathfinder;
+use crate::convert::{cell_of, vector_of};
+use crate::marshal::{member_from_variant, moves_of, unit_dictionary, unit_from_variant};
+use clearance_core::{Cell, SlotRequest, UnitError, UnitId};
+use godot::prelude::*;
+
+#[godot_api(secondary)]
+impl ClearancePathfinder {
+    /// Registers a unit of `agent_size` (1 to 255) under `id` with its anchor (the top-left
+    /// cell of its footprint) at `anchor`, which must lie on the map (the footprint may reach
+    /// past its edge). The id is yours to choose (`get_instance_id()`, an index...), any int
+    /// but `NO_UNIT` (-1). Terrain is not checked: a unit may stand where no profile could
+    /// walk. How other queries count the unit is `other_units`'s choice. Returns `false`,
+    /// prints an error and changes nothing for an id already registered, a bad size or an
+    /// anchor off the map.
+    #[func]
+    pub fn add_unit(&mut self, id: i64, anchor: Vector2i, agent_size: i64) -> bool {
+        self.place_units("add_unit", &[(id, cell_of(anchor), agent_size)])
+    }
+
+    /// Registers several units at once, all or nothing: each entry of `units` is a Dictionary
+    /// with `id` (int), `anchor` (Vector2i) and `agent_size` (int), as `get_units()` lists
+    /// them. Returns `false`, prints an error naming the first bad entry and registers none if
+    /// any entry is malformed or would be refused by `add_unit()`, or if two entries share an
+    /// id.
+    #[func]
+    pub fn add_units(&mut self, units: AnyArray) -> bool {
+        let mut placed = Vec::with_capacity(units.len());
+        for (index, entry) in units.iter_shared().enumerate() {
+            match unit_from_variant(&entry) {
+                Ok(unit) => placed.push(unit),
+                Err(problem) => {
+                    pathfinder_error!("add_units", "units[{index}] {problem}; nothing changed");
+                    return false;
+                }
+            }
+        }
+        self.place_units("add_units", &placed)
+    }
+
+    /// Moves the unit `id` to `anchor` (on the map): cheap whatever its size, and no terrain
+    /// cache is touched, so call it as often as the unit steps. Returns `false`, prints an
+    /// error and changes nothing for an unknown id or an anchor off the map.
+    #[func]
+    pub fn move_unit(&mut self, id: i64, anchor: Vector2i) -> bool {
+        self.apply_moves("move_unit", &[(id, cell_of(anchor))])
+    }
+
+    /// Moves several units at once, all or nothing: `moves` maps unit ids (int keys) to their
+    /// new anchors (Vector2i values), `{unit.id: anchor, ...}`. Returns `false`, prints an
+    /// error naming the first bad entry and moves none if a key is not an int, a value not a
+    /// Vector2i, an id unknown or an anchor off the map. An empty Dictionary is valid and
+    /// changes nothing.
+    #[func]
+    pub fn move_units(&mut self, moves: VarDictionary) -> bool {
+        match moves_of(&moves) {
+            Ok(moves) => self.apply_moves("move_units", &moves),
+            Err(problem) => {
+                pathfinder_error!("move_units", "moves: {problem}; nothing changed");
+                false
+            }
+        }
+    }
+
+    /// Unregisters the unit `id`. Returns `false` and prints an error if there is none.
+    #[func]
+    pub fn remove_unit(&mut self, id: i64) -> bool {
+        self.ensure_map();
+        let outcome = self.map_mut().remove_unit(id);
+        self.report_units_edit("remove_unit", outcome)
+    }
+
+    /// Unregisters every unit.
+    #[func]
+    pub fn clear_units(&mut self) {
+        self.ensure_map();
+        if !self.map.occupancy().is_empty() {
+            self.map_mut().clear_units();
+            self.after_units_change();
+        }
+    }
+
+    /// Whether a unit of id `id` is registered.
+    #[func]
+    pub fn has_unit(&mut self, id: i64) -> bool {
+        self.ensure_map();
+        self.map.occupancy().contains(id)
+    }
+
+    /// The anchor of the unit `id`. For an unknown id, prints an error and returns
+    /// `Vector2i(-1, -1)`; that is also a legal anchor on maps whose `region` reaches it, so
+    /// ask `has_unit()` first where an id may be unknown.
+    #[func]
+    pub fn get_unit_anchor(&mut self, id: i64) -> Vector2i {
+        self.ensure_map();
+        match self.map.unit(id) {
+            Some(unit) => vector_of(unit.anchor),
+            None => {
+                pathfinder_error!("get_unit_anchor", "no unit with id {id} is registered");
+                Vector2i::new(-1, -1)
+            }
+        }
+    }
+
+    /// The unit `id` as a Dictionary: `id` (int), `anchor` (Vector2i) and `agent_size` (int).
+    /// For an unknown id, prints an error and returns an empty Dictionary.
+    #[func]
+    pub fn get_unit(&mut self, id: i64) -> VarDictionary {
+        self.ensure_map();
+        match self.map.unit(id) {
+            Some(unit) => unit_dictionary(&unit),
+            None => {
+                pathfinder_error!("get_unit", "no unit with id {id} is registered");
+                VarDictionary::new()
+            }
+        }
+    }
+
+    /// Every registered unit, as `get_unit()` describes it, in order of id.
+    #[func]
+    pub fn get_units(&mut self) -> Array<VarDictionary> {
+        self.ensure_map();
+        let mut units = self.map.occupancy().units().to_vec();
+        units.sort_unstable_by_key(|unit| unit.id);
+        let dictionaries: Vec<VarDictionary> = units.iter().map(unit_dictionary).collect();
+        Array::from(dictionaries.as_slice())
+    }
+
+    /// How many units are registered.
+    #[func]
+    pub fn get_unit_count(&mut self) -> i64 {
+        self.ensure_map();
+        self.map.occupancy().len() as i64
+    }
+
+    /// A number that changes with every change to the units (added, moved, removed), never
+    /// with the terrain; `get_map_version()` does the opposite. Moving units leaves flow
+    /// fields and cached layers valid.
+    #[func]
+    pub fn get_units_version(&mut self) -> i64 {
+        self.ensure_map();
+        i64::try_from(self.map.units_version()).unwrap_or(i64::MAX)
+    }
+
+    /// Where each unit of a group order should stop, so that a selection sent to one click
+    /// spreads out round it instead of piling on one anchor. `units` holds one Dictionary per
+    /// member: `id` (int), `anchor` (Vector2i, where it stands now), `agent_size` (int) and
+    /// `profile` (StringName or String).
+    ///
+    /// Returns an Array with one entry per member, in order: the anchor (Vector2i) it should
+    /// go to, or `null` for a member that can reach no free slot; test `slots[i] is Vector2i`.
+    /// The slots are legal for each member's size and profile, no two overlap, none overlaps a
+    /// registered unit outside the group (the members' own registered footprints do not
+    /// count: they are leaving them), each member can reach its slot moving round the units
+    /// outside the group, and they are as close to `target` (by each member's path cost) as
+    /// the others allow; larger members choose first. Send each member to its slot with
+    /// `other_units` at `OTHER_UNITS_BLOCK`, the member as `moving_unit` and the group as
+    /// `exempt_units`.
+    ///
+    /// Prints an error and returns an empty Array for a target off the map or a bad member
+    /// (malformed, a bad size, an anchor off the map, an unknown profile, an id twice).
+    #[func]
+    pub fn get_arrival_slots(&mut self, target: Vector2i, units: AnyArray) -> VarArray {
+        let method = "get_arrival_slots";
+        self.ensure_ready();
+        let mut members = Vec::with_capacity(units.len());
+        for (index, entry) in units.iter_shared().enumerate() {
+            match member_from_variant(&entry) {
+                Ok(member) => members.push(member),
+                Err(problem) => {
+                    pathfinder_error!(method, "units[{index}] {problem}; no slots");
+                    return VarArray::new();
+                }
+            }
+        }
+        let group: Vec<SlotRequest<'_>> = members
+            .iter()
+            .map(|(id, start, agent_size, profile)| SlotRequest {
+                id: *id,
+                start: *start,
+                agent_size: *agent_size,
+                profile,
+            })
+            .collect();
+        match self.map.arrival_slots(cell_of(target), &group) {
+            Ok(slots) => {
+                let slots: Vec<Variant> = (slots.iter())
+                    .map(|slot| {
+                        slot.map_or_else(Variant::nil, |anchor| vector_of(anchor).to_variant())
+                    })
+                    .collect();
+                VarArray::from(slots.as_slice())
+            }
+            Err(error) => {
+                pathfinder_error!(method, "{error}; no slots");
+                VarArray::new()
+            }
+        }
+    }
+}
+
+impl ClearancePathfinder {
+    /// Registers `units` (id, anchor, size) all or none, reporting for `method`.
+    fn place_units(&mut self, method: &str, units: &[(UnitId, Cell, i64)]) -> bool {
+        if units.iter().any(|&(id, _, _)| id == NO_UNIT) {
+            pathfinder_error!(
+                method,
+                "{NO_UNIT} is NO_UNIT, which queries take for \"no moving unit\", and cannot be \
+                 a unit's id; nothing changed"
+            );
+            return false;
+        }
+        self.ensure_map();
+        let outcome = self.map_mut().place_units(units);
+        self.report_units_edit(method, outcome)
+    }
+
+    /// Moves units all or none, reporting for `method`.
+    fn apply_moves(&mut self, method: &str, moves: &[(UnitId, Cell)]) -> bool {
+        self.ensure_map();
+        let outcome = self.map_mut().move_units(moves);
+        self.report_units_edit(method, outcome)
+    }
+
+    /// Redraws after a change the core accepted and returns `true`; or prints, for `method`,
+    /// why the core refused it (it then changed nothing) and returns `false`.
+    fn report_units_edit(&mut self, method: &str, outcome: Result<(), UnitError>) -> bool {
+        match outcome {
+            Ok(()) => {
+                self.after_units_change();
+                true
+            }
+            Err(error) => {
+                pathfinder_error!(method, "{error}; nothing changed");
+                false
+            }
+        }
+    }
+
+    /// Redraws the units' footprints if the overlay shows them.
+    fn after_units_change(&mut self) {
+        if self.debug_draw_units {
+            self.base_mut().queue_redraw();
+        }
+    }
+
+    /// Prints, for `method`, the first of the ids a query names (its moving unit, then its
+    /// exempt list) that is not registered: the query answers `UNKNOWN_UNIT`.
+    pub(super) fn report_unknown_units(&self, method: &str, moving: Option<i64>, exempt: &[i64]) {
+        let occupancy = self.map.occupancy();
+        if let Some(id) = moving
+            .iter()
+            .chain(exempt)
+            .find(|&&id| !occupancy.contains(id))
+        {
+            let argument = if moving == Some(*id) {
+                "moving_unit"
+            } else {
+                "exempt_units"
+            };
+            pathfinder_error!(
+                method,
+                "{argument} names unit {id}, which is not registered (add_unit()); the query \
+                 answers UNKNOWN_UNIT"
+            );
+        }
+    }
+}

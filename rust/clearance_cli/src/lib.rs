@@ -1,5 +1,5 @@
 //! The library behind the `clearance` command: Moving AI map and scenario files, profile files,
-//! and text and PNG drawings of maps and paths.
+//! units files, and text and PNG drawings of maps, paths and units.
 //!
 //! In this crate a cell's terrain id is the byte value of its map character: `.` is terrain 46,
 //! `S` is 83, and a profile file names terrains by character.
@@ -12,5 +12,6 @@ pub mod movingai;
 pub mod profiles;
 pub mod render;
 pub mod shared_data;
+pub mod units;
 
 pub use error::CliError;

@@ -1,5 +1,6 @@
-//! `clearance`: find paths for agents of any size on Moving AI maps, check scenario files
-//! against their published optima, render maps, and draw flow fields, without Godot.
+//! `clearance`: find paths for agents of any size on Moving AI maps (alone or among other
+//! units), check scenario files against their published optima, render maps, draw flow fields
+//! and choose arrival slots for group orders, without Godot.
 //!
 //! Exit status: 0 when the command did what was asked, 1 when a query failed or a scenario
 //! cost did not match, 2 when the input was bad (one line on stderr says why).
@@ -7,7 +8,7 @@
 mod commands;
 
 use clap::{Parser, Subcommand};
-use commands::{field, path, render, scen};
+use commands::{field, path, render, scen, slots};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -19,16 +20,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Find an optimal path and print it drawn on the map (footprints marked `*`).
+    /// Find an optimal path and print it drawn on the map (footprints marked `*`, other units
+    /// `u`).
     Path(path::PathArgs),
-    /// Run every problem of a Moving AI scenario file (8-way, size 1, no corner cutting) and
-    /// check each cost against the published optimum. Exits 0 only if all match.
+    /// Run every problem of a Moving AI scenario file (8-way, size 1, no corner cutting; with
+    /// --units, among those units) and check each cost against the published optimum. Exits 0
+    /// only if all match.
     Scen(scen::ScenArgs),
     /// Write a PNG of terrain, a clearance heat map and (with --from and --to) a path.
     Render(render::RenderArgs),
     /// Build a flow field to one goal or the nearest of several: write it as a PNG (cost heat
     /// map and next-step marks) and, with --from, each start's path (--json: as `path --json`).
     Field(field::FieldArgs),
+    /// Choose where each member of a group order stops around a target: slots that overlap
+    /// no other slot and no unit outside the group, each reachable by its member, nearest the
+    /// target first (--json: one {"id", "anchor"} per member).
+    Slots(slots::SlotsArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +44,7 @@ fn main() -> ExitCode {
         Command::Scen(args) => scen::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Field(args) => field::run(&args),
+        Command::Slots(args) => slots::run(&args),
     };
     match outcome {
         Ok(code) => code,

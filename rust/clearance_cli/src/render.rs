@@ -1,8 +1,10 @@
-//! PNG pictures of a map: terrain, a clearance heat map and a path; or a flow field's costs
-//! and next steps.
+//! PNG pictures of a map: terrain, a clearance heat map, units and a path; or a flow field's
+//! costs and next steps.
 
 use crate::draw::path_footprints;
 use crate::error::CliError;
+use crate::units::UnitEntry;
+use clearance_core::checked_agent_size;
 use clearance_core::{Cell, FlowField, TerrainGrid};
 use std::path::Path;
 
@@ -16,7 +18,12 @@ pub struct Picture<'a> {
     pub agent_size: u8,
     /// Anchors of a path to draw, possibly empty.
     pub path: &'a [Cell],
+    /// Units standing on the map, drawn in violet (under the path), possibly none.
+    pub units: &'a [UnitEntry],
 }
+
+/// Colour of the cells under units standing on the map.
+const UNIT: [u8; 3] = [150, 60, 200];
 
 /// Colour of a map character.
 fn terrain_colour(character: u8) -> [u8; 3] {
@@ -31,7 +38,7 @@ fn terrain_colour(character: u8) -> [u8; 3] {
 
 /// Renders the picture to RGB pixels, `scale` pixels per cell: terrain colour, brightened by
 /// clearance (a heat map: the wider the open square, the lighter), darkened where the agent
-/// does not fit, and the path's footprint cells in red.
+/// does not fit, the units' cells in violet, and the path's footprint cells in red.
 pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
     let grid = picture.grid;
     let (width, height) = (grid.width(), grid.height());
@@ -42,9 +49,23 @@ pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
             on_path[index] = true;
         }
     }
+    let mut on_unit = vec![false; width * height];
+    for unit in picture.units {
+        let Some(size) = checked_agent_size(unit.size) else {
+            continue;
+        };
+        for cell in path_footprints(&[unit.anchor], size) {
+            if let Some(index) = grid.index_of(cell) {
+                on_unit[index] = true;
+            }
+        }
+    }
     let colour_of = |index: usize| -> [u8; 3] {
         if on_path[index] {
             return [220, 40, 40];
+        }
+        if on_unit[index] {
+            return UNIT;
         }
         let base = terrain_colour(grid.as_bytes()[index]);
         let clearance = picture.clearance[index];

@@ -1,10 +1,13 @@
-//! What `path`, `render` and `field` share: the unit's and the search's options, the map and profiles they load, the
-//! query they run, and the one line that describes its result.
+//! What `path`, `render`, `field` and `slots` share: the unit's and the search's options, the
+//! map, profiles and units they load, the query they run, and the one line that describes its
+//! result.
 
+use super::occupancy::OccupancyArgs;
 use super::{movingai_path_map, LandmarkArgs, SearchArgs};
 use clap::Args;
 use clearance_cli::movingai::{read_map, MovingAiMap, MOVINGAI_PROFILE};
 use clearance_cli::profiles::read_profiles;
+use clearance_cli::units::UnitEntry;
 use clearance_cli::CliError;
 use clearance_core::{
     checked_agent_size, Cell, ClearanceShortfall, Movement, PathCode, PathMap, PathQuery,
@@ -12,13 +15,10 @@ use clearance_core::{
 };
 use std::path::{Path, PathBuf};
 
-/// The unit: its size, profile and movement rule, as `path`, `render` and `field` take them.
+/// The rules units move by: the profile and the movement, as `path`, `render`, `field` and
+/// `slots` take them.
 #[derive(Args)]
-pub struct UnitArgs {
-    /// Agent size: the side of its square footprint, 1 to 255 (others give the code
-    /// INVALID_AGENT_SIZE).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub size: i64,
+pub struct ProfileArgs {
     /// Profile name: `movingai` (`.`, `G`, `S` at cost 1) or one from --profiles.
     #[arg(long, default_value = MOVINGAI_PROFILE)]
     pub profile: String,
@@ -30,7 +30,7 @@ pub struct UnitArgs {
     four_way: bool,
 }
 
-impl UnitArgs {
+impl ProfileArgs {
     /// Loads the map and registers the built-in profile and the profile file's, under the
     /// chosen movement. The chosen profile must be one of them.
     pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap), CliError> {
@@ -58,6 +58,29 @@ impl UnitArgs {
             )));
         }
         Ok((map, path_map))
+    }
+}
+
+/// The unit: its size, profile and movement rule, as `path`, `render` and `field` take them.
+#[derive(Args)]
+pub struct UnitArgs {
+    /// Agent size: the side of its square footprint, 1 to 255 (others give the code
+    /// INVALID_AGENT_SIZE).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub size: i64,
+    #[command(flatten)]
+    pub rules: ProfileArgs,
+}
+
+impl UnitArgs {
+    /// Loads the map as [`ProfileArgs::load`] does.
+    pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap), CliError> {
+        self.rules.load(path)
+    }
+
+    /// The profile's name.
+    pub fn profile(&self) -> &str {
+        &self.rules.profile
     }
 
     /// The agent size as a byte, or a usage error naming `--size` if it is not a legal size.
@@ -87,25 +110,30 @@ pub struct AgentArgs {
     /// Give up after expanding this many anchors (code SEARCH_LIMIT_REACHED).
     #[arg(long)]
     max_expansions: Option<u64>,
+    #[command(flatten)]
+    pub occupancy: OccupancyArgs,
 }
 
 impl AgentArgs {
-    /// Loads the map as [`UnitArgs::load`] does, with the chosen landmarks.
-    pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap), CliError> {
+    /// Loads the map as [`UnitArgs::load`] does, with the chosen landmarks and the units of
+    /// `--units` (returned too: none without it).
+    pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap, Vec<UnitEntry>), CliError> {
         let (map, mut path_map) = self.unit.load(path)?;
         self.landmarks.set_on(&mut path_map)?;
-        Ok((map, path_map))
+        let units = self.occupancy.place_on(&mut path_map)?;
+        Ok((map, path_map, units))
     }
 
-    /// The query for this agent from `from` to `to`. The size is not checked here: the query
-    /// reports an illegal one as its result.
+    /// The query for this agent from `from` to `to`, counting other units by `--others`. The
+    /// size is not checked here: the query reports an illegal one as its result.
     pub fn query(&self, from: Cell, to: Cell) -> PathQuery<'_> {
-        PathQuery {
+        let query = PathQuery {
             max_expansions: self.max_expansions,
-            ..PathQuery::new(from, to, self.unit.size, &self.unit.profile)
+            ..PathQuery::new(from, to, self.unit.size, self.unit.profile())
                 .allow_partial_path(self.partial)
                 .search(self.search.mode())
-        }
+        };
+        self.occupancy.apply(query)
     }
 }
 
@@ -126,8 +154,16 @@ pub fn parse_cell(text: &str) -> Result<Cell, String> {
 pub fn describe(result: &PathResult, from: Cell, to: Cell, unit: &UnitArgs) -> String {
     let what = format!(
         "size {} ({}) from ({}, {}) to ({}, {})",
-        unit.size, unit.profile, from.x, from.y, to.x, to.y
+        unit.size,
+        unit.profile(),
+        from.x,
+        from.y,
+        to.x,
+        to.y
     );
+    let in_the_way = result.occupied_by.map_or(String::new(), |id| {
+        format!(" (unit {id} stands on the goal)")
+    });
     match result.code {
         PathCode::Ok => format!(
             "OK: {what}: {} steps, cost {:.4}, {} anchors expanded",
@@ -149,8 +185,12 @@ pub fn describe(result: &PathResult, from: Cell, to: Cell, unit: &UnitArgs) -> S
             "NO_PATH: {what}: no legal route ({} anchors expanded)",
             result.expanded
         ),
+        PathCode::GoalOccupied => match result.occupied_by {
+            Some(id) => format!("GOAL_OCCUPIED: {what}: unit {id} stands in the goal's footprint"),
+            None => format!("GOAL_OCCUPIED: {what}: another unit stands in the goal's footprint"),
+        },
         PathCode::PartialPath => format!(
-            "PARTIAL_PATH: {what}: the goal cannot be reached; {} steps to ({}, {}), the nearest reachable anchor, cost {:.4}",
+            "PARTIAL_PATH: {what}: the goal cannot be reached{in_the_way}; {} steps to ({}, {}), the nearest reachable anchor, cost {:.4}",
             result.path.len().saturating_sub(1),
             result.path.last().map_or(0, |cell| cell.x),
             result.path.last().map_or(0, |cell| cell.y),

@@ -2,14 +2,13 @@
 //! map with next-step marks, and (with `--from`) the path from each start as JSON.
 
 use super::agent::{describe, parse_cell, UnitArgs};
+use super::occupancy::OccupancyArgs;
 use super::render::picture_scale;
 use super::{exit_status, result_json};
 use clap::Args;
 use clearance_cli::render::{write_field_png, FieldPicture};
 use clearance_cli::CliError;
-use clearance_core::{
-    Cell, FlowField, FlowFieldOptions, PathCode, PathMap, PathResult,
-};
+use clearance_core::{Cell, FlowField, FlowFieldOptions, PathCode, PathMap, PathResult};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -39,14 +38,18 @@ pub struct FieldArgs {
     json: bool,
     #[command(flatten)]
     unit: UnitArgs,
+    #[command(flatten)]
+    occupancy: OccupancyArgs,
 }
 
 /// Builds the field (bounded to settle the starts when there is no picture to draw), answers
 /// each start, and writes the picture. Exits 0 if the field was built and every start reached
-/// a goal, 1 otherwise.
+/// a goal, 1 otherwise. The units of `--units` count by `--others`, but `--unit-id`, which
+/// does not count: a start that overlaps a counted unit is not reached under `block`.
 pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
     let unit = &args.unit;
-    let (map, path_map) = unit.load(&args.map)?;
+    let (map, mut path_map) = unit.load(&args.map)?;
+    args.occupancy.place_on(&mut path_map)?;
     if args.out.is_some() {
         unit.checked_size()?;
     }
@@ -54,8 +57,9 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
         // The picture shows the whole field.
         Some(_) => FlowFieldOptions::new(),
         None => FlowFieldOptions::new().settle(&args.from),
-    };
-    let field = path_map.flow_field(&args.to, unit.size, &unit.profile, options);
+    }
+    .other_units(args.occupancy.rule(), args.occupancy.exempt());
+    let field = path_map.flow_field(&args.to, unit.size, unit.profile(), options);
     let results = answers(&path_map, &field, args);
     if args.json {
         let array = results.iter().map(result_json).collect();
@@ -70,7 +74,11 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
         Ok(field) => field,
         Err(code) => {
             if !args.json {
-                println!("{code}: no field for size {} ({})", unit.size, unit.profile);
+                println!(
+                    "{code}: no field for size {} ({})",
+                    unit.size,
+                    unit.profile()
+                );
             }
             return Ok(exit_status(false));
         }
@@ -85,7 +93,7 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
             println!(
                 "field of size {} ({}): {} anchors reached; wrote {}",
                 unit.size,
-                unit.profile,
+                unit.profile(),
                 field.reached_count(),
                 out.display()
             );
@@ -94,8 +102,10 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
     Ok(exit_status(results.iter().all(PathResult::is_ok)))
 }
 
-/// One result per start, in order: with one goal exactly what `path` answers (the same codes
-/// in the same order, from `find_paths_to`); with several, the field's path to the nearest.
+/// One result per start, in order: with one goal what `path` answers (the same codes in the
+/// same order, from `find_paths_to_counting`; but a start on a counted unit is `NO_PATH`
+/// under `block`, where `path` lets the unit walk out); with several, the field's path to the
+/// nearest.
 fn answers(
     path_map: &PathMap,
     field: &Result<FlowField, PathCode>,
@@ -103,7 +113,14 @@ fn answers(
 ) -> Vec<PathResult> {
     let unit = &args.unit;
     if let [goal] = args.to[..] {
-        return path_map.find_paths_to(goal, &args.from, unit.size, &unit.profile);
+        return path_map.find_paths_to_counting(
+            goal,
+            &args.from,
+            unit.size,
+            unit.profile(),
+            args.occupancy.rule(),
+            args.occupancy.exempt(),
+        );
     }
     let failure = PathResult::failure;
     args.from

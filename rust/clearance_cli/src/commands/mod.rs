@@ -4,8 +4,10 @@ pub mod field;
 pub mod path;
 pub mod render;
 pub mod scen;
+pub mod slots;
 
 mod agent;
+mod occupancy;
 
 use clap::Args;
 use clearance_cli::movingai::{movingai_profile, MovingAiMap};

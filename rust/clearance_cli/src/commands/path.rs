@@ -1,9 +1,10 @@
-//! `clearance path`: one query, drawn on the map or written as JSON.
+//! `clearance path`: one query, drawn on the map (with the units standing on it) or written as
+//! JSON.
 
 use super::agent::{describe, parse_cell, AgentArgs};
 use super::{exit_status, result_json};
 use clap::Args;
-use clearance_cli::draw::draw_path;
+use clearance_cli::draw::{Sketch, UNIT_MARK};
 use clearance_cli::CliError;
 use clearance_core::Cell;
 use std::path::PathBuf;
@@ -27,21 +28,25 @@ pub struct PathArgs {
     json: bool,
 }
 
-/// Runs the query and prints the result: the map with the path's footprints and a line that
-/// describes it, or one JSON object. Exits 0 only if the goal was reached.
+/// Runs the query and prints the result: the map with the other units (`u`) and the path's
+/// footprints, and a line that describes it; or one JSON object. Exits 0 only if the goal was
+/// reached.
 pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
     let agent = &args.agent;
-    let (map, path_map) = agent.load(&args.map)?;
+    let (map, path_map, units) = agent.load(&args.map)?;
     let result = path_map.query(&agent.query(args.from, args.to));
     if args.json {
         println!("{}", result_json(&result));
     } else {
         if !result.path.is_empty() {
+            let mut sketch = Sketch::new(&map.grid);
+            let mover = agent.occupancy.moving_unit();
+            for unit in units.iter().filter(|unit| Some(unit.id) != mover) {
+                sketch.mark_footprint(unit.anchor, unit.size, UNIT_MARK);
+            }
             // A query returns a path only for a legal size, which fits in an i32.
-            print!(
-                "{}",
-                draw_path(&map.grid, &result.path, agent.unit.size as i32)
-            );
+            sketch.mark_path(&result.path, agent.unit.size as i32);
+            print!("{sketch}");
         }
         println!("{}", describe(&result, args.from, args.to, &agent.unit));
     }

@@ -1,4 +1,5 @@
-//! `clearance render`: a PNG of the map, its clearance, and optionally one query's path.
+//! `clearance render`: a PNG of the map, its clearance, and optionally the units standing on it
+//! and one query's path.
 
 use super::agent::{describe, parse_cell, AgentArgs};
 use super::exit_status;
@@ -45,11 +46,11 @@ pub fn picture_scale(scale: Option<u16>, grid: &TerrainGrid) -> usize {
     )
 }
 
-/// Writes the picture; with endpoints, first runs the query and prints the line that
-/// describes its result. Exits 0 unless that query failed.
+/// Writes the picture (with the units of `--units`); with endpoints, first runs the query and
+/// prints the line that describes its result. Exits 0 unless that query failed.
 pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
     let agent = &args.agent;
-    let (map, path_map) = agent.load(&args.map)?;
+    let (map, path_map, units) = agent.load(&args.map)?;
     let agent_size = agent.unit.checked_size()?;
     let (found, path) = match args.from.zip(args.to) {
         Some((from, to)) => {
@@ -60,11 +61,11 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
         None => (true, Vec::new()),
     };
     let clearance = path_map
-        .clearance_layer(&agent.unit.profile)
+        .clearance_layer(agent.unit.profile())
         .ok_or_else(|| {
             CliError::Usage(format!(
                 "the clearance layer of {} would exceed the cache memory limit",
-                agent.unit.profile
+                agent.unit.profile()
             ))
         })?;
     let picture = Picture {
@@ -72,6 +73,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
         clearance: clearance.values(),
         agent_size,
         path: &path,
+        units: &units,
     };
     write_png(&picture, picture_scale(args.scale, &map.grid), &args.out)?;
     println!("wrote {}", args.out.display());

@@ -1,11 +1,12 @@
 //! `clearance scen`: every problem of a Moving AI scenario file, each cost checked against
 //! the published optimum, with query times and expansion counts.
 
+use super::occupancy::OccupancyArgs;
 use super::{exit_status, movingai_path_map, LandmarkArgs, SearchArgs};
 use clap::Args;
 use clearance_cli::movingai::{read_map, read_scenario, MovingAiMap, Problem, MOVINGAI_PROFILE};
 use clearance_cli::CliError;
-use clearance_core::{Movement, PathCode, PathMap, PathQuery, PathResult, SearchMode};
+use clearance_core::{Movement, PathCode, PathMap, PathQuery, PathResult};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,18 +26,21 @@ pub struct ScenArgs {
     landmarks: LandmarkArgs,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    occupancy: OccupancyArgs,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
 }
 
-/// Runs every problem (size 1, 8-way, Moving AI's profile) and prints the summary or one JSON
-/// object. Exits 0 only if every cost matches.
+/// Runs every problem (size 1, 8-way, Moving AI's profile; the units of `--units`, placed once,
+/// counted by `--others` in every query) and prints the summary or one JSON object. Exits 0
+/// only if every cost matches.
 pub fn run(args: &ScenArgs) -> Result<ExitCode, CliError> {
     let map = read_map(&args.map)?;
     let problems = read_scenario(&args.scen, &map)?;
-    let prepared = Prepared::new(&map, &args.landmarks)?;
-    let solved = Solved::new(&prepared.path_map, &problems, args.search.mode());
+    let prepared = Prepared::new(&map, &args.landmarks, &args.occupancy)?;
+    let solved = Solved::new(&prepared.path_map, &problems, args);
     if args.json {
         println!("{}", report_json(args, &prepared, &solved));
     } else {
@@ -45,23 +49,30 @@ pub fn run(args: &ScenArgs) -> Result<ExitCode, CliError> {
     Ok(exit_status(solved.mismatches.is_empty()))
 }
 
-/// The path map with its size-1 layers and landmark tables built before any query, so that
-/// query times leave them out, and how long each build took.
+/// The path map with its units, and its size-1 layers and landmark tables built before any
+/// query, so that query times leave them out, and how long each build took.
 struct Prepared {
     path_map: PathMap,
+    units: usize,
     layers_micros: f64,
     landmarks_micros: f64,
     landmark_bytes: usize,
 }
 
 impl Prepared {
-    fn new(map: &MovingAiMap, landmarks: &LandmarkArgs) -> Result<Self, CliError> {
+    fn new(
+        map: &MovingAiMap,
+        landmarks: &LandmarkArgs,
+        occupancy: &OccupancyArgs,
+    ) -> Result<Self, CliError> {
         let mut path_map = movingai_path_map(map, Movement::EightWay);
         landmarks.set_on(&mut path_map)?;
+        let units = occupancy.place_on(&mut path_map)?.len();
         let (_, layers_micros) = timed(|| path_map.prepare(MOVINGAI_PROFILE, 1));
         let (stats, landmarks_micros) = timed(|| path_map.bake_landmarks(MOVINGAI_PROFILE));
         Ok(Prepared {
             path_map,
+            units,
             layers_micros,
             landmarks_micros,
             landmark_bytes: stats.map_or(0, |stats| stats.bytes),
@@ -111,13 +122,14 @@ struct Solved {
 }
 
 impl Solved {
-    fn new(path_map: &PathMap, problems: &[Problem], search: SearchMode) -> Solved {
+    fn new(path_map: &PathMap, problems: &[Problem], args: &ScenArgs) -> Solved {
         let mut micros = Vec::with_capacity(problems.len());
         let mut expanded = 0u64;
         let mut mismatches = Vec::new();
         for problem in problems {
             let (start, goal) = problem.endpoints();
-            let query = PathQuery::new(start, goal, 1, MOVINGAI_PROFILE).search(search);
+            let query = PathQuery::new(start, goal, 1, MOVINGAI_PROFILE).search(args.search.mode());
+            let query = args.occupancy.apply(query);
             let (result, query_micros) = timed(|| path_map.query(&query));
             micros.push(query_micros);
             expanded += result.expanded;
@@ -143,9 +155,10 @@ fn timed<T>(work: impl FnOnce() -> T) -> (T, f64) {
     (value, started.elapsed().as_secs_f64() * 1e6)
 }
 
-/// The totals and times as one JSON object, with every mismatched line.
+/// The totals and times as one JSON object, with every mismatched line (and, with `--units`,
+/// how many units stood on the map and the rule they were counted by).
 fn report_json(args: &ScenArgs, prepared: &Prepared, solved: &Solved) -> serde_json::Value {
-    json!({
+    let mut report = json!({
         "map": args.map.display().to_string(),
         "scenario": args.scen.display().to_string(),
         "problems": solved.problems,
@@ -159,7 +172,12 @@ fn report_json(args: &ScenArgs, prepared: &Prepared, solved: &Solved) -> serde_j
         "landmark_build_us": prepared.landmarks_micros,
         "landmark_bytes": prepared.landmark_bytes,
         "mismatched_lines": solved.mismatches.iter().map(|m| m.line).collect::<Vec<_>>(),
-    })
+    });
+    if args.occupancy.has_units() {
+        report["units"] = json!(prepared.units);
+        report["others"] = json!(args.occupancy.rule().name());
+    }
+    report
 }
 
 /// The first mismatches, one line each, then a line of totals and times.
@@ -183,9 +201,18 @@ fn print_report(args: &ScenArgs, prepared: &Prepared, solved: &Solved) {
     } else {
         String::new()
     };
+    let units_note = if args.occupancy.has_units() {
+        format!(
+            "; {} units on the map (others: {})",
+            prepared.units,
+            args.occupancy.rule().name()
+        )
+    } else {
+        String::new()
+    };
     println!(
         "{scen}: {} problems, {} mismatches; mean {:.1} us, median {:.1} us per query; \
-         mean {:.0} anchors expanded; layers built in {:.0} us{landmark_note}",
+         mean {:.0} anchors expanded; layers built in {:.0} us{landmark_note}{units_note}",
         solved.problems,
         solved.mismatches.len(),
         solved.mean_micros,

@@ -1,0 +1,148 @@
+//! `clearance slots`: where each member of a group order should stop around its target, so
+//! that a selection sent to one cell spreads out instead of piling on one anchor.
+
+use super::agent::{parse_cell, ProfileArgs};
+use super::exit_status;
+use clap::Args;
+use clearance_cli::draw::{Sketch, UNIT_MARK};
+use clearance_cli::units::{place_units, read_units, UnitEntry};
+use clearance_cli::CliError;
+use clearance_core::{Cell, SlotRequest, UnitId};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The mark on the target cell in the drawing (where no slot covers it).
+const TARGET_MARK: char = '+';
+/// The mark on the slots of members past the 26th, which have no letter.
+const UNLETTERED_SLOT_MARK: char = '#';
+
+/// `clearance slots`: the map, the target, the units and the group, and the output format.
+#[derive(Args)]
+pub struct SlotsArgs {
+    /// A Moving AI `.map` file.
+    map: PathBuf,
+    /// The target of the group order, as X,Y.
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
+    to: Cell,
+    /// A JSON file of units standing on the map: [{"id": 1, "anchor": [X, Y], "size": K}, ...].
+    /// The members of --group start where they stand; the others keep their place and block.
+    #[arg(long, value_name = "FILE")]
+    units: PathBuf,
+    /// The ids of the group's members, units of --units, as ID,ID,...: the slots come out in
+    /// this order.
+    #[arg(
+        long,
+        required = true,
+        value_name = "IDS",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    group: Vec<UnitId>,
+    // The profile every member moves by, and the movement rule.
+    #[command(flatten)]
+    rules: ProfileArgs,
+    /// Print a JSON array, one {"id": N, "anchor": [X, Y]} per member in --group order
+    /// ("anchor": null for a member that can reach no free slot), instead of the listing.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Chooses the slots and prints them: a line per member and the map with the slots lettered,
+/// or one JSON array. Exits 0 only if every member got a slot.
+pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
+    let (map, mut path_map) = args.rules.load(&args.map)?;
+    let units = read_units(&args.units)?;
+    place_units(&mut path_map, &units, &args.units)?;
+    let members = group_members(args, &units)?;
+    let requests: Vec<SlotRequest<'_>> = members
+        .iter()
+        .map(|member| SlotRequest {
+            id: member.id,
+            start: member.anchor,
+            agent_size: member.size,
+            profile: &args.rules.profile,
+        })
+        .collect();
+    let slots = path_map
+        .arrival_slots(args.to, &requests)
+        .map_err(|error| CliError::Usage(format!("--to {},{}: {error}", args.to.x, args.to.y)))?;
+    if args.json {
+        let array = members
+            .iter()
+            .zip(&slots)
+            .map(|(member, slot)| {
+                json!({"id": member.id, "anchor": slot.map(|cell| [cell.x, cell.y])})
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(array));
+    } else {
+        print_listing(args, &map.grid, &units, &members, &slots);
+    }
+    Ok(exit_status(slots.iter().all(Option::is_some)))
+}
+
+/// The units of the file named by `--group`, in its order; an id the file lacks, or one named
+/// twice, is a usage error.
+fn group_members(args: &SlotsArgs, units: &[UnitEntry]) -> Result<Vec<UnitEntry>, CliError> {
+    let mut members: Vec<UnitEntry> = Vec::with_capacity(args.group.len());
+    for &id in &args.group {
+        if members.iter().any(|member| member.id == id) {
+            return Err(CliError::Usage(format!("--group names unit {id} twice")));
+        }
+        let unit = units.iter().find(|unit| unit.id == id).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--group: {} has no unit with id {id}",
+                args.units.display()
+            ))
+        })?;
+        members.push(*unit);
+    }
+    Ok(members)
+}
+
+/// The mark of the `position`th member's slot: `A` to `Z`, then `#`.
+fn slot_mark(position: usize) -> char {
+    (b'A'..=b'Z')
+        .nth(position)
+        .map_or(UNLETTERED_SLOT_MARK, char::from)
+}
+
+/// A line per member (its mark, id, size, start and slot), then the map with the other units
+/// marked `u`, the target `+` and each slot's footprint in its member's mark.
+fn print_listing(
+    args: &SlotsArgs,
+    grid: &clearance_core::TerrainGrid,
+    units: &[UnitEntry],
+    members: &[UnitEntry],
+    slots: &[Option<Cell>],
+) {
+    let others = units.len() - members.len();
+    println!(
+        "{} members to {} ({}); {others} other unit{} on the map",
+        members.len(),
+        args.to,
+        args.rules.profile,
+        if others == 1 { "" } else { "s" }
+    );
+    let mut sketch = Sketch::new(grid);
+    for unit in units.iter().filter(|unit| !args.group.contains(&unit.id)) {
+        sketch.mark_footprint(unit.anchor, unit.size, UNIT_MARK);
+    }
+    sketch.mark(args.to, TARGET_MARK);
+    for (position, (member, slot)) in members.iter().zip(slots).enumerate() {
+        let mark = slot_mark(position);
+        let place = match slot {
+            Some(slot) => {
+                sketch.mark_footprint(*slot, member.size, mark);
+                format!("slot {slot}")
+            }
+            None => "no free slot it can reach".to_owned(),
+        };
+        println!(
+            "{mark} unit {}, size {}, from {}: {place}",
+            member.id, member.size, member.anchor
+        );
+    }
+    print!("{sketch}");
+}

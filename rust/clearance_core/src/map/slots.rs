@@ -39,6 +39,7 @@ use crate::movement::{direction_offsets, STEP_LENGTHS};
 use crate::occupancy::UnitId;
 use crate::search::UnitsView;
 use std::cmp::Reverse;
+use super::tables::Table;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -172,7 +173,7 @@ impl PathMap {
         let mut search = SlotSearch {
             offsets: direction_offsets(width),
             known: vec![0; height * width],
-            best: HashMap::new(),
+            best: Table::default(),
             open: BinaryHeap::new(),
             settled: Vec::new(),
             cursor: 0,
@@ -207,7 +208,7 @@ struct SlotSearch {
     target: (usize, usize),
     /// Per anchor: [`UNKNOWN`], [`CONNECTED`] to the target's anchors, or [`CUT_OFF`].
     known: Vec<u8>,
-    best: HashMap<usize, u64>,
+    best: Table<usize, u64>,
     open: BinaryHeap<Reverse<(u64, usize)>>,
     /// Anchors in the order the search settled them (cheapest first).
     settled: Vec<usize>,
@@ -283,7 +284,8 @@ impl SlotSearch {
         };
         let mut visited = vec![start];
         let mut open = BinaryHeap::from([Reverse((distance(start), start))]);
-        let mut seen = HashSet::from([start]);
+        let mut seen: Table<usize, ()> = Table::default();
+        seen.insert(start, ());
         let mut verdict = CUT_OFF;
         'walk: while let Some(Reverse((_, anchor))) = open.pop() {
             if self.known[anchor] != UNKNOWN {
@@ -305,7 +307,7 @@ impl SlotSearch {
                     verdict = self.known[next];
                     break 'walk;
                 }
-                if seen.insert(next) {
+                if seen.insert(next, ()).is_none() {
                     visited.push(next);
                     open.push(Reverse((distance(next), next)));
                 }

@@ -293,6 +293,10 @@ impl UnitsView {
             else {
                 continue;
             };
+            // Wholly behind the ray's column at its nearest row: no part reaches it.
+            if (dx > 0 && x1 < x + near) || (dx < 0 && x0 > x - near) {
+                continue;
+            }
             for k in near..=far.min(best - 1) {
                 let column = x + k * dx;
                 let across = if dx > 0 { x0 - column } else { column - x1 };
@@ -316,6 +320,9 @@ impl UnitsView {
             else {
                 continue;
             };
+            if (dy > 0 && y1 < y + near) || (dy < 0 && y0 > y - near) {
+                continue;
+            }
             for k in near..=far.min(best - 1) {
                 let row = y + k * dy;
                 let across = if dy > 0 { y0 - row } else { row - y1 };

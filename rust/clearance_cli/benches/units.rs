@@ -1,0 +1,227 @@
+//! Units on the map: the occupancy layer's three targets, paired in one run.
+//!
+//! Run: `cargo bench -p clearance_cli --bench units` (optionally `-- ROUNDS`, default 5).
+//!
+//! 1. Moving 1,000 registered units of sizes 1 to 3 one step each, by 1,000 `move_unit` calls
+//!    and by one `move_units` batch, on AcrosstheCape (768 x 768): time for all 1,000.
+//! 2. AcrosstheCape's scenario with 200 units of sizes 1 to 3 scattered over open ground
+//!    (none on a problem's start or goal), `auto` search with stored rays: the mean query
+//!    time with `OtherUnits::Block` against the same queries with `OtherUnits::Ignore`, the
+//!    two alternating round by round; and the same with `OtherUnits::Cost(4)`.
+//! 3. Arrival slots for 200 units of sizes 1 to 3 (box-selected: starts within a 48 x 48 box)
+//!    around the middle of AR0011SR (512 x 512), with 200 other units standing on the map.
+//!
+//! Times are means of the timed rounds after one warm-up round. Units are drawn with a fixed
+//! seed, so every run measures the same work.
+
+use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
+use clearance_cli::shared_data::movingai_dir;
+use clearance_core::{
+    Cell, OtherUnits, PathCode, PathMap, PathQuery, SearchScratch, SlotRequest, UnitId,
+};
+use std::collections::HashSet;
+use std::hint::black_box;
+use std::time::Instant;
+
+const PROFILE: &str = MOVINGAI_PROFILE;
+
+/// SplitMix64, for a fixed, reproducible choice of units.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, limit: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % limit as u64) as usize
+    }
+}
+
+fn load(name: &str) -> (PathMap, std::path::PathBuf) {
+    let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
+    let file = read_map(&dir.join(format!("{name}.map"))).unwrap();
+    let mut map = PathMap::new(file.grid);
+    map.set_profile(movingai_profile()).unwrap();
+    (map, dir)
+}
+
+/// `count` units of sizes 1, 2, 3 in turn, each where a unit of its size fits and whose
+/// footprint covers none of `keep_clear`; ids from `first_id`.
+fn scatter(
+    map: &PathMap,
+    rng: &mut Rng,
+    count: usize,
+    first_id: UnitId,
+    keep_clear: &HashSet<Cell>,
+) -> Vec<(UnitId, Cell, i64)> {
+    let region = map.region();
+    let mut units = Vec::with_capacity(count);
+    while units.len() < count {
+        let size = (units.len() % 3 + 1) as i64;
+        let cell = Cell::new(
+            region.x + rng.below(region.width as usize) as i32,
+            region.y + rng.below(region.height as usize) as i32,
+        );
+        let fits = map.clearance(cell, PROFILE).unwrap_or(0) as i64 >= size;
+        let side = size as i32;
+        let clear = (0..side).all(|dy| {
+            (0..side).all(|dx| !keep_clear.contains(&Cell::new(cell.x + dx, cell.y + dy)))
+        });
+        if fits && clear {
+            units.push((first_id + units.len() as UnitId, cell, size));
+        }
+    }
+    units
+}
+
+fn mean_ms(rounds: usize, mut work: impl FnMut()) -> f64 {
+    let mut seconds = 0.0;
+    for round in 0..=rounds {
+        let started = Instant::now();
+        work();
+        if round > 0 {
+            seconds += started.elapsed().as_secs_f64();
+        }
+    }
+    seconds * 1e3 / rounds as f64
+}
+
+fn moves(rounds: usize) {
+    let (mut map, _) = load("AcrosstheCape");
+    let units = scatter(&map, &mut Rng(1), 1000, 0, &HashSet::new());
+    map.place_units(&units).unwrap();
+    let region = map.region();
+    // Each round every unit steps one cell east, or back west where it would leave the map.
+    let mut east = true;
+    let mut step = || {
+        east = !east;
+        units
+            .iter()
+            .map(|&(id, anchor, _)| {
+                let dx = i32::from(east && anchor.x + 1 < region.width);
+                (id, Cell::new(anchor.x + dx, anchor.y))
+            })
+            .collect::<Vec<_>>()
+    };
+    let version = map.version();
+    let planned: Vec<Vec<(UnitId, Cell)>> = (0..=rounds).map(|_| step()).collect();
+    let mut round = 0;
+    let single = mean_ms(rounds, || {
+        for &(id, anchor) in &planned[round] {
+            map.move_unit(id, anchor).unwrap();
+        }
+        round += 1;
+    });
+    let mut round = 0;
+    let batch = mean_ms(rounds, || {
+        map.move_units(&planned[round]).unwrap();
+        round += 1;
+    });
+    assert_eq!(map.version(), version, "moving units never changes the terrain version");
+    println!("| 1,000 units one step, `move_unit` each | {single:.3} ms |");
+    println!("| 1,000 units one step, one `move_units` batch | {batch:.3} ms |");
+}
+
+fn blocking(rounds: usize) {
+    let (mut map, dir) = load("AcrosstheCape");
+    let file = read_map(&dir.join("AcrosstheCape.map")).unwrap();
+    let problems = read_scenario(&dir.join("AcrosstheCape.map.scen"), &file).unwrap();
+    let queries: Vec<(Cell, Cell)> = problems.iter().map(|problem| problem.endpoints()).collect();
+    let ends: HashSet<Cell> = queries.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let units = scatter(&map, &mut Rng(2), 200, 0, &ends);
+    map.place_units(&units).unwrap();
+    let mut rules = vec![
+        OtherUnits::Ignore,
+        OtherUnits::Block,
+        OtherUnits::cost(4.0).unwrap(),
+    ];
+    // `UNITS_BENCH_RULE=block` (say) times that rule alone, for a profiler.
+    if let Ok(only) = std::env::var("UNITS_BENCH_RULE") {
+        rules.retain(|rule| rule.name() == only);
+    }
+    let mut scratch = SearchScratch::new();
+    let mut seconds = vec![0.0; rules.len()];
+    let mut codes = vec![[0usize; 3]; rules.len()];
+    let mut expanded = vec![0u64; rules.len()];
+    for round in 0..=rounds {
+        for (rule_index, &rule) in rules.iter().enumerate() {
+            let started = Instant::now();
+            for &(start, goal) in &queries {
+                let query = PathQuery::new(start, goal, 1, PROFILE).other_units(rule);
+                let result = map.query_with(&mut scratch, &query);
+                if round == 0 {
+                    expanded[rule_index] += result.expanded;
+                    let slot = match result.code {
+                        PathCode::Ok => 0,
+                        PathCode::NoPath => 1,
+                        _ => 2,
+                    };
+                    codes[rule_index][slot] += 1;
+                }
+                black_box(result);
+            }
+            if round > 0 {
+                seconds[rule_index] += started.elapsed().as_secs_f64();
+            }
+        }
+    }
+    let per_query = |rule: usize| seconds[rule] * 1e6 / (rounds * queries.len()) as f64;
+    for (rule_index, rule) in rules.iter().enumerate() {
+        let [ok, none, other] = codes[rule_index];
+        println!(
+            "| AcrosstheCape, {} queries, 200 units, `{}` | {:.1} us | {:.2}x | {ok} OK, {none} NO_PATH, {other} other; {:.0} expanded |",
+            queries.len(),
+            rule.name(),
+            per_query(rule_index),
+            per_query(rule_index) / per_query(0),
+            expanded[rule_index] as f64 / queries.len() as f64,
+        );
+    }
+}
+
+fn slots(rounds: usize) {
+    let (mut map, _) = load("AR0011SR");
+    let region = map.region();
+    let mut rng = Rng(3);
+    let outsiders = scatter(&map, &mut rng, 200, 10_000, &HashSet::new());
+    map.place_units(&outsiders).unwrap();
+    // The group: 200 starts of sizes 1-3 in a 48 x 48 box a fifth of the way across.
+    let corner = Cell::new(region.width / 5, region.height / 5);
+    let mut group = Vec::new();
+    let mut taken = HashSet::new();
+    while group.len() < 200 {
+        let size = (group.len() % 3 + 1) as i64;
+        let start = Cell::new(
+            corner.x + rng.below(48) as i32,
+            corner.y + rng.below(48) as i32,
+        );
+        if map.clearance(start, PROFILE).unwrap_or(0) as i64 >= size && taken.insert(start) {
+            group.push(SlotRequest {
+                id: group.len() as UnitId,
+                start,
+                agent_size: size,
+                profile: PROFILE,
+            });
+        }
+    }
+    let target = Cell::new(region.width / 2, region.height / 2);
+    let mut placed = 0;
+    let time = mean_ms(rounds, || {
+        let slots = map.arrival_slots(target, &group).unwrap();
+        placed = slots.iter().filter(|slot| slot.is_some()).count();
+        black_box(slots);
+    });
+    println!("| arrival slots, 200 units of sizes 1-3 on AR0011SR, 200 others standing | {time:.3} ms | {placed} of 200 placed |");
+}
+
+fn main() {
+    let rounds: usize = (std::env::args().nth(1))
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(5);
+    println!("| what | time | | |");
+    println!("|---|---|---|---|");
+    moves(rounds);
+    blocking(rounds);
+    slots(rounds);
+}

@@ -9,9 +9,9 @@ use crate::clearance::ClearanceLayer;
 use crate::connectivity::Regions;
 use crate::grid::{TerrainGrid, Window};
 use crate::movement::{direction_offsets, Movement, DIRECTIONS};
+use crate::occupancy::OtherUnits;
 use crate::profile::AgentProfile;
 use crate::result::StepWeights;
-use crate::occupancy::OtherUnits;
 use crate::search::{JumpDistances, UnitsView};
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.

@@ -29,9 +29,9 @@
 use crate::clearance::ClearanceLayer;
 use crate::cost::cost_to_f64;
 use crate::graph::AnchorGraph;
-use crate::occupancy::{OtherUnits, UnitId};
 use crate::grid::{Cell, Region, TerrainGrid};
 use crate::movement::{direction_offsets, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
+use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
 use search::Plan;

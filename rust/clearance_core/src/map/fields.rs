@@ -2,14 +2,14 @@
 //! answered by one field.
 
 use super::queries::with_thread_scratch;
+use super::queries::Exemptions;
 use super::PathMap;
 use crate::flow_field::{FieldSource, FlowField, FlowFieldOptions};
 use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
-use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use super::queries::Exemptions;
 use crate::grid::Region;
 use crate::occupancy::{OtherUnits, UnitId};
+use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::search::{paths_from, UnitsView};
 
 impl PathMap {
@@ -158,9 +158,11 @@ impl PathMap {
                 let cell = self.grid.cell_at(goal);
                 let on_goal = Region::new(cell.x, cell.y, side, side);
                 return Err(PathResult {
-                    occupied_by: (self.occupancy.overlapping(on_goal, &options.exempt_units, 1))
-                        .first()
-                        .map(|unit| unit.id),
+                    occupied_by: (self
+                        .occupancy
+                        .overlapping(on_goal, &options.exempt_units, 1))
+                    .first()
+                    .map(|unit| unit.id),
                     ..PathResult::failure(PathCode::GoalOccupied)
                 });
             }
@@ -233,7 +235,8 @@ impl PathMap {
         let options = FlowFieldOptions::new()
             .settle(starts)
             .other_units(other_units, exempt_units);
-        if let Some(results) = self.group_order_by_jumps(goal, starts, agent_size, profile, &options)
+        if let Some(results) =
+            self.group_order_by_jumps(goal, starts, agent_size, profile, &options)
         {
             return results;
         }
@@ -317,7 +320,15 @@ impl PathMap {
             .collect();
         let width = self.grid.width();
         let mut paths = with_thread_scratch(|scratch| {
-            paths_from(scratch, &graph, self.movement, width, goal_index, &targets, units.as_ref())
+            paths_from(
+                scratch,
+                &graph,
+                self.movement,
+                width,
+                goal_index,
+                &targets,
+                units.as_ref(),
+            )
         })?
         .into_iter();
         Some(

@@ -27,8 +27,8 @@ mod slots;
 mod tables;
 mod units;
 
-pub use slots::SlotRequest;
 pub use caches::DEFAULT_CACHE_MEMORY_LIMIT;
+pub use slots::SlotRequest;
 
 use crate::clearance::ClearanceLayer;
 use crate::error::ProfileError;

@@ -23,7 +23,11 @@ impl PathMap {
     /// The anchor nearest to `goal` for which `accept` holds, in the movement's metric, lowest
     /// `y` then `x` among equals. Searches square rings around the goal outwards, and stops
     /// once no farther ring can hold a nearer anchor.
-    pub(super) fn nearest_anchor(&self, goal: usize, accept: impl Fn(usize) -> bool) -> Option<usize> {
+    pub(super) fn nearest_anchor(
+        &self,
+        goal: usize,
+        accept: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
         let (width, height) = (self.grid.width() as i64, self.grid.height() as i64);
         let (goal_x, goal_y) = (goal as i64 % width, goal as i64 / width);
         let distance = |x: i64, y: i64| -> u64 {

@@ -2,19 +2,19 @@
 
 use super::PathMap;
 use crate::footprint::checked_agent_size;
+use crate::graph::AnchorGraph;
 use crate::grid::Cell;
+use crate::grid::Region;
+use crate::occupancy::{overlaps, OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::query::PathQuery;
 use crate::query::SearchMode;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::graph::AnchorGraph;
-use crate::grid::Region;
-use crate::occupancy::{overlaps, OtherUnits, UnitId};
 use crate::search::{
     estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView,
 };
-use std::collections::HashSet;
 use std::cell::RefCell;
+use std::collections::HashSet;
 
 thread_local! {
     static THREAD_SCRATCH: RefCell<SearchScratch> = RefCell::new(SearchScratch::new());
@@ -89,7 +89,11 @@ impl PathMap {
         // rectangle), but is read while the search writes the rest of the scratch.
         let mut view = std::mem::take(&mut scratch.units);
         let counted = self.count_other_units(&mut view, query, checked.size, checked.start);
-        let rule = if counted { query.other_units } else { OtherUnits::Ignore };
+        let rule = if counted {
+            query.other_units
+        } else {
+            OtherUnits::Ignore
+        };
         let units = counted.then_some(UnitsInSearch { view: &view, rule });
         let answer = self.answer(scratch, query, &checked, &graph, units);
         scratch.units = view;
@@ -144,7 +148,9 @@ impl PathMap {
             };
         }
         let mut target = goal;
-        if checked.goal_shortfall.is_some() || occupied_by.is_some() || !graph.connected(start, goal)
+        if checked.goal_shortfall.is_some()
+            || occupied_by.is_some()
+            || !graph.connected(start, goal)
         {
             if !query.allow_partial_path {
                 return PathResult::failure(PathCode::NoPath);
@@ -158,9 +164,13 @@ impl PathMap {
         let options = SearchOptions {
             algorithm: match (query.search, units) {
                 // Other units' costs leave no rays to store: as on weighted terrain.
-                (SearchMode::Auto, Some(UnitsInSearch { rule: OtherUnits::Cost(_), .. })) => {
-                    Algorithm::PlainThenJump
-                }
+                (
+                    SearchMode::Auto,
+                    Some(UnitsInSearch {
+                        rule: OtherUnits::Cost(_),
+                        ..
+                    }),
+                ) => Algorithm::PlainThenJump,
                 // Stored rays cost nothing to scan, short trips included.
                 (SearchMode::Auto, _) if graph.jump_distances.is_some() => Algorithm::Jump,
                 (SearchMode::Auto, _) if graph.suits_jump_search() => Algorithm::PlainThenJump,
@@ -270,7 +280,12 @@ impl PathMap {
             });
         }
         let registered = |id: &UnitId| self.occupancy.contains(*id);
-        if !query.moving_unit.iter().chain(query.exempt_units).all(registered) {
+        if !query
+            .moving_unit
+            .iter()
+            .chain(query.exempt_units)
+            .all(registered)
+        {
             return Err(PathResult::failure(PathCode::UnknownUnit));
         }
         if start == goal {

@@ -30,6 +30,7 @@
 //! would have taken it, so it is taken now by a later member. Either way it overlaps another
 //! slot, which is what compactness allows. Equal queries on equal maps give equal slots.
 
+use super::tables::Table;
 use super::PathMap;
 use crate::error::UnitError;
 use crate::footprint::checked_agent_size;
@@ -39,7 +40,6 @@ use crate::movement::{direction_offsets, STEP_LENGTHS};
 use crate::occupancy::UnitId;
 use crate::search::UnitsView;
 use std::cmp::Reverse;
-use super::tables::Table;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -93,18 +93,22 @@ impl PathMap {
             if !ids.insert(id) {
                 return Err(UnitError::DuplicateInBatch { id });
             }
-            let size = checked_agent_size(member.agent_size).ok_or(UnitError::InvalidAgentSize {
-                id,
-                size: member.agent_size,
-            })?;
-            let start = (self.grid.index_of(member.start))
-                .ok_or(UnitError::AnchorOutOfBounds { id, anchor: member.start })?;
-            let profile = self.profiles.get(member.profile).ok_or_else(|| {
-                UnitError::UnknownProfile {
+            let size =
+                checked_agent_size(member.agent_size).ok_or(UnitError::InvalidAgentSize {
                     id,
-                    profile: member.profile.to_owned(),
-                }
+                    size: member.agent_size,
+                })?;
+            let start = (self.grid.index_of(member.start)).ok_or(UnitError::AnchorOutOfBounds {
+                id,
+                anchor: member.start,
             })?;
+            let profile =
+                self.profiles
+                    .get(member.profile)
+                    .ok_or_else(|| UnitError::UnknownProfile {
+                        id,
+                        profile: member.profile.to_owned(),
+                    })?;
             members.push((size, start, profile));
         }
         let mut classes: HashMap<(&str, u8), Option<SlotSearch>> = HashMap::new();
@@ -228,8 +232,7 @@ impl SlotSearch {
                 let direction = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let next = anchor.wrapping_add_signed(self.offsets[direction]);
-                let next_cost =
-                    cost + STEP_LENGTHS[direction] * self.graph.entry_multiplier(next);
+                let next_cost = cost + STEP_LENGTHS[direction] * self.graph.entry_multiplier(next);
                 if self.best.get(&next).is_none_or(|&best| next_cost < best) {
                     self.best.insert(next, next_cost);
                     self.open.push(Reverse((next_cost, next)));
@@ -322,4 +325,3 @@ impl SlotSearch {
         verdict == CONNECTED
     }
 }
-

@@ -32,7 +32,12 @@ impl PathMap {
     /// assert_eq!(onto_truck.occupied_by, Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn place_unit(&mut self, id: UnitId, anchor: Cell, agent_size: i64) -> Result<(), UnitError> {
+    pub fn place_unit(
+        &mut self,
+        id: UnitId,
+        anchor: Cell,
+        agent_size: i64,
+    ) -> Result<(), UnitError> {
         self.place_units(&[(id, anchor, agent_size)])
     }
 

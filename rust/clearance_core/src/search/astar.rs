@@ -2,8 +2,8 @@
 //! key representation.
 
 use super::heuristic::Heuristic;
-use super::moves::MoveMasks;
 use super::keys::KeyCodec;
+use super::moves::MoveMasks;
 use super::pruning::REDUNDANT_STEPS;
 use super::scratch::{Node, SearchScratch, DIRECTION_MASK};
 use super::step_costs::StepCosts;

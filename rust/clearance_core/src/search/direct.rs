@@ -18,11 +18,16 @@
 //! away from the goal in either axis, and in 8-way it takes `min(dx, dy)` diagonals), and each
 //! of its steps pays `m_min`, so its cost is `D(s, g) * m_min`: the lower bound, hence optimal.
 //! When a step is illegal or costs more, nothing is claimed and the search runs as usual.
+//!
+//! With other units counted (`units.rs`) the walk reads the query's graph: under `Block` a
+//! step must avoid the blocked anchors, under `Cost` an anchor under a unit must still cost
+//! the smallest multiplier; the bound and the argument are unchanged (units only raise
+//! costs and remove anchors).
 
 use super::UnitsInSearch;
 use crate::graph::{AnchorGraph, EntryCosts};
-use crate::occupancy::OtherUnits;
 use crate::movement::{direction_offsets, Movement, STEP_LENGTHS};
+use crate::occupancy::OtherUnits;
 
 /// Direction indices in `movement::DIRECTIONS` order: N, E, S, W, NE, SE, SW, NW.
 const NORTH: usize = 0;

@@ -17,6 +17,8 @@
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
 //! | `pruning.rs` | the steps an expansion may skip on uniform-cost graphs |
 //! | `scratch.rs` | [`SearchScratch`], the per-anchor memory reused between queries |
+//! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
+//! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
 //!
 //! **Open list.** An indexed 4-ary heap: when a cheaper route to an open anchor turns up, its
 //! entry is lowered in place rather than pushed again, so each anchor is popped at most once.
@@ -84,9 +86,9 @@ use crate::cost::STRAIGHT_STEP;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
+use crate::occupancy::OtherUnits;
 use astar::astar;
 use direct::direct_path;
-use crate::occupancy::OtherUnits;
 use heuristic::{DistanceHeuristic, Heuristic, Scaled, TowardsBox, WithLandmarks};
 use jump::{jump_search, jump_tree, AroundUnits, Goal, Stops};
 use keys::{Compact, Packed, Wide};
@@ -249,13 +251,29 @@ pub(crate) fn search(
     };
     let unit = units_cost.map_or(graph.cost_unit, |scale| scale.unit);
     let mut outcome = match options.landmarks {
-        None => search_guided(scratch, graph, width, (start, goal), &distance, &options, jump),
+        None => search_guided(
+            scratch,
+            graph,
+            width,
+            (start, goal),
+            &distance,
+            &options,
+            jump,
+        ),
         Some(table) => {
             let heuristic = WithLandmarks {
                 distance,
                 bounds: table.towards(goal),
             };
-            search_guided(scratch, graph, width, (start, goal), &heuristic, &options, jump)
+            search_guided(
+                scratch,
+                graph,
+                width,
+                (start, goal),
+                &heuristic,
+                &options,
+                jump,
+            )
         }
     };
     outcome.cost = outcome.cost.map(|cost| cost * unit);
@@ -435,7 +453,9 @@ fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     let compact = Compact::for_cells(problem.moves.len());
     jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, compact, stops, targets, units)
         .or_else(|| {
-            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Packed, stops, targets, units)
+            jump_tree::<_, _, _, M, FOUR_WAY>(
+                scratch, problem, costs, Packed, stops, targets, units,
+            )
         })
         .or_else(|| {
             jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets, units)

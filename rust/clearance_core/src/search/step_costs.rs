@@ -97,6 +97,7 @@ impl StepCosts for UnitCosts<'_> {
     fn even(&self, anchor: usize) -> bool {
         // Untouched: neither it nor a neighbour is blocked, so the terrain's bit holds.
         !self.units.is_touched(anchor)
-            && (self.even_costs.is_empty() || self.even_costs[anchor / 64] & 1 << (anchor % 64) != 0)
+            && (self.even_costs.is_empty()
+                || self.even_costs[anchor / 64] & 1 << (anchor % 64) != 0)
     }
 }

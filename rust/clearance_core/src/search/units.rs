@@ -108,7 +108,10 @@ impl UnitsView {
             let y = i64::from(unit.anchor.y) - i64::from(origin.1);
             let side = i64::from(unit.agent_size);
             let clip = |low: i64, high: i64, limit: usize| {
-                (low.clamp(0, limit as i64) as usize, high.clamp(0, limit as i64) as usize)
+                (
+                    low.clamp(0, limit as i64) as usize,
+                    high.clamp(0, limit as i64) as usize,
+                )
             };
             let (x0, x1) = clip(x - reach, x + side, width);
             let (y0, y1) = clip(y - reach, y + side, height);
@@ -159,7 +162,12 @@ impl UnitsView {
     fn mark(&mut self, blocked: AnchorRect, touched: AnchorRect, on: bool) {
         let (width, height) = (self.width, self.height);
         for y in blocked.y0..blocked.y1 {
-            set_bits(&mut self.blocked, y * width + blocked.x0, blocked.x1 - blocked.x0, on);
+            set_bits(
+                &mut self.blocked,
+                y * width + blocked.x0,
+                blocked.x1 - blocked.x0,
+                on,
+            );
         }
         for y in touched.y0..touched.y1 {
             set_bits(
@@ -214,7 +222,8 @@ impl UnitsView {
     /// where a unit already stands.
     pub(crate) fn steps_to_unblocked(&self, anchor: usize, terrain: u8) -> u8 {
         let offsets = direction_offsets(self.width);
-        let free = |direction: usize| !self.is_blocked(anchor.wrapping_add_signed(offsets[direction]));
+        let free =
+            |direction: usize| !self.is_blocked(anchor.wrapping_add_signed(offsets[direction]));
         let mut mask = terrain;
         let mut bits = terrain;
         while bits != 0 {
@@ -338,9 +347,13 @@ impl UnitsView {
 
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        (self.blocked.capacity() + self.touched_by_row.capacity() + self.touched_by_column.capacity())
+        (self.blocked.capacity()
+            + self.touched_by_row.capacity()
+            + self.touched_by_column.capacity())
             * 8
-            + (self.touched.capacity() + self.touched_by_left.capacity() + self.blocked_rects.capacity())
+            + (self.touched.capacity()
+                + self.touched_by_left.capacity()
+                + self.blocked_rects.capacity())
                 * std::mem::size_of::<AnchorRect>()
     }
 }
@@ -352,7 +365,13 @@ fn ordered(a: isize, b: isize) -> (isize, isize) {
 
 /// The steps `k` in `1..=last` at which a walk from coordinate `from` by `step` (1 or -1) per
 /// step lies in `low..=high`, as the nearest and the farthest, if any.
-fn steps_in(from: isize, step: isize, low: isize, high: isize, last: isize) -> Option<(isize, isize)> {
+fn steps_in(
+    from: isize,
+    step: isize,
+    low: isize,
+    high: isize,
+    last: isize,
+) -> Option<(isize, isize)> {
     let (a, b) = ((low - from) * step, (high - from) * step);
     let (near, far) = (a.min(b).max(1), a.max(b).min(last));
     (near <= far).then_some((near, far))
@@ -365,7 +384,11 @@ fn set_bits(bits: &mut [u64], first: usize, count: usize, on: bool) {
     while at < end {
         let (word, shift) = (at / 64, at % 64);
         let take = (64 - shift).min(end - at);
-        let mask = if take == 64 { u64::MAX } else { ((1u64 << take) - 1) << shift };
+        let mask = if take == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << take) - 1) << shift
+        };
         if on {
             bits[word] |= mask;
         } else {

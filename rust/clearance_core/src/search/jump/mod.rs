@@ -125,12 +125,12 @@ pub(super) use units::AroundUnits;
 
 use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
+use super::moves::MoveMasks;
 use super::scratch::{JumpLink, Node, SearchScratch};
 use super::step_costs::StepCosts;
+use super::units::UnitsView;
 use super::{FoundPath, Problem, SearchOutcome};
 use crate::movement::direction_offsets;
-use super::moves::MoveMasks;
-use super::units::UnitsView;
 pub(super) use rays::Stops;
 use rays::{Rays, Targets};
 
@@ -254,14 +254,7 @@ pub(super) fn jump_tree<
 /// out, or the expansion limit is reached. Returns how it ended, the expansions, and the
 /// `state` from which a node counts as reached in this search. `None` only if a key does not
 /// fit `K`.
-fn expand<
-    K: KeyCodec,
-    H: Heuristic,
-    C: StepCosts,
-    M: MoveMasks,
-    S: Stops,
-    const FOUR_WAY: bool,
->(
+fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
     problem: &Problem<H, M>,
     costs: &C,

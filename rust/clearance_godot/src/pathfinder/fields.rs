@@ -22,10 +22,16 @@ impl ClearancePathfinder {
     /// beyond that cost, for a field that need not cover the whole map (see also
     /// `get_flow_field_reaching()`).
     ///
-    /// Goals off the map or too narrow for the unit, an unknown profile and an invalid agent
-    /// size give a field that reports the code (`is_ok()` false; the last two also print an
-    /// error, as in `find_path()`). Malformed arguments (an entry of `goals` that is not a
-    /// Vector2i, a negative or NaN `max_cost`) print an error and return `null`.
+    /// Registered units count as `other_units` says, as they stand now, but those in
+    /// `exempt_units` (the group that follows the field): no anchor of a field is a moving
+    /// unit's, so under `OTHER_UNITS_BLOCK` a unit that is not exempt cannot start from where it
+    /// stands, and a goal under such a unit gives `GOAL_OCCUPIED`.
+    ///
+    /// Goals off the map or too narrow for the unit, an unknown profile, an invalid agent size
+    /// and an unknown exempt id give a field that reports the code (`is_ok()` false; the last
+    /// three also print an error, as in `find_path()`). Malformed arguments (an entry of
+    /// `goals` that is not a Vector2i, a negative or NaN `max_cost`) print an error and return
+    /// `null`.
     #[func]
     pub fn get_flow_field(
         &mut self,
@@ -33,10 +39,19 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: StringName,
         #[opt(default = f64::INFINITY)] max_cost: f64,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> Option<Gd<ClearanceFlowField>> {
         self.ensure_ready();
         let bound = Bound::MaxCost(max_cost);
-        let order = self.field_order("get_flow_field", &goals, agent_size, &profile, bound)?;
+        let exempt = exempt_units.as_slice();
+        let order = self.field_order(
+            "get_flow_field",
+            &goals,
+            agent_size,
+            &profile,
+            bound,
+            exempt,
+        )?;
         let field = order.build(&self.map);
         Some(self.field_object(field, order))
     }
@@ -44,8 +59,9 @@ impl ClearancePathfinder {
     /// `get_flow_field()` bounded to what a group order needs: the search stops once every
     /// anchor of `starts` (an Array of Vector2i anchors, the units' positions) that can reach
     /// a goal has its final cost, so a field for units near their goal is cheap whatever the
-    /// map's size. Anchors cheaper than the costliest start are reached too. An entry of
-    /// `goals` or `starts` that is not a Vector2i prints an error and returns `null`.
+    /// map's size. Anchors cheaper than the costliest start are reached too. Units count as
+    /// in `get_flow_field()`: exempt the group's own ids. An entry of `goals` or `starts` that
+    /// is not a Vector2i prints an error and returns `null`.
     #[func]
     pub fn get_flow_field_reaching(
         &mut self,
@@ -53,20 +69,22 @@ impl ClearancePathfinder {
         starts: AnyArray,
         agent_size: i64,
         profile: StringName,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> Option<Gd<ClearanceFlowField>> {
         self.ensure_ready();
         let method = "get_flow_field_reaching";
         let starts = anchors_or_error(method, "starts", &starts)?;
-        let order =
-            self.field_order(method, &goals, agent_size, &profile, Bound::Settle(starts))?;
+        let bound = Bound::Settle(starts);
+        let exempt = exempt_units.as_slice();
+        let order = self.field_order(method, &goals, agent_size, &profile, bound, exempt)?;
         let field = order.build(&self.map);
         Some(self.field_object(field, order))
     }
 
     /// Starts `get_flow_field()` on a worker thread and returns its request id at once;
     /// `flow_field_ready(id, field)` follows on the main thread, in a later frame, with the
-    /// field for the map as it is now (edits made meanwhile do not affect it). Malformed
-    /// arguments print an error and return -1, and nothing is started.
+    /// field for the map as it is now (edits made and units moved meanwhile do not affect
+    /// it). Malformed arguments print an error and return -1, and nothing is started.
     #[func]
     pub fn request_flow_field(
         &mut self,
@@ -74,10 +92,13 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: StringName,
         #[opt(default = f64::INFINITY)] max_cost: f64,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> i64 {
         self.ensure_ready();
+        let method = "request_flow_field";
         let bound = Bound::MaxCost(max_cost);
-        match self.field_order("request_flow_field", &goals, agent_size, &profile, bound) {
+        let exempt = exempt_units.as_slice();
+        match self.field_order(method, &goals, agent_size, &profile, bound, exempt) {
             Some(order) => self.submit(Work::Field(order)),
             None => -1,
         }
@@ -93,6 +114,7 @@ impl ClearancePathfinder {
         starts: AnyArray,
         agent_size: i64,
         profile: StringName,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> i64 {
         self.ensure_ready();
         let method = "request_flow_field_reaching";
@@ -100,7 +122,8 @@ impl ClearancePathfinder {
             return -1;
         };
         let bound = Bound::Settle(starts);
-        match self.field_order(method, &goals, agent_size, &profile, bound) {
+        let exempt = exempt_units.as_slice();
+        match self.field_order(method, &goals, agent_size, &profile, bound, exempt) {
             Some(order) => self.submit(Work::Field(order)),
             None => -1,
         }
@@ -112,8 +135,11 @@ impl ClearancePathfinder {
     /// an optimal path of the same cost; paths of equal cost may differ, and `expanded` is 0).
     /// They come from one search outwards from the goal however many units are sent: where
     /// every terrain the profile enters costs the same, a jump-point search that stops at
-    /// each start; otherwise a flow field bounded to reach every start. An entry of `starts`
-    /// that is not a Vector2i prints an error and returns an empty array.
+    /// each start; otherwise a flow field bounded to reach every start. Units count as
+    /// `other_units` says, but those in `exempt_units` (the group's own ids: under
+    /// `OTHER_UNITS_BLOCK` a start on a unit that is not exempt gets `NO_PATH`), each result
+    /// what `find_path()` would return with that rule and those exemptions. An entry of
+    /// `starts` that is not a Vector2i prints an error and returns an empty array.
     #[func]
     pub fn find_paths_to(
         &mut self,
@@ -121,16 +147,27 @@ impl ClearancePathfinder {
         starts: AnyArray,
         agent_size: i64,
         profile: StringName,
+        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> Array<VarDictionary> {
         self.ensure_ready();
-        let Some(starts) = anchors_or_error("find_paths_to", "starts", &starts) else {
+        let method = "find_paths_to";
+        let Some(starts) = anchors_or_error(method, "starts", &starts) else {
             return Array::new();
         };
         let name = profile.to_string();
-        self.report_bad_size_or_profile("find_paths_to", agent_size, &name);
-        let results = self
-            .map
-            .find_paths_to(cell_of(goal), &starts, agent_size, &name);
+        let exempt = exempt_units.as_slice();
+        if self.report_bad_size_or_profile(method, agent_size, &name) {
+            self.report_unknown_units(method, None, exempt);
+        }
+        let rule = self.other_units_rule();
+        let results = (self.map).find_paths_to_counting(
+            cell_of(goal),
+            &starts,
+            agent_size,
+            &name,
+            rule,
+            exempt,
+        );
         let writer = self.result_writer();
         let dictionaries: Vec<VarDictionary> = results
             .iter()
@@ -156,9 +193,10 @@ fn anchors_or_error(method: &str, argument: &str, array: &AnyArray) -> Option<Ve
 }
 
 impl ClearancePathfinder {
-    /// The field a flow-field method asks for, or `None` after an error naming `method` if an
-    /// argument is malformed. A bad size or unknown profile is not malformed (the field
-    /// reports its code) but prints an error too, as `find_path()` does.
+    /// The field a flow-field method asks for, with the node's `other_units` rule and the
+    /// `exempt` ids, or `None` after an error naming `method` if an argument is malformed. A
+    /// bad size, unknown profile or unknown exempt id is not malformed (the field reports its
+    /// code) but prints an error too, as `find_path()` does.
     fn field_order(
         &self,
         method: &str,
@@ -166,6 +204,7 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: &StringName,
         bound: Bound,
+        exempt: &[i64],
     ) -> Option<FieldOrder> {
         let goals = anchors_or_error(method, "goals", goals)?;
         let options = match bound {
@@ -187,12 +226,14 @@ impl ClearancePathfinder {
             }
         };
         let name = profile.to_string();
-        self.report_bad_size_or_profile(method, agent_size, &name);
+        if self.report_bad_size_or_profile(method, agent_size, &name) {
+            self.report_unknown_units(method, None, exempt);
+        }
         Some(FieldOrder {
             goals,
             agent_size,
             profile: name,
-            options,
+            options: options.other_units(self.other_units_rule(), exempt),
         })
     }
 

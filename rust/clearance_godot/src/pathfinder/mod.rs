@@ -192,7 +192,7 @@ pub struct ClearancePathfinder {
 
     /// How the units registered with `add_unit()` count in path queries (`find_path()`,
     /// `find_path_world()`, `get_id_path()`, `get_point_path()`, `find_paths()`,
-    /// `request_path()` and `request_paths()`; flow fields and `find_paths_to()` ignore them):
+    /// `request_path()` and `request_paths()`), flow fields and `find_paths_to()`:
     ///
     /// - `OTHER_UNITS_IGNORE` (0, the default): as if the moving unit were alone on the map.
     /// - `OTHER_UNITS_BLOCK` (1): an anchor whose footprint overlaps another unit's footprint
@@ -201,7 +201,8 @@ pub struct ClearancePathfinder {
     /// - `OTHER_UNITS_COST` (2): a cell under another unit counts with a multiplier of at least
     ///   `other_units_cost`, so paths go round crowds where that is cheaper.
     ///
-    /// The unit a query names as `moving_unit`, and those in its `exempt_units`, never count.
+    /// The unit a query names as `moving_unit`, and those in its `exempt_units`, never count
+    /// (flow fields and `find_paths_to()` take `exempt_units` only: exempt the group).
     /// Name the moving unit whenever it is registered: otherwise its own footprint counts
     /// against it (with `OTHER_UNITS_BLOCK`, a unit of size 2 or more then cannot step at
     /// all). Other values are refused with an error.

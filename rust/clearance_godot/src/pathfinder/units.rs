@@ -268,8 +268,8 @@ impl ClearancePathfinder {
             };
             pathfinder_error!(
                 method,
-                "{argument} names unit {id}, which is not registered (add_unit()); the query \
-                 answers UNKNOWN_UNIT"
+                "{argument} names unit {id}, which is not registered (add_unit()); the answer is \
+                 UNKNOWN_UNIT"
             );
         }
     }

@@ -1,17 +1,20 @@
 extends Node2D
 ## Clearance Pathfinder demo: six units of sizes 1, 2 and 3 on one map of ground, walls, road,
 ## swamp and water. Infantry wades through swamp and water; vehicles keep to land, prefer the
-## road and avoid swamp. Keys 1-6 or a click on a unit select it, a drag selects every unit in
-## the box; a click elsewhere sends the selection there: one unit by find_path_world, a group by
-## one flow field per agent size and profile (get_flow_field_reaching), timed on the HUD. A
-## right click builds or removes a wall, and every unit on its way re-plans off the main thread
-## (request_path / path_found); H toggles the clearance heat map of the selected profile, F the
-## flow field of the last group order.
+## road and avoid swamp. Every unit is registered on the pathfinder's occupancy layer (add_unit)
+## and moved there as it walks (move_units), and the units block each other's paths
+## (OTHER_UNITS_BLOCK; the unit that moves, and its group, are exempt). Keys 1-6 or a click on a
+## unit select it, a drag selects every unit in the box; a click elsewhere sends the selection
+## there: one unit by find_path_world, a group spread over arrival slots round the click
+## (get_arrival_slots) by one batch of queries (find_paths), timed on the HUD. A right click
+## builds or removes a wall, and every unit on its way re-plans off the main thread
+## (request_path / path_found); H toggles the clearance heat map of the selected profile, U the
+## units' footprints, F the flow field to the last group order's target.
 ##
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
 ## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
 ## right clicks would), `--scripted-group-order` (at frame 3, drags a box round every unit and
-## sends them to the south-east field, showing the field of the trucks).
+## sends them to the south-east field, showing the units' footprints).
 
 const GROUND := 0
 const WALL := 1
@@ -28,11 +31,17 @@ const DRAG_THRESHOLD := 8.0
 
 
 class Unit:
+	## The unit's id on the pathfinder's occupancy layer.
+	var id: int
 	var title: String
 	var agent_size: int
 	var profile: StringName
 	var colour: Color
 	var position: Vector2
+	## Where the occupancy layer has the unit (the anchor nearest to `position`).
+	var anchor := Vector2i.ZERO
+	## The units sent with this one (exempt from blocking it), empty for a single order.
+	var group := PackedInt64Array()
 	var points := PackedVector2Array()
 	var goal := Vector2i.ZERO
 	var has_goal := false
@@ -40,7 +49,8 @@ class Unit:
 	var request := 0
 	var status := "waiting for orders"
 
-	func _init(unit_title: String, size: int, profile_name: StringName, tint: Color) -> void:
+	func _init(unit_id: int, unit_title: String, size: int, profile_name: StringName, tint: Color) -> void:
+		id = unit_id
 		title = unit_title
 		agent_size = size
 		profile = profile_name
@@ -58,8 +68,8 @@ var selected: Array[int] = [0]
 var drag_from := Vector2.ZERO
 var dragging := false
 var last_group_order := "none yet"
-## The fields of the last group order, one per agent size and profile.
-var group_fields: Array[ClearanceFlowField] = []
+## The cell the last group order was sent to.
+var group_target := Vector2i(-1, -1)
 var frame := 0
 var quit_after_frames := -1
 var screenshot_path := ""
@@ -83,17 +93,21 @@ func _ready() -> void:
 			scripted_group_order = true
 	_build_terrain()
 	units = [
-		Unit.new("Scout", 1, &"infantry", Color("ffd24a")),
-		Unit.new("Squad", 2, &"infantry", Color("ff8a3d")),
-		Unit.new("Truck", 2, &"vehicle", Color("7fe3ff")),
-		Unit.new("Tank", 3, &"vehicle", Color("f25cff")),
-		Unit.new("Scout 2", 1, &"infantry", Color("fff27a")),
-		Unit.new("Truck 2", 2, &"vehicle", Color("b5f0ff")),
+		Unit.new(1, "Scout", 1, &"infantry", Color("ffd24a")),
+		Unit.new(2, "Squad", 2, &"infantry", Color("ff8a3d")),
+		Unit.new(3, "Truck", 2, &"vehicle", Color("7fe3ff")),
+		Unit.new(4, "Tank", 3, &"vehicle", Color("f25cff")),
+		Unit.new(5, "Scout 2", 1, &"infantry", Color("fff27a")),
+		Unit.new(6, "Truck 2", 2, &"vehicle", Color("b5f0ff")),
 	]
 	var starts: Array[Vector2i] = [Vector2i(3, 3), Vector2i(23, 14), Vector2i(21, 10), Vector2i(20, 27),
 		Vector2i(5, 9), Vector2i(2, 16)]
+	pathfinder.other_units = ClearancePathfinder.OTHER_UNITS_BLOCK
 	for i in units.size():
-		units[i].position = pathfinder.to_global(pathfinder.footprint_center(starts[i], units[i].agent_size))
+		var unit := units[i]
+		unit.anchor = starts[i]
+		unit.position = pathfinder.to_global(pathfinder.footprint_center(unit.anchor, unit.agent_size))
+		pathfinder.add_unit(unit.id, unit.anchor, unit.agent_size)
 	overlay.draw.connect(_draw_overlay)
 	pathfinder.map_changed.connect(_replan_all)
 	pathfinder.path_found.connect(_on_path_found)
@@ -120,6 +134,7 @@ func _process(delta: float) -> void:
 			else:
 				unit.position = unit.position.move_toward(unit.points[0], budget)
 				budget = 0.0
+	_update_occupancy()
 	overlay.queue_redraw()
 	frame += 1
 	if scripted_edits and frame == 5:
@@ -128,7 +143,7 @@ func _process(delta: float) -> void:
 	if scripted_group_order and frame == 3:
 		_select_box(Rect2(-1e6, -1e6, 2e6, 2e6))
 		_order_selected(pathfinder.to_global(pathfinder.footprint_center(Vector2i(48, 28), 1)))
-		pathfinder.debug_flow_field = group_fields.back() if not group_fields.is_empty() else null
+		pathfinder.debug_draw_units = true
 	if frame == SCREENSHOT_FRAME and screenshot_path != "":
 		await RenderingServer.frame_post_draw
 		var saved := get_viewport().get_texture().get_image().save_png(screenshot_path)
@@ -144,10 +159,10 @@ func _unhandled_input(event: InputEvent) -> void:
 			_select([key.keycode - KEY_1])
 		elif key.keycode == KEY_H:
 			pathfinder.debug_draw_clearance = not pathfinder.debug_draw_clearance
+		elif key.keycode == KEY_U:
+			pathfinder.debug_draw_units = not pathfinder.debug_draw_units
 		elif key.keycode == KEY_F:
-			var shown := pathfinder.debug_flow_field
-			var next := group_fields.find(shown) + 1
-			pathfinder.debug_flow_field = group_fields[next] if next < group_fields.size() else null
+			_toggle_group_field()
 	if event is InputEventMouseMotion and dragging:
 		overlay.queue_redraw()
 	var click := event as InputEventMouseButton
@@ -186,45 +201,78 @@ func _select_box(box: Rect2) -> void:
 		_select(inside)
 
 
-## Sends the selection towards `target` (a global position): one unit by one search, a group
-## by one flow field per agent size and profile, each bounded to reach its units.
+## Sends the selection towards `target` (a global position): one unit by one search; a group
+## spread over arrival slots round the target cell, each member by its own query in one batch,
+## with the units outside the group blocking.
 func _order_selected(target: Vector2) -> void:
 	if selected.size() == 1:
 		_order_world(selected[0], target)
 		return
+	var cell := pathfinder.local_to_cell(pathfinder.to_local(target))
+	if not pathfinder.region.has_point(cell):
+		last_group_order = "%s is off the map" % cell
+		_update_status()
+		return
 	var began := Time.get_ticks_usec()
-	var groups := {}
+	var members: Array[Dictionary] = []
+	var group := PackedInt64Array()
 	for i in selected:
-		var key := "%d %s" % [units[i].agent_size, units[i].profile]
-		if not groups.has(key):
-			groups[key] = [] as Array[int]
-		groups[key].append(i)
-	group_fields.clear()
+		var unit := units[i]
+		members.append({"id": unit.id, "anchor": unit.anchor, "agent_size": unit.agent_size, "profile": unit.profile})
+		group.append(unit.id)
+	var slots := pathfinder.get_arrival_slots(cell, members)
+	var queries: Array[Dictionary] = []
+	var sent: Array[Unit] = []
+	for j in selected.size():
+		var unit := units[selected[j]]
+		unit.request = 0
+		unit.group = group
+		if j < slots.size() and slots[j] is Vector2i:
+			queries.append({"start": unit.anchor, "goal": slots[j], "agent_size": unit.agent_size,
+				"profile": unit.profile, "moving_unit": unit.id, "exempt_units": group})
+			sent.append(unit)
+		else:
+			unit.status = "group order: no free slot it can reach"
+	var results := pathfinder.find_paths(queries)
 	var arrived := 0
-	for members: Array[int] in groups.values():
-		var first := units[members[0]]
-		var goal := _anchor_at(target, first.agent_size)
-		var starts: Array[Vector2i] = []
-		for i in members:
-			starts.append(_anchor_at(units[i].position, first.agent_size))
-		var field := pathfinder.get_flow_field_reaching([goal], starts, first.agent_size, first.profile)
-		group_fields.append(field)
-		for j in members.size():
-			var unit := units[members[j]]
-			var result := field.get_path_from(starts[j])
-			unit.request = 0
-			if result.ok:
-				unit.goal = goal
-				unit.has_goal = true
-				_follow(unit, result.path)
-				unit.status = "group order: cost %.2f, %d steps" % [result.total_cost, result.path.size() - 1]
-				arrived += 1
-			else:
-				unit.status = "group order: " + result.code
+	for k in results.size():
+		var unit := sent[k]
+		var result := results[k]
+		if result.ok:
+			unit.goal = queries[k].goal
+			unit.has_goal = true
+			_follow(unit, result.path)
+			unit.status = "group order: slot %s, cost %.2f" % [unit.goal, result.total_cost]
+			arrived += 1
+		else:
+			unit.status = "group order: " + result.code
+	group_target = cell
 	var elapsed := (Time.get_ticks_usec() - began) / 1000.0
-	last_group_order = "%d units, %d fields, %.2f ms (%d with a path)" % [selected.size(), groups.size(), elapsed, arrived]
+	last_group_order = "%d units, %d slots, %.2f ms (%d with a path)" % [selected.size(), sent.size(), elapsed, arrived]
 	print("demo: group order: " + last_group_order)
 	_update_status()
+
+
+## Moves every unit whose nearest anchor changed on the occupancy layer, in one batch.
+func _update_occupancy() -> void:
+	var moves := {}
+	for unit in units:
+		var anchor := _anchor_at(unit.position, unit.agent_size)
+		if anchor != unit.anchor:
+			unit.anchor = anchor
+			moves[unit.id] = anchor
+	if not moves.is_empty():
+		pathfinder.move_units(moves)
+
+
+## Shows the flow field to the last group order's target for the lead unit of the selection,
+## or hides it.
+func _toggle_group_field() -> void:
+	if pathfinder.debug_flow_field != null or group_target.x < 0:
+		pathfinder.debug_flow_field = null
+		return
+	var lead := units[selected[0]]
+	pathfinder.debug_flow_field = pathfinder.get_flow_field([group_target], lead.agent_size, lead.profile, INF, lead.group)
 
 
 ## The anchor of a unit of `agent_size` whose footprint centre is nearest to the global
@@ -250,7 +298,8 @@ func _order(index: int, goal: Vector2i) -> void:
 ## Sends unit `index` so that its footprint centre ends near `target` (a global position).
 func _order_world(index: int, target: Vector2) -> void:
 	var unit := units[index]
-	var result := pathfinder.find_path_world(unit.position, target, unit.agent_size, unit.profile)
+	unit.group = PackedInt64Array()
+	var result := pathfinder.find_path_world(unit.position, target, unit.agent_size, unit.profile, false, unit.id)
 	unit.request = 0
 	if result.ok:
 		unit.goal = result.goal_anchor
@@ -261,6 +310,8 @@ func _order_world(index: int, target: Vector2) -> void:
 		unit.status = result.code
 		if result.has("clearance_found"):
 			unit.status += " (clearance %d, needs %d)" % [result.clearance_found, result.clearance_needed]
+		if result.has("occupied_by"):
+			unit.status += " (%s stands there)" % units[result.occupied_by - 1].title
 		last_refusal = "%s to %s: %s" % [unit.title, result.goal_anchor, unit.status]
 		print("demo: refused: " + last_refusal)
 	_update_status()
@@ -275,13 +326,14 @@ func _toggle_wall(cell: Vector2i) -> void:
 	queue_redraw()
 
 
-## Every unit still on its way asks again, from where it stands, on a worker thread; a goal cut
-## off by the edit gives a partial path, as close as the unit can get.
+## Every unit still on its way asks again, from where it stands, on a worker thread, round the
+## units outside its group; a goal cut off by the edit gives a partial path, as close as the
+## unit can get.
 func _replan_all(_rect: Rect2i) -> void:
 	for unit in units:
 		if unit.has_goal and not unit.points.is_empty():
-			var here := _anchor_at(unit.position, unit.agent_size)
-			unit.request = pathfinder.request_path(here, unit.goal, unit.agent_size, unit.profile, true)
+			unit.request = pathfinder.request_path(unit.anchor, unit.goal, unit.agent_size, unit.profile,
+				true, unit.id, unit.group)
 
 
 func _on_path_found(id: int, result: Dictionary) -> void:
@@ -312,9 +364,9 @@ func _update_status() -> void:
 	status_label.text = "\n".join(lines)
 	help_label.text = "\n".join([
 		"Keys 1-6 or click a unit: select; drag a box: select a group.",
-		"Click the map: send the selection there (a group by flow fields).",
+		"Click the map: send the selection; a group spreads over arrival slots.",
 		"Right-click: build or remove a wall; units on the move re-plan.",
-		"H: clearance heat map of the selected profile.  F: group fields.",
+		"Units block each other.  H: heat map.  U: footprints.  F: group field.",
 		"Infantry wades: ground, road 1; swamp 1.5; water 2.",
 		"Vehicles keep to land: ground 1; road 0.5; swamp 6.",
 	])

@@ -13,6 +13,7 @@ const NodeChecks := preload("res://tests/node_checks.gd")
 const GeneratedChecks := preload("res://tests/generated_checks.gd")
 const AsyncChecks := preload("res://tests/async_checks.gd")
 const FieldChecks := preload("res://tests/field_checks.gd")
+const UnitChecks := preload("res://tests/unit_checks.gd")
 
 var checks: Array[Dictionary] = []
 var expectations := Expectations.new()
@@ -65,6 +66,15 @@ func _initialize() -> void:
 	await _run("async_flow_field_belongs_to_the_version_it_was_asked_on", fields.check_async_field)
 	await _run("flow_field_steers_by_world_position", fields.check_steering)
 	await _run("flow_field_methods_refuse_bad_input_and_change_nothing", fields.check_bad_input)
+	var units := UnitChecks.new(expectations, rng, self)
+	await _run("registered_units_block_paths_at_every_entry_point", units.check_blocking)
+	await _run("the_moving_unit_and_its_group_never_block_it", units.check_self_exemption)
+	await _run("goal_occupied_names_the_unit_in_the_way", units.check_goal_occupied)
+	await _run("other_units_cost_raises_total_cost", units.check_cost_mode)
+	await _run("async_requests_count_units_where_they_stood", units.check_async_units)
+	await _run("flow_fields_and_group_orders_count_units", units.check_fields_and_group_orders)
+	await _run("arrival_slots_are_legal_reachable_and_apart", units.check_arrival_slots)
+	await _run("unit_methods_refuse_bad_input_and_change_nothing", units.check_bad_input)
 	var failed := checks.filter(func(check: Dictionary) -> bool: return not check["pass"]).size()
 	var receipt := {
 		"suite": "clearance_pathfinder_godot",

@@ -84,10 +84,12 @@ if ! grep -q 're-planned after an edit' "$logs/demo.log"; then
     echo "FAIL: no unit re-planned after the demo's scripted edit"
     failed=1
 fi
-# --scripted-group-order boxes every unit at frame 3 and sends them to one spot by flow fields.
+# --scripted-group-order boxes every unit at frame 3 and sends them to one spot: arrival slots
+# spread them round it, and each member plans to its slot with the units outside the group
+# blocking.
 run demo-group 300 res://demo/demo.tscn -- --quit-after-frames=30 --scripted-group-order
-if ! grep -q 'group order: 6 units, 4 fields, .* (6 with a path)' "$logs/demo-group.log"; then
-    echo "FAIL: the demo's scripted group order did not give all six units a path"
+if ! grep -q 'group order: 6 units, 6 slots, .* (6 with a path)' "$logs/demo-group.log"; then
+    echo "FAIL: the demo's scripted group order did not give all six units a slot and a path"
     failed=1
 fi
 # The demo has no expected errors: any error line is a failure.

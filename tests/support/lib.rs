@@ -8,3 +8,4 @@
 pub mod check;
 pub mod generate;
 pub mod reference;
+pub mod units;

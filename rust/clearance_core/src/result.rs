@@ -124,7 +124,7 @@ pub struct PathResult {
     /// too small: the clearance found and the size needed.
     pub shortfall: Option<ClearanceShortfall>,
     /// With [`PathCode::GoalOccupied`], and with a partial path for a goal another unit
-    /// stands on: the id of one unit in the way (the first registered of them).
+    /// stands on: the id of one unit in the way.
     pub occupied_by: Option<UnitId>,
 }
 

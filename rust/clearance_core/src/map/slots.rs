@@ -129,7 +129,7 @@ impl PathMap {
             if !search.reaches(start) {
                 continue;
             }
-            if let Some(slot) = search.next_free(&taken) {
+            if let Some(slot) = search.next_free(&taken, start) {
                 let side = usize::from(size);
                 for row in slot / width..slot / width + side {
                     for column in slot % width..slot % width + side {
@@ -174,7 +174,9 @@ impl PathMap {
         if seeds.is_empty() {
             seeds.extend(self.nearest_anchor(target, legal));
         }
+        let split_seeds = !joined_by_steps(&seeds, &graph, &view, width);
         let mut search = SlotSearch {
+            split_seeds,
             offsets: direction_offsets(width),
             known: vec![0; height * width],
             best: Table::default(),
@@ -204,6 +206,9 @@ const CUT_OFF: u8 = 2;
 /// A Dijkstra search from the target for one size and profile, resumed as members ask for
 /// slots, and what it has learnt about which starts reach the target.
 struct SlotSearch {
+    /// The target's anchors are not all joined by steps among themselves, so reaching one
+    /// says nothing of the others: each slot is then checked against the member's start.
+    split_seeds: bool,
     graph: Arc<AnchorGraph>,
     view: UnitsView,
     offsets: [isize; 8],
@@ -247,19 +252,56 @@ impl SlotSearch {
         None
     }
 
-    /// The cheapest settled anchor whose footprint overlaps no cell of `taken`, settling more
-    /// as needed.
-    fn next_free(&mut self, taken: &[u64]) -> Option<usize> {
+    /// The cheapest settled anchor whose footprint overlaps no cell of `taken` and that a unit
+    /// at `start` reaches, settling more as needed.
+    fn next_free(&mut self, taken: &[u64], start: usize) -> Option<usize> {
+        let mut at = self.cursor;
         loop {
-            while let Some(&anchor) = self.settled.get(self.cursor) {
-                if self.fits(anchor, taken) {
-                    self.cursor += 1;
+            while let Some(&anchor) = self.settled.get(at) {
+                if !self.fits(anchor, taken) {
+                    // Taken for good: later members skip it too.
+                    if at == self.cursor {
+                        self.cursor += 1;
+                    }
+                } else if !self.split_seeds || self.joined(start, anchor) {
+                    // Its cells are taken next, so no later member fits there.
+                    if at == self.cursor {
+                        self.cursor += 1;
+                    }
                     return Some(anchor);
                 }
-                self.cursor += 1;
+                at += 1;
             }
             self.settle_next()?;
         }
+    }
+
+    /// Whether `from` (where a unit stands, blocked or not) and `to` are joined by steps that
+    /// enter no blocked anchor: a flood fill, for the rare split target only.
+    fn joined(&self, from: usize, to: usize) -> bool {
+        let mut seen: Table<usize, ()> = Table::default();
+        seen.insert(from, ());
+        let mut pending = vec![from];
+        while let Some(anchor) = pending.pop() {
+            if anchor == to {
+                return true;
+            }
+            let terrain = self.graph.moves[anchor];
+            let mut mask = if anchor == from {
+                self.view.steps_to_unblocked(anchor, terrain)
+            } else {
+                self.view.unblocked_mask(anchor, terrain)
+            };
+            while mask != 0 {
+                let direction = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let next = anchor.wrapping_add_signed(self.offsets[direction]);
+                if seen.insert(next, ()).is_none() {
+                    pending.push(next);
+                }
+            }
+        }
+        false
     }
 
     fn fits(&self, anchor: usize, taken: &[u64]) -> bool {
@@ -279,6 +321,18 @@ impl SlotSearch {
         if !self.graph.regions.is_labelled(start) {
             return false;
         }
+        if self.view.is_blocked(start) {
+            // Its ways out may lie in different parts: each is asked on its own.
+            let offsets = self.offsets;
+            let mut mask = self.view.steps_to_unblocked(start, self.graph.moves[start]);
+            let mut reached = false;
+            while mask != 0 {
+                let direction = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                reached |= self.reaches(start.wrapping_add_signed(offsets[direction]));
+            }
+            return reached;
+        }
         let (tx, ty) = self.target;
         let width = self.width;
         let distance = |anchor: usize| {
@@ -286,6 +340,7 @@ impl SlotSearch {
             x.abs_diff(tx).max(y.abs_diff(ty))
         };
         let mut visited = vec![start];
+        // `start` is not blocked here, so every anchor visited shares its part of the map.
         let mut open = BinaryHeap::from([Reverse((distance(start), start))]);
         let mut seen: Table<usize, ()> = Table::default();
         seen.insert(start, ());
@@ -295,13 +350,7 @@ impl SlotSearch {
                 verdict = self.known[anchor];
                 break;
             }
-            // The unit may leave where it stands even if that is blocked.
-            let terrain = self.graph.moves[anchor];
-            let mut mask = if anchor == start {
-                self.view.steps_to_unblocked(anchor, terrain)
-            } else {
-                self.view.unblocked_mask(anchor, terrain)
-            };
+            let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
             while mask != 0 {
                 let direction = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
@@ -317,11 +366,37 @@ impl SlotSearch {
             }
         }
         for anchor in visited {
-            // A start inside a blocked anchor is no proof for the anchors round it.
-            if anchor != start || !self.view.is_blocked(start) {
-                self.known[anchor] = verdict;
-            }
+            self.known[anchor] = verdict;
         }
         verdict == CONNECTED
     }
+}
+
+/// Whether the anchors of `seeds` are joined by steps among themselves (none entering a
+/// blocked anchor): then reaching one of them is reaching them all.
+fn joined_by_steps(seeds: &[usize], graph: &AnchorGraph, view: &UnitsView, width: usize) -> bool {
+    if seeds.len() <= 1 {
+        return true;
+    }
+    let offsets = direction_offsets(width);
+    let mut joined = vec![false; seeds.len()];
+    let mut pending = vec![0];
+    if let Some(first) = joined.first_mut() {
+        *first = true;
+    }
+    while let Some(index) = pending.pop() {
+        let mut mask = view.unblocked_mask(seeds[index], graph.moves[seeds[index]]);
+        while mask != 0 {
+            let direction = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let next = seeds[index].wrapping_add_signed(offsets[direction]);
+            if let Some(other) = seeds.iter().position(|&seed| seed == next) {
+                if !joined[other] {
+                    joined[other] = true;
+                    pending.push(other);
+                }
+            }
+        }
+    }
+    joined.iter().all(|&joined| joined)
 }

@@ -118,7 +118,11 @@ fn moves(rounds: usize) {
         map.move_units(&planned[round]).unwrap();
         round += 1;
     });
-    assert_eq!(map.version(), version, "moving units never changes the terrain version");
+    assert_eq!(
+        map.version(),
+        version,
+        "moving units never changes the terrain version"
+    );
     println!("| 1,000 units one step, `move_unit` each | {single:.3} ms |");
     println!("| 1,000 units one step, one `move_units` batch | {batch:.3} ms |");
 }

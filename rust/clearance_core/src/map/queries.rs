@@ -162,21 +162,7 @@ impl PathMap {
         }
         let landmarks = self.landmarks_for(query.profile, checked.profile);
         let options = SearchOptions {
-            algorithm: match (query.search, units) {
-                // Other units' costs leave no rays to store: as on weighted terrain.
-                (
-                    SearchMode::Auto,
-                    Some(UnitsInSearch {
-                        rule: OtherUnits::Cost(_),
-                        ..
-                    }),
-                ) => Algorithm::PlainThenJump,
-                // Stored rays cost nothing to scan, short trips included.
-                (SearchMode::Auto, _) if graph.jump_distances.is_some() => Algorithm::Jump,
-                (SearchMode::Auto, _) if graph.suits_jump_search() => Algorithm::PlainThenJump,
-                (SearchMode::Auto | SearchMode::Plain, _) => Algorithm::Plain,
-                (SearchMode::Jump, _) => Algorithm::Jump,
-            },
+            algorithm: algorithm_for(query.search, graph, units),
             max_expansions: query.max_expansions.unwrap_or(u64::MAX),
             landmarks: landmarks.as_deref(),
             direct_first: query.search == SearchMode::Auto,
@@ -184,7 +170,27 @@ impl PathMap {
         };
         let width = self.grid.width();
         let movement = self.movement;
-        let mut outcome = search(scratch, graph, movement, options, width, start, target);
+        let mut outcome = match units {
+            // Other units only remove anchors or raise costs, so a path found as if they were
+            // not there that enters and passes none of them is optimal with them too.
+            Some(counted) if query.max_expansions.is_none() => {
+                let alone = SearchOptions {
+                    algorithm: algorithm_for(query.search, graph, None),
+                    units: None,
+                    ..options
+                };
+                let first = search(scratch, graph, movement, alone, width, start, target);
+                if first.cost.is_none() || counted.view.clear_along(&first.path, width) {
+                    first
+                } else {
+                    let mut second =
+                        search(scratch, graph, movement, options, width, start, target);
+                    second.expanded += first.expanded;
+                    second
+                }
+            }
+            _ => search(scratch, graph, movement, options, width, start, target),
+        };
         if outcome.cost.is_none() && !outcome.limit_reached && query.allow_partial_path {
             // Other units cut the goal off though the terrain does not.
             if let Some(units) = blocking {
@@ -373,5 +379,28 @@ impl<'a> Exemptions<'a> {
                 Some(set) => set.contains(&id),
                 None => self.listed.contains(&id),
             }
+    }
+}
+
+/// The algorithm a query's `mode` runs on `graph`, with `units` counted.
+fn algorithm_for(
+    mode: SearchMode,
+    graph: &AnchorGraph,
+    units: Option<UnitsInSearch<'_>>,
+) -> Algorithm {
+    match (mode, units) {
+        // Other units' costs leave no rays to store: as on weighted terrain.
+        (
+            SearchMode::Auto,
+            Some(UnitsInSearch {
+                rule: OtherUnits::Cost(_),
+                ..
+            }),
+        ) => Algorithm::PlainThenJump,
+        // Stored rays cost nothing to scan, short trips included.
+        (SearchMode::Auto, _) if graph.jump_distances.is_some() => Algorithm::Jump,
+        (SearchMode::Auto, _) if graph.suits_jump_search() => Algorithm::PlainThenJump,
+        (SearchMode::Auto | SearchMode::Plain, _) => Algorithm::Plain,
+        (SearchMode::Jump, _) => Algorithm::Jump,
     }
 }

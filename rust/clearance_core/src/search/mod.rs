@@ -90,7 +90,7 @@ use crate::occupancy::OtherUnits;
 use astar::astar;
 use direct::direct_path;
 use heuristic::{DistanceHeuristic, Heuristic, Scaled, TowardsBox, WithLandmarks};
-use jump::{jump_search, jump_tree, AroundUnits, Goal, Stops};
+use jump::{jump_search, jump_tree, Goal, Stops};
 use keys::{Compact, Packed, Wide};
 use moves::{MoveMasks, Unblocked};
 use step_costs::{PerAnchorCosts, StepCosts, UniformCosts, UnitCosts};
@@ -349,11 +349,7 @@ fn search_guided<H: Heuristic>(
                 terrain: &graph.moves,
                 units: view,
             });
-            let stops = AroundUnits {
-                inner: goal_stop,
-                units: view,
-            };
-            search_with(scratch, graph, &problem, jump, &stops)
+            search_with(scratch, graph, &problem, jump, &goal_stop)
         }
     }
 }
@@ -411,10 +407,10 @@ pub(crate) fn paths_from(
     let stops = (&bits[..], wanted);
     let found = match (units, movement) {
         (None, Movement::FourWay) => {
-            tree_with_fallback::<_, true>(scratch, &problem, &costs, stops, targets, None)
+            tree_with_fallback::<_, true>(scratch, &problem, &costs, stops, targets)
         }
         (None, Movement::EightWay) => {
-            tree_with_fallback::<_, false>(scratch, &problem, &costs, stops, targets, None)
+            tree_with_fallback::<_, false>(scratch, &problem, &costs, stops, targets)
         }
         (Some(view), movement) => {
             let problem = problem.with_moves(Unblocked {
@@ -422,9 +418,9 @@ pub(crate) fn paths_from(
                 units: view,
             });
             if movement == Movement::FourWay {
-                tree_with_fallback::<_, true>(scratch, &problem, &costs, stops, targets, units)
+                tree_with_fallback::<_, true>(scratch, &problem, &costs, stops, targets)
             } else {
-                tree_with_fallback::<_, false>(scratch, &problem, &costs, stops, targets, units)
+                tree_with_fallback::<_, false>(scratch, &problem, &costs, stops, targets)
             }
         }
     };
@@ -448,17 +444,14 @@ fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     costs: &UniformCosts,
     stops: (&[u64], usize),
     targets: &[usize],
-    units: Option<&UnitsView>,
 ) -> Vec<Option<FoundPath>> {
     let compact = Compact::for_cells(problem.moves.len());
-    jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, compact, stops, targets, units)
+    jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, compact, stops, targets)
         .or_else(|| {
-            jump_tree::<_, _, _, M, FOUR_WAY>(
-                scratch, problem, costs, Packed, stops, targets, units,
-            )
+            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Packed, stops, targets)
         })
         .or_else(|| {
-            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets, units)
+            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets)
         })
         .expect("wide keys hold any cost")
 }

@@ -12,6 +12,8 @@ pub(super) trait MoveMasks: Copy {
     fn mask(&self, anchor: usize) -> u8;
     /// The number of anchors.
     fn len(&self) -> usize;
+    /// The other units these masks remove anchors for, if any.
+    fn units(&self) -> Option<&UnitsView>;
 }
 
 impl MoveMasks for &[u8] {
@@ -23,6 +25,10 @@ impl MoveMasks for &[u8] {
     #[inline(always)]
     fn len(&self) -> usize {
         <[u8]>::len(self)
+    }
+    #[inline(always)]
+    fn units(&self) -> Option<&UnitsView> {
+        None
     }
 }
 
@@ -42,5 +48,9 @@ impl MoveMasks for Unblocked<'_> {
     #[inline(always)]
     fn len(&self) -> usize {
         self.terrain.len()
+    }
+    #[inline(always)]
+    fn units(&self) -> Option<&UnitsView> {
+        Some(self.units)
     }
 }

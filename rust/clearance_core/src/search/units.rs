@@ -43,7 +43,7 @@
 //! an anchor counts as of even cost (no cost test can force a turn there) only if the terrain
 //! graph says so and it is not touched.
 
-use crate::movement::{direction_offsets, Direction, DIRECTIONS};
+use crate::movement::{Direction, DIRECTIONS};
 use crate::occupancy::Unit;
 
 /// A rectangle of anchors in map-local coordinates, `x0..x1` by `y0..y1`.
@@ -220,27 +220,35 @@ impl UnitsView {
     /// The steps of `terrain` (the move mask of the anchor stored at `anchor`) that enter and
     /// pass no blocked anchor, whether or not `anchor` itself is blocked: the moves out of
     /// where a unit already stands.
+    #[inline]
     pub(crate) fn steps_to_unblocked(&self, anchor: usize, terrain: u8) -> u8 {
-        let offsets = direction_offsets(self.width);
-        let free =
-            |direction: usize| !self.is_blocked(anchor.wrapping_add_signed(offsets[direction]));
-        let mut mask = terrain;
-        let mut bits = terrain;
-        while bits != 0 {
-            let direction = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let Direction { dx, dy } = DIRECTIONS[direction];
-            // A diagonal also passes both straight neighbours; a legal diagonal implies they
-            // are on the map.
-            let passes = |dx: i32, dy: i32| {
-                let index = DIRECTIONS.iter().position(|d| d.dx == dx && d.dy == dy);
-                index.is_none_or(free)
-            };
-            if !free(direction) || (dx != 0 && dy != 0 && !(passes(dx, 0) && passes(0, dy))) {
-                mask &= !(1 << direction);
+        let (x, y) = (anchor % self.width, anchor / self.width);
+        let mut pattern = 0usize;
+        for (bit, direction) in DIRECTIONS.iter().enumerate() {
+            let (nx, ny) = (
+                x as isize + direction.dx as isize,
+                y as isize + direction.dy as isize,
+            );
+            if nx >= 0 && ny >= 0 && (nx as usize) < self.width && (ny as usize) < self.height {
+                let neighbour = ny as usize * self.width + nx as usize;
+                pattern |= usize::from(self.is_blocked(neighbour)) << bit;
             }
         }
-        mask
+        terrain & FREE_STEPS[pattern]
+    }
+
+    /// Whether the path `path` (storage indices of successive anchors on a map `width` wide)
+    /// enters no blocked anchor and passes none diagonally.
+    pub(crate) fn clear_along(&self, path: &[usize], width: usize) -> bool {
+        path.windows(2).all(|pair| {
+            let (from, to) = (pair[0], pair[1]);
+            let (dx, dy) = (to % width != from % width, to / width != from / width);
+            !self.is_blocked(to)
+                && !(dx
+                    && dy
+                    && (self.is_blocked(from - from % width + to % width)
+                        || self.is_blocked(to - to % width + from % width)))
+        })
     }
 
     /// The fewest steps, from 1 to `steps`, after which a walk from the anchor stored at
@@ -357,6 +365,39 @@ impl UnitsView {
                 * std::mem::size_of::<AnchorRect>()
     }
 }
+
+/// For each set of blocked neighbours (bit `d`: the neighbour in `DIRECTIONS[d]`), the steps
+/// that enter none and, diagonally, pass none of them.
+const FREE_STEPS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut pattern = 0;
+    while pattern < 256 {
+        let mut free = 0u8;
+        let mut direction = 0;
+        while direction < 8 {
+            let Direction { dx, dy } = DIRECTIONS[direction];
+            let mut clear = pattern >> direction & 1 == 0;
+            if dx != 0 && dy != 0 {
+                // The two straight neighbours the diagonal passes.
+                let mut part = 0;
+                while part < 4 {
+                    let Direction { dx: px, dy: py } = DIRECTIONS[part];
+                    if (px == dx && py == 0) || (px == 0 && py == dy) {
+                        clear = clear && pattern >> part & 1 == 0;
+                    }
+                    part += 1;
+                }
+            }
+            if clear {
+                free |= 1 << direction;
+            }
+            direction += 1;
+        }
+        table[pattern] = free;
+        pattern += 1;
+    }
+    table
+};
 
 /// `(a, b)` in ascending order.
 fn ordered(a: isize, b: isize) -> (isize, isize) {

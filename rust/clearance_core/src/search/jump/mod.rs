@@ -121,14 +121,12 @@ mod units;
 
 pub(crate) use distances::JumpDistances;
 pub(super) use rays::Goal;
-pub(super) use units::AroundUnits;
 
 use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
 use super::moves::MoveMasks;
 use super::scratch::{JumpLink, Node, SearchScratch};
 use super::step_costs::StepCosts;
-use super::units::UnitsView;
 use super::{FoundPath, Problem, SearchOutcome};
 use crate::movement::direction_offsets;
 pub(super) use rays::Stops;
@@ -196,12 +194,11 @@ pub(super) fn jump_tree<
     codec: K,
     (targets, wanted): (&[u64], usize),
     queried: &[usize],
-    units: Option<&UnitsView>,
 ) -> Option<Vec<Option<FoundPath>>> {
     let mut expanded_targets = vec![0u64; targets.len()];
     let mut remaining = wanted;
     let stops = Targets::new(targets, problem.width, queried);
-    let mut on_expand = |index: usize| {
+    let on_expand = |index: usize| {
         let (word, bit) = (index / 64, 1u64 << (index % 64));
         if stops.is_stop(index) && expanded_targets[word] & bit == 0 {
             expanded_targets[word] |= bit;
@@ -209,30 +206,8 @@ pub(super) fn jump_tree<
         }
         remaining == 0
     };
-    let (_, _, reached) = match units {
-        None => expand::<K, H, C, M, _, FOUR_WAY>(
-            scratch,
-            problem,
-            costs,
-            codec,
-            &stops,
-            &mut on_expand,
-        )?,
-        Some(units) => {
-            let around = AroundUnits {
-                inner: &stops,
-                units,
-            };
-            expand::<K, H, C, M, _, FOUR_WAY>(
-                scratch,
-                problem,
-                costs,
-                codec,
-                &around,
-                &mut on_expand,
-            )?
-        }
-    };
+    let (_, _, reached) =
+        expand::<K, H, C, M, _, FOUR_WAY>(scratch, problem, costs, codec, &stops, on_expand)?;
     Some(
         queried
             .iter()

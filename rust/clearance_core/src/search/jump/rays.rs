@@ -473,7 +473,7 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
     /// Walks from `from` in the straight `direction`: the first anchor where the ray stops
     /// and the cost of getting there, or `None` at a dead end.
     #[inline(always)]
-    fn straight(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
+    pub(super) fn straight(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
         if let (true, Some(distances)) = (C::UNIFORM, self.distances) {
             return self.stored_straight(distances, from, direction);
         }
@@ -511,8 +511,13 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         from: usize,
         direction: usize,
     ) -> Option<(usize, u64)> {
-        let stored = distances.ray(from, direction);
         let offset = self.offsets[direction];
+        if let Some(units) = self.moves.units() {
+            let steps = self.straight_around_units(units, distances, from, direction)?;
+            let at = from.wrapping_add_signed(offset * steps as isize);
+            return Some((at, steps as u64 * self.costs.step_cost(direction, at)));
+        }
+        let stored = distances.ray(from, direction);
         let steps = match self.stops.first_within(from, direction, stored.steps) {
             Some(steps) => steps,
             None if stored.stops => stored.steps,
@@ -532,6 +537,11 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         from: usize,
         direction: usize,
     ) -> Option<(usize, u64)> {
+        if let Some(units) = self.moves.units() {
+            let steps = self.diagonal_around_units(units, distances, from, direction)?;
+            let at = from.wrapping_add_signed(self.offsets[direction] * steps as isize);
+            return Some((at, steps as u64 * self.costs.step_cost(direction, at)));
+        }
         let steps = match (self.stops).first_on_diagonal(from, direction, stored.steps, distances) {
             Some(steps) => steps,
             None if stored.stops => stored.steps,

@@ -7,8 +7,8 @@
 //! leave the occupancy as it was; batches answer as single queries do.
 
 use clearance_core::{
-    AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, PathQuery, PathResult, Region,
-    SearchMode, StepWeights, TerrainGrid, Unit, UnitError,
+    AgentProfile, Cell, FlowFieldOptions, Movement, OtherUnits, PathCode, PathMap, PathQuery,
+    PathResult, Region, SearchMode, StepWeights, TerrainGrid, Unit, UnitError,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
@@ -1212,4 +1212,137 @@ fn batches_with_units_answer_as_single_queries() {
             );
         }
     }
+}
+
+#[test]
+fn group_orders_and_flow_fields_count_units_as_the_reference_says() {
+    // `find_paths_to_counting` (a jump tree from the goal on uniform profiles, a bounded field
+    // on weighted ones) and `flow_field` with other units: every start's code and cost, and
+    // the field's cost at sampled anchors, against the reference with the exempt units left
+    // out. In a group order no start is the moving unit's, so nothing else is exempt.
+    let mut rng = Rng::new(0x0CC0_5A75_0003);
+    let (mut compared, mut blocked_starts, mut differs_from_ignore) = (0, 0, 0);
+    for case in 0..40 {
+        let (width, height) = (rng.range(20, 70) as i32, rng.range(20, 70) as i32);
+        let walls = *rng.pick(&[0, 5, 15]);
+        let grid = random_grid(&mut rng, width, height, walls);
+        let movement = if case % 4 == 3 {
+            Movement::FourWay
+        } else {
+            Movement::EightWay
+        };
+        let mut map = PathMap::new(grid).with_movement(movement);
+        let mut uniform = AgentProfile::new("uniform");
+        for terrain in [0, 2, 3, 4] {
+            uniform.set_terrain(terrain, 1.0).unwrap();
+        }
+        map.set_profile(uniform).unwrap();
+        map.set_profile(random_profile(&mut rng, "weighted"))
+            .unwrap();
+        let count = rng.range(5, 40);
+        let units = place_random_units(&mut rng, &mut map, count);
+        let size = rng.range(1, 4);
+        let profile = if case % 2 == 0 { "uniform" } else { "weighted" };
+        let terrain = Reference::new(
+            map.grid(),
+            map.profile(profile).unwrap(),
+            size as i32,
+            movement == Movement::EightWay,
+        );
+        let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+        let starts: Vec<Cell> = (0..8)
+            .map(|_| likely_legal_anchor(&mut rng, map.grid(), &terrain))
+            .collect();
+        let exempt: Vec<i64> = (units.iter())
+            .filter(|_| rng.chance(30))
+            .map(|unit| unit.id)
+            .collect();
+        let counted: Vec<Standing> = (units.iter())
+            .filter(|unit| !exempt.contains(&unit.id))
+            .copied()
+            .collect();
+        let cost = OtherUnits::cost(*rng.pick(&UNIT_COSTS)).unwrap();
+        for rule in [OtherUnits::Block, cost] {
+            let reference_rule = match rule {
+                OtherUnits::Cost(fixed) => UnitRule::Cost(u64::from(fixed)),
+                _ => UnitRule::Block,
+            };
+            let reference = UnitsReference::new(
+                map.grid(),
+                map.profile(profile).unwrap(),
+                size as i32,
+                movement == Movement::EightWay,
+                &counted,
+                reference_rule,
+                None,
+            );
+            let ignored = map.find_paths_to(goal, &starts, size, profile);
+            let results = map.find_paths_to_counting(goal, &starts, size, profile, rule, &exempt);
+            let goal_occupied = rule == OtherUnits::Block && reference.overlaps_units(goal);
+            for ((&start, result), alone) in starts.iter().zip(&results).zip(&ignored) {
+                if !terrain.legal(start) || !terrain.legal(goal) {
+                    assert_ne!(result.code, PathCode::Ok, "{start} to {goal}");
+                    continue;
+                }
+                if goal_occupied {
+                    assert_eq!(result.code, PathCode::GoalOccupied, "case {case}");
+                    continue;
+                }
+                let start_blocked = rule == OtherUnits::Block && reference.overlaps_units(start);
+                blocked_starts += usize::from(start_blocked);
+                let expected = if start_blocked && start != goal {
+                    None
+                } else {
+                    reference.optimal_cost(start, goal)
+                };
+                match expected {
+                    None => assert_eq!(
+                        result.code,
+                        PathCode::NoPath,
+                        "case {case}: {start} to {goal}"
+                    ),
+                    Some(cost) => {
+                        assert_eq!(result.code, PathCode::Ok, "case {case}: {start} to {goal}");
+                        assert_eq!(result.cost, cost, "case {case}: {start} to {goal}");
+                        let path: Vec<Cell> = result.path.clone();
+                        assert_eq!((path.first(), path.last()), (Some(&start), Some(&goal)));
+                        let weights = reference
+                            .path_weights(&path, start, goal)
+                            .unwrap_or_else(|error| panic!("case {case}: {error}"));
+                        assert_eq!(weights_cost(weights), cost, "case {case}");
+                    }
+                }
+                compared += 1;
+                differs_from_ignore +=
+                    usize::from((result.code, result.cost) != (alone.code, alone.cost));
+            }
+            // The field: sampled anchors' costs to the goal.
+            let options = FlowFieldOptions::new().other_units(rule, &exempt);
+            match map.flow_field(&[goal], size, profile, options) {
+                Err(code) => assert!(
+                    code == PathCode::GoalOccupied && goal_occupied
+                        || code == PathCode::GoalClearanceInsufficient && !terrain.legal(goal),
+                    "case {case}: {code}"
+                ),
+                Ok(field) => {
+                    for _ in 0..6 {
+                        let anchor = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+                        let expected = if reference.legal(anchor) || anchor == goal {
+                            reference.optimal_cost(anchor, goal)
+                        } else {
+                            None
+                        };
+                        assert_eq!(
+                            field.cost(anchor),
+                            expected,
+                            "case {case}: field at {anchor}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared >= 300, "{compared}");
+    assert!(blocked_starts >= 5, "{blocked_starts}");
+    assert!(differs_from_ignore >= 30, "{differs_from_ignore}");
 }

@@ -387,7 +387,7 @@ fn unit_fields(entry: &VarDictionary) -> Result<(UnitId, Cell, i64), String> {
 
 /// The moves of `move_units()`: each key an int unit id, each value a Vector2i anchor; or what
 /// is wrong with the first entry that is not.
-pub fn moves_of(moves: &VarDictionary) -> Result<Vec<(UnitId, Cell)>, String> {
+pub fn moves_of(moves: &AnyDictionary) -> Result<Vec<(UnitId, Cell)>, String> {
     moves
         .iter_shared()
         .map(|(id, anchor)| {

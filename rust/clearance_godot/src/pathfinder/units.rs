@@ -55,12 +55,13 @@ impl ClearancePathfinder {
     }
 
     /// Moves several units at once, all or nothing: `moves` maps unit ids (int keys) to their
-    /// new anchors (Vector2i values), `{unit.id: anchor, ...}`. Returns `false`, prints an
+    /// new anchors (Vector2i values), `{unit.id: anchor, ...}` (a typed
+    /// `Dictionary[int, Vector2i]` too). Returns `false`, prints an
     /// error naming the first bad entry and moves none if a key is not an int, a value not a
     /// Vector2i, an id unknown or an anchor off the map. An empty Dictionary is valid and
     /// changes nothing.
     #[func]
-    pub fn move_units(&mut self, moves: VarDictionary) -> bool {
+    pub fn move_units(&mut self, moves: AnyDictionary) -> bool {
         match moves_of(&moves) {
             Ok(moves) => self.apply_moves("move_units", &moves),
             Err(problem) => {

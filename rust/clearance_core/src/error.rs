@@ -195,3 +195,27 @@ pub enum UnitError {
         name: String,
     },
 }
+
+/// Invalid input to a movement range, or a refusal a query would give.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum RangeError {
+    /// The budget is NaN, infinite, negative or above [`MAX_BUDGET`](crate::MAX_BUDGET).
+    #[error("the budget must be a number from 0 to 1e9, got {value}")]
+    InvalidBudget {
+        /// The rejected value.
+        value: f64,
+    },
+    /// More turns than [`MAX_TURNS`](crate::MAX_TURNS).
+    #[error("a range counts at most 1000 turns, got {turns}")]
+    TooManyTurns {
+        /// The rejected count.
+        turns: u32,
+    },
+    /// The code a query from the same start would fail with (invalid size, unknown profile,
+    /// start off the map, memory limit, start clearance, unknown unit).
+    #[error("the range was refused: {code}")]
+    Refused {
+        /// The query's code.
+        code: crate::PathCode,
+    },
+}

@@ -59,6 +59,7 @@ mod movement;
 mod occupancy;
 mod profile;
 mod query;
+mod range;
 mod result;
 mod search;
 mod terrain;
@@ -67,7 +68,7 @@ pub use clearance::{ClearanceLayer, MAX_CLEARANCE};
 pub use cost::{
     cost_to_f64, COST_SCALE, DIAGONAL_STEP, MAX_MULTIPLIER, MULTIPLIER_SCALE, STRAIGHT_STEP,
 };
-pub use error::{GridError, LandmarkError, ProfileError, UnitError};
+pub use error::{GridError, LandmarkError, ProfileError, RangeError, UnitError};
 pub use flow_field::{FlowField, FlowFieldOptions};
 pub use footprint::{checked_agent_size, footprint, MAX_AGENT_SIZE};
 pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
@@ -77,6 +78,7 @@ pub use movement::Movement;
 pub use occupancy::{Occupancy, OtherUnits, Unit, UnitId};
 pub use profile::AgentProfile;
 pub use query::{PathQuery, SearchMode};
+pub use range::{MovementRange, RangeOptions, BUDGET_TOLERANCE, MAX_BUDGET, MAX_TURNS};
 pub use result::{ClearanceShortfall, FieldValue, PathCode, PathResult, ResultField, StepWeights};
 pub use search::{SearchScratch, UnitsView};
 pub use terrain::{TerrainId, TerrainSet};

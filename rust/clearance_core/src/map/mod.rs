@@ -14,6 +14,7 @@
 //! | `landmarks.rs` | landmark placement and the tables built from it |
 //! | `units.rs` | the units registered on the map: placed, moved and removed |
 //! | `slots.rs` | arrival slots: one goal per unit of a group order |
+//! | `range.rs` | movement ranges: where a unit can go with a budget |
 //! | `tables.rs` | the hash tables profiles and caches are kept in |
 
 mod batch;
@@ -23,6 +24,7 @@ mod fields;
 mod landmarks;
 mod partial;
 mod queries;
+mod range;
 mod slots;
 mod tables;
 mod units;

@@ -82,6 +82,12 @@ impl PathMap {
             Ok(checked) => checked,
             Err(answer) => return answer,
         };
+        if checked.start == checked.goal {
+            return PathResult {
+                path: vec![query.start],
+                ..PathResult::failure(PathCode::Ok)
+            };
+        }
         let Some(graph) = self.graph_for(query.profile, checked.profile, checked.size) else {
             return PathResult::failure(PathCode::MemoryLimitReached);
         };
@@ -110,16 +116,31 @@ impl PathMap {
         size: u8,
         start: usize,
     ) -> bool {
-        if query.other_units == OtherUnits::Ignore || self.occupancy.is_empty() {
+        if query.other_units == OtherUnits::Ignore {
             return false;
         }
         let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
+        self.count_units(view, size, start, |id| !exempt.contains(id))
+    }
+
+    /// Records in `view` the units whose id `counts` accepts, for an agent of `size` whose
+    /// search starts at storage index `start` (never blocked); whether there is any.
+    pub(super) fn count_units(
+        &self,
+        view: &mut UnitsView,
+        size: u8,
+        start: usize,
+        counts: impl Fn(UnitId) -> bool,
+    ) -> bool {
+        if self.occupancy.is_empty() {
+            return false;
+        }
         let region = self.grid.region();
         view.rebuild(
             (self.grid.width(), self.grid.height()),
             size,
             (self.occupancy.units().iter())
-                .filter(|unit| !exempt.contains(unit.id))
+                .filter(|unit| counts(unit.id))
                 .copied(),
             (region.x, region.y),
             start,
@@ -248,10 +269,13 @@ impl PathMap {
             .map(|unit| unit.id)
     }
 
-    /// Checks a query in the order the [`PathCode`]s are listed, up to the search. `Err` holds
-    /// the answer of a query that needs no search: a failure code (with its shortfall), or the
-    /// one-anchor path from an anchor to itself.
-    fn check_query<'a>(&'a self, query: &PathQuery<'_>) -> Result<CheckedQuery<'a>, PathResult> {
+    /// Checks a query in the order the [`PathCode`]s are listed, up to the search (and up to
+    /// the occupied goal, which needs the units counted). `Err` holds the failure (with its
+    /// shortfall).
+    pub(super) fn check_query<'a>(
+        &'a self,
+        query: &PathQuery<'_>,
+    ) -> Result<CheckedQuery<'a>, PathResult> {
         let size = checked_agent_size(query.agent_size)
             .ok_or(PathResult::failure(PathCode::InvalidAgentSize))?;
         let profile = self
@@ -293,12 +317,6 @@ impl PathMap {
             .all(registered)
         {
             return Err(PathResult::failure(PathCode::UnknownUnit));
-        }
-        if start == goal {
-            return Err(PathResult {
-                path: vec![query.start],
-                ..PathResult::failure(PathCode::Ok)
-            });
         }
         Ok(CheckedQuery {
             size,
@@ -344,13 +362,13 @@ impl PathMap {
 }
 
 /// A query that passed every check before the search.
-struct CheckedQuery<'a> {
-    size: u8,
-    profile: &'a AgentProfile,
+pub(super) struct CheckedQuery<'a> {
+    pub(super) size: u8,
+    pub(super) profile: &'a AgentProfile,
     /// Storage index of the start anchor.
-    start: usize,
+    pub(super) start: usize,
     /// Storage index of the goal anchor.
-    goal: usize,
+    pub(super) goal: usize,
     /// The goal's shortfall, kept for a partial path when the agent does not fit there.
     goal_shortfall: Option<ClearanceShortfall>,
 }

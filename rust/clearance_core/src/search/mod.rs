@@ -17,6 +17,7 @@
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
 //! | `pruning.rs` | the steps an expansion may skip on uniform-cost graphs |
 //! | `scratch.rs` | [`SearchScratch`], the per-anchor memory reused between queries |
+//! | `range.rs` | movement ranges: a forward Dijkstra bounded by a budget per turn |
 //! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
 //! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
 //!
@@ -40,6 +41,7 @@ mod jump;
 mod keys;
 mod moves;
 mod pruning;
+mod range;
 mod scratch;
 mod step_costs;
 mod units;
@@ -79,6 +81,8 @@ mod test_masks {
 }
 
 pub(crate) use jump::JumpDistances;
+pub(crate) use moves::Unblocked;
+pub(crate) use range::{range_search, Budget, Reached};
 pub use scratch::SearchScratch;
 pub use units::UnitsView;
 
@@ -92,7 +96,7 @@ use direct::direct_path;
 use heuristic::{DistanceHeuristic, Heuristic, Scaled, TowardsBox, WithLandmarks};
 use jump::{jump_search, jump_tree, Goal, Stops};
 use keys::{Compact, Packed, Wide};
-use moves::{MoveMasks, Unblocked};
+use moves::MoveMasks;
 use step_costs::{PerAnchorCosts, StepCosts, UniformCosts, UnitCosts};
 
 /// What one search found: the optimal cost and anchor indices from start to goal, if any.

@@ -5,7 +5,7 @@ use super::units::UnitsView;
 
 /// The move masks of the graph a search runs on: bit `d` of `mask(a)` set when the step in
 /// `DIRECTIONS[d]` from the anchor stored at `a` is legal.
-pub(super) trait MoveMasks: Copy {
+pub(crate) trait MoveMasks: Copy {
     /// Whether the masks are the terrain graph's own (no units to read around).
     const TERRAIN: bool;
     /// The mask of the anchor stored at `anchor`.
@@ -34,9 +34,9 @@ impl MoveMasks for &[u8] {
 
 /// The terrain graph's masks with the anchors other units block removed.
 #[derive(Clone, Copy)]
-pub(super) struct Unblocked<'a> {
-    pub(super) terrain: &'a [u8],
-    pub(super) units: &'a UnitsView,
+pub(crate) struct Unblocked<'a> {
+    pub(crate) terrain: &'a [u8],
+    pub(crate) units: &'a UnitsView,
 }
 
 impl MoveMasks for Unblocked<'_> {

@@ -39,6 +39,8 @@ pub(super) struct OpenLists {
     pub(super) compact: IndexedHeap<u64>,
     pub(super) packed: IndexedHeap<PackedKey>,
     pub(super) wide: IndexedHeap<WideKey>,
+    /// Movement ranges: `label << 32 | index` (`range.rs`).
+    pub(super) range: IndexedHeap<u128>,
 }
 
 /// Search state of one anchor, 16 bytes. `state` packs `generation << 3 | direction`: an
@@ -87,6 +89,7 @@ impl SearchScratch {
             + self.open.compact.memory_bytes()
             + self.open.packed.memory_bytes()
             + self.open.wide.memory_bytes()
+            + self.open.range.memory_bytes()
             + self.units.memory_bytes()
     }
 

@@ -1,0 +1,137 @@
+//! Movement ranges from one start: checked as a query is, then one forward search.
+
+use super::queries::with_thread_scratch;
+use super::PathMap;
+use crate::error::RangeError;
+use crate::grid::Cell;
+use crate::occupancy::OtherUnits;
+use crate::query::PathQuery;
+use crate::range::{fixed_budget, MovementRange, RangeOptions, MAX_TURNS};
+use crate::result::PathCode;
+use crate::search::{range_search, Budget, Unblocked, UnitsView};
+
+impl PathMap {
+    /// Where a unit of `agent_size` moving by the profile called `profile` can go from
+    /// `start` with `budget` (1.0 is one straight step at multiplier 1) per turn: see
+    /// [`MovementRange`] and the `range` module for the contract and the boundary.
+    ///
+    /// Refused, before anything is searched, for a budget that is not a number from 0 to
+    /// [`MAX_BUDGET`](crate::MAX_BUDGET), more than [`MAX_TURNS`] turns, and with the code
+    /// a query from `start` would fail with.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathMap, RangeOptions, Region, TerrainGrid};
+    ///
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 9, 9), 0)?);
+    /// map.set_profile(AgentProfile::new("soldier").with_terrain(0, 1.0)?)?;
+    /// let range = map.movement_range(Cell::new(4, 4), 1, "soldier", 1.0 + 2f64.sqrt(), &RangeOptions::new())?;
+    /// assert!(range.is_in_range(Cell::new(6, 5))); // one diagonal and one straight step
+    /// assert!(!range.is_in_range(Cell::new(6, 6))); // two diagonals: 2 sqrt 2 > 1 + sqrt 2
+    /// assert_eq!(range.cost(Cell::new(6, 5)), map.find_path(Cell::new(4, 4), Cell::new(6, 5), 1, "soldier").cost.into());
+    /// assert_eq!(range.path_to(Cell::new(6, 5)).path.len(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn movement_range(
+        &self,
+        start: Cell,
+        agent_size: i64,
+        profile: &str,
+        budget: f64,
+        options: &RangeOptions,
+    ) -> Result<MovementRange, RangeError> {
+        let per_turn = fixed_budget(budget).ok_or(RangeError::InvalidBudget { value: budget })?;
+        if options.turns > MAX_TURNS {
+            return Err(RangeError::TooManyTurns {
+                turns: options.turns,
+            });
+        }
+        // The checks of a query from `start` to itself, with the same units named.
+        let mut named: Vec<i64> = options.allies.clone();
+        named.extend(options.moving_unit);
+        let query = PathQuery::new(start, start, agent_size, profile).exempt_units(&named);
+        let refused = |code| RangeError::Refused { code };
+        let checked = (self.check_query(&query)).map_err(|answer| refused(answer.code))?;
+        let graph = (self.graph_for(profile, checked.profile, checked.size))
+            .ok_or(refused(PathCode::MemoryLimitReached))?;
+        let width = self.grid.width();
+        let turns = options.turns.max(1);
+        let budget = Budget { per_turn, turns };
+        // Enemies: every unit but the mover and the allies, counted by the rule.
+        let enemies = PathQuery {
+            other_units: options.other_units,
+            moving_unit: options.moving_unit,
+            exempt_units: &options.allies,
+            ..query
+        };
+        let mut view = UnitsView::default();
+        let counted = self.count_other_units(&mut view, &enemies, checked.size, checked.start);
+        let rule = if counted {
+            options.other_units
+        } else {
+            OtherUnits::Ignore
+        };
+        let reached = with_thread_scratch(|scratch| match rule {
+            OtherUnits::Block => {
+                let moves = Unblocked {
+                    terrain: &graph.moves,
+                    units: &view,
+                };
+                let multiplier = |anchor| graph.entry_multiplier(anchor);
+                range_search(scratch, moves, multiplier, width, checked.start, budget)
+            }
+            OtherUnits::Cost(floor) => {
+                let multiplier = |anchor| {
+                    let terrain = graph.entry_multiplier(anchor);
+                    if view.is_blocked(anchor) {
+                        terrain.max(u64::from(floor))
+                    } else {
+                        terrain
+                    }
+                };
+                range_search(
+                    scratch,
+                    &graph.moves[..],
+                    multiplier,
+                    width,
+                    checked.start,
+                    budget,
+                )
+            }
+            OtherUnits::Ignore => {
+                let multiplier = |anchor| graph.entry_multiplier(anchor);
+                range_search(
+                    scratch,
+                    &graph.moves[..],
+                    multiplier,
+                    width,
+                    checked.start,
+                    budget,
+                )
+            }
+        });
+        let mut reached = reached;
+        reached.sort_unstable_by_key(|entry| entry.anchor);
+        // Allies' footprints: reached anchors that overlap one may be passed, not stopped on.
+        let mut allies = UnitsView::default();
+        let is_ally = |id| options.allies.contains(&id) && options.moving_unit != Some(id);
+        let any_allies = !options.allies.is_empty()
+            && self.count_units(&mut allies, checked.size, checked.start, is_ally);
+        let passable_only = reached
+            .iter()
+            .map(|entry| any_allies && allies.is_blocked(entry.anchor as usize))
+            .collect();
+        Ok(MovementRange {
+            region: self.grid.region(),
+            width,
+            movement: self.movement,
+            start: checked.start,
+            agent_size: checked.size,
+            budget: per_turn,
+            turns,
+            reached,
+            passable_only,
+            version: self.version,
+            units_version: self.units_version,
+        })
+    }
+}

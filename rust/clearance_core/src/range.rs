@@ -1,0 +1,261 @@
+//! Movement ranges: where a unit can go this turn with its movement points, what each
+//! destination costs, and the way there.
+//!
+//! Built by [`PathMap::movement_range`](crate::PathMap::movement_range) with one forward
+//! search from the start (`search/range.rs` gives the search and its proof). The contract is
+//! [`find_path`](crate::PathMap::find_path)'s: the cost of every anchor in range is the
+//! `cost` `find_path` returns to it, with the same rules for other units, and the path read
+//! back is one `find_path` could return at that cost.
+//!
+//! # The boundary
+//!
+//! An anchor is in range iff its cost is at most the budget. Costs are fixed-point sums whose
+//! diagonal is 3363/2378, about 4.4e-8 longer (relatively) than the square root of 2; so the
+//! budget is compared with a relative allowance of 1e-7, which includes an anchor whose cost
+//! is exactly the budget (a budget of `1 + sqrt 2` includes the anchor one straight and one
+//! diagonal step away) and, for budgets up to 10,000, excludes every anchor dearer by a
+//! thousandth of a straight step (the finest difference multipliers make).
+
+use crate::cost::{COST_SCALE, DIAGONAL_STEP, STRAIGHT_STEP};
+use crate::grid::{Cell, Region};
+use crate::movement::{direction_offsets, Movement};
+use crate::occupancy::{OtherUnits, UnitId};
+use crate::result::{PathCode, PathResult, StepWeights};
+use crate::search::Reached;
+
+/// The relative allowance with which costs are compared with the budget (see the module docs).
+pub const BUDGET_TOLERANCE: f64 = 1e-7;
+
+/// The largest budget per turn [`PathMap::movement_range`](crate::PathMap::movement_range)
+/// takes.
+pub const MAX_BUDGET: f64 = 1e9;
+
+/// The most turns a multi-turn range may count.
+pub const MAX_TURNS: u32 = 1000;
+
+/// What a movement range counts besides the budget: turns, and other units.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RangeOptions {
+    /// How many turns of the budget to count (1 by default, and 0 counts as 1): anchors are
+    /// labelled with the turns they need, up to this many (see [`MovementRange::turns`]).
+    pub turns: u32,
+    /// How units that are neither the mover nor allies count (enemies): as in a query.
+    pub other_units: OtherUnits,
+    /// The moving unit: never counts against itself.
+    pub moving_unit: Option<UnitId>,
+    /// Allies: their footprints may be passed through but not stopped on.
+    pub allies: Vec<UnitId>,
+}
+
+impl RangeOptions {
+    /// One turn, other units ignored.
+    pub fn new() -> Self {
+        RangeOptions::default()
+    }
+
+    /// Builder form of the `turns` field.
+    pub fn turns(mut self, turns: u32) -> Self {
+        self.turns = turns;
+        self
+    }
+
+    /// Builder form of the `other_units` field.
+    pub fn other_units(mut self, rule: OtherUnits) -> Self {
+        self.other_units = rule;
+        self
+    }
+
+    /// Builder form of the `moving_unit` field.
+    pub fn moving_unit(mut self, id: UnitId) -> Self {
+        self.moving_unit = Some(id);
+        self
+    }
+
+    /// Builder form of the `allies` field.
+    pub fn allies(mut self, ids: &[UnitId]) -> Self {
+        self.allies = ids.to_vec();
+        self
+    }
+}
+
+/// Where one unit can go within its budget: see the module docs.
+#[derive(Debug, Clone)]
+pub struct MovementRange {
+    pub(crate) region: Region,
+    pub(crate) width: usize,
+    pub(crate) movement: Movement,
+    pub(crate) start: usize,
+    pub(crate) agent_size: u8,
+    pub(crate) budget: u64,
+    pub(crate) turns: u32,
+    /// Every anchor reached, by storage index.
+    pub(crate) reached: Vec<Reached>,
+    /// Per entry of `reached`: an ally stands there, so it may be passed but not stopped on.
+    pub(crate) passable_only: Vec<bool>,
+    pub(crate) version: u64,
+    pub(crate) units_version: u64,
+}
+
+impl MovementRange {
+    fn entry(&self, cell: Cell) -> Option<usize> {
+        if !self.region.contains(cell) {
+            return None;
+        }
+        let index =
+            (cell.y - self.region.y) as usize * self.width + (cell.x - self.region.x) as usize;
+        self.reached
+            .binary_search_by_key(&(index as u32), |reached| reached.anchor)
+            .ok()
+    }
+
+    fn cell_of(&self, index: usize) -> Cell {
+        Cell::new(
+            self.region.x + (index % self.width) as i32,
+            self.region.y + (index / self.width) as i32,
+        )
+    }
+
+    /// Whether an entry is a destination within the first turn.
+    fn in_first_turn(&self, entry: usize) -> bool {
+        self.reached[entry].turn == 0 && !self.passable_only[entry]
+    }
+
+    /// The anchors in range (reachable this turn, none where an ally stands), by `y` then
+    /// `x`; the start is one of them.
+    pub fn cells(&self) -> Vec<Cell> {
+        (0..self.reached.len())
+            .filter(|&entry| self.in_first_turn(entry))
+            .map(|entry| self.cell_of(self.reached[entry].anchor as usize))
+            .collect()
+    }
+
+    /// Whether `anchor` is in range.
+    pub fn is_in_range(&self, anchor: Cell) -> bool {
+        self.entry(anchor)
+            .is_some_and(|entry| self.in_first_turn(entry))
+    }
+
+    /// The fixed-point cost of reaching `anchor` (see [`COST_SCALE`]), if it is in range.
+    pub fn cost(&self, anchor: Cell) -> Option<u64> {
+        let entry = self.entry(anchor)?;
+        self.in_first_turn(entry).then(|| self.reached[entry].cost)
+    }
+
+    /// How many turns `anchor` needs (1: this one), up to the range's turns; `None` beyond
+    /// them, off the map, or where an ally stands. Each turn spends at most the budget, and a
+    /// step never spans two turns.
+    pub fn turns(&self, anchor: Cell) -> Option<u32> {
+        let entry = self.entry(anchor)?;
+        (!self.passable_only[entry]).then(|| self.reached[entry].turn + 1)
+    }
+
+    /// The anchors in range with a neighbour (by the map's movement rule, on the map or not)
+    /// that is not: the outline of the range, by `y` then `x`.
+    pub fn border_cells(&self) -> Vec<Cell> {
+        let directions = self.movement.direction_count();
+        let height = self.region.height as i64;
+        (0..self.reached.len())
+            .filter(|&entry| self.in_first_turn(entry))
+            .map(|entry| self.reached[entry].anchor as usize)
+            .filter(|&index| {
+                let (x, y) = ((index % self.width) as i64, (index / self.width) as i64);
+                crate::movement::DIRECTIONS[..directions]
+                    .iter()
+                    .any(|step| {
+                        let (nx, ny) = (x + i64::from(step.dx), y + i64::from(step.dy));
+                        let outside = nx < 0 || ny < 0 || nx >= self.width as i64 || ny >= height;
+                        outside
+                            || !self
+                                .is_in_range(self.cell_of((ny as usize) * self.width + nx as usize))
+                    })
+            })
+            .map(|index| self.cell_of(index))
+            .collect()
+    }
+
+    /// The way to `anchor`, as [`find_path`](crate::PathMap::find_path) would answer it:
+    /// `OK` with the anchors from the start and the cost, if `anchor` is reached within the
+    /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_OCCUPIED` where an ally stands;
+    /// `NO_PATH` otherwise. (`expanded` is 0.)
+    pub fn path_to(&self, anchor: Cell) -> PathResult {
+        if !self.region.contains(anchor) {
+            return PathResult::failure(PathCode::GoalOutOfBounds);
+        }
+        let Some(mut entry) = self.entry(anchor) else {
+            return PathResult::failure(PathCode::NoPath);
+        };
+        if self.passable_only[entry] {
+            return PathResult::failure(PathCode::GoalOccupied);
+        }
+        let offsets = direction_offsets(self.width);
+        let cost = self.reached[entry].cost;
+        let mut path = vec![anchor];
+        let mut weights = StepWeights::default();
+        while self.reached[entry].anchor as usize != self.start {
+            let here = self.reached[entry];
+            let direction = usize::from(here.direction);
+            let parent = (here.anchor as usize).wrapping_add_signed(-offsets[direction]);
+            let parent_entry = (self.reached)
+                .binary_search_by_key(&(parent as u32), |reached| reached.anchor)
+                .expect("a reached anchor's parent is reached");
+            let paid = here.cost - self.reached[parent_entry].cost;
+            if direction < crate::movement::STRAIGHT_DIRECTIONS {
+                weights.straight += paid / STRAIGHT_STEP;
+            } else {
+                weights.diagonal += paid / DIAGONAL_STEP;
+            }
+            path.push(self.cell_of(parent));
+            entry = parent_entry;
+        }
+        path.reverse();
+        PathResult {
+            code: PathCode::Ok,
+            path,
+            cost,
+            step_weights: weights,
+            ..PathResult::failure(PathCode::Ok)
+        }
+    }
+
+    /// The budget per turn, in fixed-point units ([`COST_SCALE`] per 1.0), allowance included.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// How many turns the range counts.
+    pub fn turn_count(&self) -> u32 {
+        self.turns
+    }
+
+    /// The start anchor.
+    pub fn start(&self) -> Cell {
+        self.cell_of(self.start)
+    }
+
+    /// The agent size it was built for.
+    pub fn agent_size(&self) -> u8 {
+        self.agent_size
+    }
+
+    /// The map's [`version`](crate::PathMap::version) it answers for.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The map's [`units_version`](crate::PathMap::units_version) it answers for.
+    pub fn units_version(&self) -> u64 {
+        self.units_version
+    }
+
+    /// How many anchors the search reached (all turns, allies' anchors included).
+    pub fn reached_count(&self) -> usize {
+        self.reached.len()
+    }
+}
+
+/// The budget `budget` (1.0 per straight step at multiplier 1) in fixed-point units, with the
+/// allowance of the module docs; `None` if it is not a number from 0 to [`MAX_BUDGET`].
+pub(crate) fn fixed_budget(budget: f64) -> Option<u64> {
+    (budget.is_finite() && (0.0..=MAX_BUDGET).contains(&budget))
+        .then(|| (budget * COST_SCALE as f64 * (1.0 + BUDGET_TOLERANCE)).floor() as u64)
+}

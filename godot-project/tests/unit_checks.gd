@@ -67,9 +67,9 @@ func check_blocking() -> String:
 	_expect(not _crosses(around.path, 1, Vector2i(4, 1), 3), "the path keeps off its footprint")
 	_expect(around.total_cost > 9.0, "going round costs more")
 	# Every entry point counts the unit alike.
-	var from := pf.to_global(pf.footprint_center(start, 1))
-	var to := pf.to_global(pf.footprint_center(goal, 1))
-	_expect_eq(pf.find_path_world(from, to, 1, &"unit", false, 1).path, around.path, "find_path_world")
+	var from_position := pf.to_global(pf.footprint_center(start, 1))
+	var to_position := pf.to_global(pf.footprint_center(goal, 1))
+	_expect_eq(pf.find_path_world(from_position, to_position, 1, &"unit", false, 1).path, around.path, "find_path_world")
 	_expect_eq(pf.get_id_path(start, goal, 1, &"unit", false, 1), around.path, "get_id_path")
 	var points := PackedVector2Array()
 	for anchor: Vector2i in around.path:

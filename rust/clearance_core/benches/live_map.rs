@@ -4,53 +4,16 @@
 //!
 //! Run: `cargo bench -p clearance_core --bench live_map`. Prints a Markdown table.
 
-use clearance_core::{AgentProfile, Cell, PathCode, PathMap, PathQuery, Region, TerrainGrid};
+use clearance_core::{Cell, PathCode, PathMap, PathQuery, Region};
 use std::hint::black_box;
 use std::time::Instant;
 
-const SIDE: i32 = 1024;
-const GROUND: u8 = 0;
-const WALL: u8 = 1;
-const SWAMP: u8 = 2;
+#[path = "support/generated.rs"]
+mod generated;
+use generated::{generated_map, Lcg, GROUND, SIDE, WALL};
+
 const PROFILES: [&str; 2] = ["soldier", "tank"];
 const SIZES: [i64; 3] = [1, 2, 3];
-
-/// A fixed-seed linear congruential generator: the same map and edits on every run.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, bound: i32) -> i32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % bound as u64) as i32
-    }
-}
-
-/// Open ground with scattered wall blocks and swamp patches, about 20% walls.
-fn generated_map(rng: &mut Lcg) -> PathMap {
-    let mut grid = TerrainGrid::new(Region::new(0, 0, SIDE, SIDE), GROUND).unwrap();
-    for (count, terrain) in [(2500, SWAMP), (6000, WALL)] {
-        for _ in 0..count {
-            let (x, y) = (rng.below(SIDE), rng.below(SIDE));
-            let (w, h) = (1 + rng.below(12), 1 + rng.below(12));
-            let rect = Region::new(x, y, w.min(SIDE - x), h.min(SIDE - y));
-            grid.fill_rect(rect, terrain).unwrap();
-        }
-    }
-    let mut map = PathMap::new(grid);
-    map.set_profile(
-        AgentProfile::new("soldier")
-            .with_terrain(GROUND, 1.0)
-            .and_then(|p| p.with_terrain(SWAMP, 2.5))
-            .unwrap(),
-    )
-    .unwrap();
-    map.set_profile(AgentProfile::new("tank").with_terrain(GROUND, 1.0).unwrap())
-        .unwrap();
-    map
-}
 
 /// Builds every layer and graph the benchmark keeps cached (2 layers, 6 graphs).
 fn warm(map: &PathMap) {

@@ -1,0 +1,97 @@
+//! Movement ranges against flow fields bounded by the same cost around the same anchor (the
+//! same amount of work, run backwards), paired in one run.
+//!
+//! Run: `cargo bench -p clearance_cli --bench ranges` (optionally `-- ROUNDS`, default 5).
+//! Budget 30 (about 25 straight steps of open ground), sizes 1 and 3, on AR0011SR (512 x 512,
+//! the Moving AI profile) and on the live-map bench's generated 1024 x 1024 map (the
+//! `soldier` profile, swamp at 2.5, and the uniform `tank`); 20 starts per case drawn with a
+//! fixed seed where the size fits. Reported: mean time per range, ns per anchor in range, and
+//! the field's time for the same starts and bound.
+
+use clearance_cli::movingai::{movingai_profile, read_map, MOVINGAI_PROFILE};
+use clearance_cli::shared_data::movingai_dir;
+use clearance_core::{Cell, FlowFieldOptions, PathMap, RangeOptions, COST_SCALE};
+use std::hint::black_box;
+use std::time::Instant;
+
+#[path = "../../clearance_core/benches/support/generated.rs"]
+mod generated;
+
+const BUDGET: f64 = 30.0;
+const STARTS: usize = 20;
+
+fn starts(map: &PathMap, profile: &str, size: i64, rng: &mut generated::Lcg) -> Vec<Cell> {
+    let region = map.region();
+    let mut starts = Vec::new();
+    while starts.len() < STARTS {
+        let cell = Cell::new(
+            region.x + rng.below(region.width),
+            region.y + rng.below(region.height),
+        );
+        if i64::from(map.clearance(cell, profile).unwrap_or(0)) >= size {
+            starts.push(cell);
+        }
+    }
+    starts
+}
+
+fn case(name: &str, map: &PathMap, profile: &str, size: i64, rounds: usize) {
+    let starts = starts(map, profile, size, &mut generated::Lcg(size as u64 * 7 + 1));
+    assert_eq!(map.prepare(profile, size), clearance_core::PathCode::Ok);
+    let options = RangeOptions::new();
+    let bound = FlowFieldOptions::new().max_cost((BUDGET * COST_SCALE as f64) as u64);
+    let (mut range_seconds, mut field_seconds, mut cells) = (0.0, 0.0, 0usize);
+    for round in 0..=rounds {
+        let started = Instant::now();
+        for &start in &starts {
+            let range = map
+                .movement_range(start, size, profile, BUDGET, &options)
+                .unwrap();
+            if round == 0 {
+                cells += range.cells().len();
+            }
+            black_box(range);
+        }
+        let ranges = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        for &start in &starts {
+            black_box(
+                map.flow_field(&[start], size, profile, bound.clone())
+                    .unwrap(),
+            );
+        }
+        let fields = started.elapsed().as_secs_f64();
+        if round > 0 {
+            range_seconds += ranges;
+            field_seconds += fields;
+        }
+    }
+    let per_range = range_seconds / (rounds * starts.len()) as f64;
+    let per_field = field_seconds / (rounds * starts.len()) as f64;
+    let anchors = cells as f64 / starts.len() as f64;
+    println!(
+        "| {name}, `{profile}`, size {size} | {anchors:.0} | {:.1} us | {:.1} ns | {:.1} us | {:.2}x |",
+        per_range * 1e6,
+        per_range * 1e9 / anchors,
+        per_field * 1e6,
+        per_range / per_field,
+    );
+}
+
+fn main() {
+    let rounds: usize = (std::env::args().nth(1))
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(5);
+    println!("| map, profile, size | anchors in range | range | per anchor | bounded field | range / field |");
+    println!("|---|---|---|---|---|---|");
+    let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
+    let file = read_map(&dir.join("AR0011SR.map")).unwrap();
+    let mut arena = PathMap::new(file.grid);
+    arena.set_profile(movingai_profile()).unwrap();
+    let generated = generated::generated_map(&mut generated::Lcg(0x5EED));
+    for size in [1, 3] {
+        case("AR0011SR", &arena, MOVINGAI_PROFILE, size, rounds);
+        case("generated 1024 x 1024", &generated, "soldier", size, rounds);
+        case("generated 1024 x 1024", &generated, "tank", size, rounds);
+    }
+}

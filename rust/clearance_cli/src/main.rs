@@ -1,6 +1,6 @@
 //! `clearance`: find paths for agents of any size on Moving AI maps (alone or among other
-//! units), check scenario files against their published optima, render maps, draw flow fields
-//! and choose arrival slots for group orders, without Godot.
+//! units), check scenario files against their published optima, render maps, draw flow fields,
+//! choose arrival slots for group orders and show movement ranges, without Godot.
 //!
 //! Exit status: 0 when the command did what was asked, 1 when a query failed or a scenario
 //! cost did not match, 2 when the input was bad (one line on stderr says why).
@@ -8,7 +8,7 @@
 mod commands;
 
 use clap::{Parser, Subcommand};
-use commands::{field, path, render, scen, slots};
+use commands::{field, path, range, render, scen, slots};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -36,6 +36,10 @@ enum Command {
     /// no other slot and no unit outside the group, each reachable by its member, nearest the
     /// target first (--json: one {"id", "anchor"} per member).
     Slots(slots::SlotsArgs),
+    /// Show where a unit can go with a budget of movement points (per turn, for --turns
+    /// turns), what each anchor costs, and with --to the way there: drawn on the map (in range
+    /// `+` or by turn, border `#`, start `s`, path `*`), as JSON (--json) or as a PNG (--out).
+    Range(range::RangeArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(&args),
         Command::Field(args) => field::run(&args),
         Command::Slots(args) => slots::run(&args),
+        Command::Range(args) => range::run(&args),
     };
     match outcome {
         Ok(code) => code,

@@ -1,5 +1,5 @@
-//! PNG pictures of a map: terrain, a clearance heat map, units and a path; or a flow field's
-//! costs and next steps.
+//! PNG pictures of a map: terrain, a clearance heat map, units and a path; a flow field's
+//! costs and next steps; or a movement range's costs, border and path.
 
 use crate::draw::path_footprints;
 use crate::error::CliError;
@@ -169,6 +169,96 @@ pub fn render_field(picture: &FieldPicture, scale: usize) -> (usize, usize, Vec<
 /// Renders a flow field and writes it as a PNG file.
 pub fn write_field_png(picture: &FieldPicture, scale: usize, path: &Path) -> Result<(), CliError> {
     let (width, height, pixels) = render_field(picture, scale);
+    write_rgb_png(width, height, &pixels, path)
+}
+
+/// A movement range drawn over its map.
+pub struct RangePicture<'a> {
+    /// The terrain.
+    pub grid: &'a TerrainGrid,
+    /// Every anchor to tint, with its cost (1.0 per straight step at multiplier 1).
+    pub cells: &'a [(Cell, f64)],
+    /// The anchors on the range's border, marked with a dot.
+    pub border: &'a [Cell],
+    /// The range's start anchor.
+    pub start: Cell,
+    /// The agent size the range is for (its start and path are drawn as footprints).
+    pub agent_size: u8,
+    /// Anchors of a path to draw over the range, possibly empty.
+    pub path: &'a [Cell],
+    /// Units standing on the map, drawn in violet where no anchor in range is, possibly none.
+    pub units: &'a [UnitEntry],
+}
+
+/// Renders a movement range to RGB pixels, `scale` pixels per cell: each anchor of `cells`
+/// coloured by its cost (light yellow at the start, dark violet at the dearest), the start's
+/// footprint and the path's footprint cells in red, units' cells elsewhere in violet, and
+/// everything else in its terrain colour, darkened. From [`MIN_MARK_SCALE`] pixels per cell
+/// up, each border anchor also gets a dark dot at its centre.
+pub fn render_range(picture: &RangePicture, scale: usize) -> (usize, usize, Vec<u8>) {
+    let grid = picture.grid;
+    let (width, height) = (grid.width(), grid.height());
+    let largest = (picture.cells.iter())
+        .map(|&(_, cost)| cost)
+        .fold(f64::MIN_POSITIVE, f64::max);
+    let mut cost = vec![None; width * height];
+    for &(cell, value) in picture.cells {
+        if let Some(index) = grid.index_of(cell) {
+            cost[index] = Some(value);
+        }
+    }
+    let mut marked = vec![false; width * height];
+    let mark = |cells: &[Cell], size: u8, marked: &mut [bool]| {
+        for cell in path_footprints(cells, size) {
+            if let Some(index) = grid.index_of(cell) {
+                marked[index] = true;
+            }
+        }
+    };
+    let mut on_path = vec![false; width * height];
+    mark(picture.path, picture.agent_size, &mut on_path);
+    mark(&[picture.start], picture.agent_size, &mut on_path);
+    for unit in picture.units {
+        if let Some(size) = checked_agent_size(unit.size) {
+            mark(&[unit.anchor], size, &mut marked);
+        }
+    }
+    let colour_of = |index: usize| -> [u8; 3] {
+        if on_path[index] {
+            return GOAL;
+        }
+        match cost[index] {
+            Some(cost) => {
+                let heat = (cost / largest) as f32;
+                std::array::from_fn(|c| (NEAR[c] + (FAR[c] - NEAR[c]) * heat) as u8)
+            }
+            None if marked[index] => UNIT,
+            None => terrain_colour(grid.as_bytes()[index]).map(|c| c / 2),
+        }
+    };
+    let (pixel_width, pixel_height, mut pixels) = paint_cells(width, height, scale, colour_of);
+    if scale >= MIN_MARK_SCALE {
+        let dot = (scale / 5).max(1);
+        for &cell in picture.border {
+            let Some(index) = grid.index_of(cell) else {
+                continue;
+            };
+            let left = (index % width) * scale + (scale - dot) / 2;
+            let top = (index / width) * scale + (scale - dot) / 2;
+            for y in top..top + dot {
+                for x in left..left + dot {
+                    let at = (y * pixel_width + x) * 3;
+                    pixels[at..at + 3].copy_from_slice(&MARK);
+                }
+            }
+        }
+    }
+    (pixel_width, pixel_height, pixels)
+}
+
+/// Renders a movement range and writes it as a PNG file.
+pub fn write_range_png(picture: &RangePicture, scale: usize, path: &Path) -> Result<(), CliError> {
+    let (width, height, pixels) = render_range(picture, scale);
     write_rgb_png(width, height, &pixels, path)
 }
 

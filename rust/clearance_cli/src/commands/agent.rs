@@ -1,6 +1,6 @@
-//! What `path`, `render`, `field` and `slots` share: the unit's and the search's options, the
-//! map, profiles and units they load, the query they run, and the one line that describes its
-//! result.
+//! What `path`, `render`, `field`, `slots` and `range` share: the unit's and the search's
+//! options, the map, profiles and units they load, the query they run, and the one line that
+//! describes its result.
 
 use super::occupancy::OccupancyArgs;
 use super::{movingai_path_map, LandmarkArgs, SearchArgs};
@@ -61,7 +61,8 @@ impl ProfileArgs {
     }
 }
 
-/// The unit: its size, profile and movement rule, as `path`, `render` and `field` take them.
+/// The unit: its size, profile and movement rule, as `path`, `render`, `field` and `range` take
+/// them.
 #[derive(Args)]
 pub struct UnitArgs {
     /// Agent size: the side of its square footprint, 1 to 255 (others give the code

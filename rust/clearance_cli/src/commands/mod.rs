@@ -2,6 +2,7 @@
 
 pub mod field;
 pub mod path;
+pub mod range;
 pub mod render;
 pub mod scen;
 pub mod slots;

@@ -1,11 +1,11 @@
-//! `--units`, `--unit-id` and `--others`, as `path`, `render`, `scen` and `field` take them:
-//! the units standing on the map, the one that moves, and how the others count.
+//! `--units`, `--unit-id` and `--others`, as `path`, `render`, `scen`, `field` and `range` take
+//! them: the units standing on the map, the one that moves, and how the others count.
 
 use clap::Args;
 use clearance_cli::units::{place_units, read_units, UnitEntry};
 use clearance_cli::CliError;
 use clearance_core::{OtherUnits, PathMap, PathQuery, UnitId};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The units on the map and how a query counts them.
 #[derive(Args)]
@@ -60,6 +60,11 @@ impl OccupancyArgs {
     /// Whether `--units` was given.
     pub fn has_units(&self) -> bool {
         self.units.is_some()
+    }
+
+    /// The `--units` file, if given.
+    pub fn file(&self) -> Option<&Path> {
+        self.units.as_deref()
     }
 
     /// The `--others` rule.

@@ -149,6 +149,22 @@ impl MovementRange {
         (!self.passable_only[entry]).then(|| self.reached[entry].turn + 1)
     }
 
+    /// Every anchor reached within the range's turns, but those where an ally stands, by `y`
+    /// then `x`: its turns (1: this one) and the fixed-point cost of the path to it, all
+    /// turns together.
+    pub fn reached(&self) -> impl Iterator<Item = (Cell, u32, u64)> + '_ {
+        (0..self.reached.len())
+            .filter(|&entry| !self.passable_only[entry])
+            .map(|entry| {
+                let reached = self.reached[entry];
+                (
+                    self.cell_of(reached.anchor as usize),
+                    reached.turn + 1,
+                    reached.cost,
+                )
+            })
+    }
+
     /// The anchors in range with a neighbour (by the map's movement rule, on the map or not)
     /// that is not: the outline of the range, by `y` then `x`.
     pub fn border_cells(&self) -> Vec<Cell> {

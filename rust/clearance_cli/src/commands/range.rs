@@ -126,7 +126,7 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
             return Err(CliError::Usage(format!("--turns: {error}")));
         }
     };
-    let reached = reached(&range, &map.grid, args.json || args.out.is_some());
+    let reached = reached(&range);
     let border = range.border_cells();
     let to = args.to.map(|anchor| range.path_to(anchor));
     if args.json {
@@ -197,33 +197,13 @@ fn check_allies(args: &RangeArgs, units: &[UnitEntry]) -> Result<(), CliError> {
 }
 
 /// Every anchor listed, by `y` then `x`: those in range this turn with one turn; with more,
-/// every anchor reached within the turns. The cost of an anchor beyond the first turn is the
-/// whole path's, all turns together, read back along it (the range keeps no public cost
-/// there), so it is read only if `costs` (the JSON and the PNG show it, the drawing does
-/// not); 0 otherwise.
-fn reached(range: &MovementRange, grid: &TerrainGrid, costs: bool) -> Vec<Reach> {
-    if range.turn_count() <= 1 {
-        return (range.cells().into_iter())
-            .map(|anchor| Reach {
-                anchor,
-                cost: range.cost(anchor).expect("an anchor in range has a cost"),
-                turns: 1,
-            })
-            .collect();
-    }
-    (grid.region().cells())
-        .filter_map(|anchor| {
-            let turns = range.turns(anchor)?;
-            let cost = match turns {
-                1 => range.cost(anchor)?,
-                _ if costs => range.path_to(anchor).cost,
-                _ => 0,
-            };
-            Some(Reach {
-                anchor,
-                cost,
-                turns,
-            })
+/// every anchor reached within the turns, with the whole path's cost, all turns together.
+fn reached(range: &MovementRange) -> Vec<Reach> {
+    (range.reached())
+        .map(|(anchor, turns, cost)| Reach {
+            anchor,
+            cost,
+            turns,
         })
         .collect()
 }

@@ -179,7 +179,7 @@ impl PathMap {
             split_seeds,
             offsets: direction_offsets(width),
             known: vec![0; height * width],
-            best: Table::default(),
+            best: vec![0; height * width],
             open: BinaryHeap::new(),
             settled: Vec::new(),
             cursor: 0,
@@ -190,7 +190,7 @@ impl PathMap {
             view,
         };
         for seed in seeds {
-            search.best.insert(seed, 0);
+            search.best[seed] = 1;
             search.open.push(Reverse((0, seed)));
             search.known[seed] = CONNECTED;
         }
@@ -202,6 +202,8 @@ impl PathMap {
 const UNKNOWN: u8 = 0;
 const CONNECTED: u8 = 1;
 const CUT_OFF: u8 = 2;
+/// Being walked through by the current reachability walk.
+const VISITING: u8 = 3;
 
 /// A Dijkstra search from the target for one size and profile, resumed as members ask for
 /// slots, and what it has learnt about which starts reach the target.
@@ -217,7 +219,9 @@ struct SlotSearch {
     target: (usize, usize),
     /// Per anchor: [`UNKNOWN`], [`CONNECTED`] to the target's anchors, or [`CUT_OFF`].
     known: Vec<u8>,
-    best: Table<usize, u64>,
+    /// Per anchor: 0 if not reached yet, else its best cost so far plus 1 (zeroed memory is
+    /// handed out lazily, so only the pages the search touches cost anything).
+    best: Vec<u64>,
     open: BinaryHeap<Reverse<(u64, usize)>>,
     /// Anchors in the order the search settled them (cheapest first).
     settled: Vec<usize>,
@@ -229,7 +233,7 @@ impl SlotSearch {
     /// The next anchor the search settles, if any is left.
     fn settle_next(&mut self) -> Option<usize> {
         while let Some(Reverse((cost, anchor))) = self.open.pop() {
-            if self.best.get(&anchor).is_some_and(|&best| best < cost) {
+            if self.best[anchor] - 1 < cost {
                 continue;
             }
             let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
@@ -238,14 +242,13 @@ impl SlotSearch {
                 mask &= mask - 1;
                 let next = anchor.wrapping_add_signed(self.offsets[direction]);
                 let next_cost = cost + STEP_LENGTHS[direction] * self.graph.entry_multiplier(next);
-                if self.best.get(&next).is_none_or(|&best| next_cost < best) {
-                    self.best.insert(next, next_cost);
+                if self.best[next] == 0 || next_cost < self.best[next] - 1 {
+                    self.best[next] = next_cost + 1;
                     self.open.push(Reverse((next_cost, next)));
                     self.known[next] = CONNECTED;
                 }
             }
             // Settled once: a later, dearer entry of the same anchor is skipped above.
-            self.best.insert(anchor, cost);
             self.settled.push(anchor);
             return Some(anchor);
         }
@@ -341,27 +344,32 @@ impl SlotSearch {
         };
         let mut visited = vec![start];
         // `start` is not blocked here, so every anchor visited shares its part of the map.
-        let mut open = BinaryHeap::from([Reverse((distance(start), start))]);
-        let mut seen: Table<usize, ()> = Table::default();
-        seen.insert(start, ());
+        if self.known[start] != UNKNOWN {
+            return self.known[start] == CONNECTED;
+        }
+        self.known[start] = VISITING;
+        // Best first by distance to the target, from buckets of equal distance (a step
+        // changes the distance by at most one, so the lowest bucket is found at once).
+        let mut open = Buckets::new(self.known.len() / width + width);
+        open.push(distance(start), start);
         let mut verdict = CUT_OFF;
-        'walk: while let Some(Reverse((_, anchor))) = open.pop() {
-            if self.known[anchor] != UNKNOWN {
-                verdict = self.known[anchor];
-                break;
-            }
+        'walk: while let Some(anchor) = open.pop() {
             let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
             while mask != 0 {
                 let direction = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let next = anchor.wrapping_add_signed(self.offsets[direction]);
-                if self.known[next] != UNKNOWN {
-                    verdict = self.known[next];
-                    break 'walk;
-                }
-                if seen.insert(next, ()).is_none() {
-                    visited.push(next);
-                    open.push(Reverse((distance(next), next)));
+                match self.known[next] {
+                    UNKNOWN => {
+                        self.known[next] = VISITING;
+                        visited.push(next);
+                        open.push(distance(next), next);
+                    }
+                    VISITING => {}
+                    known => {
+                        verdict = known;
+                        break 'walk;
+                    }
                 }
             }
         }
@@ -399,4 +407,35 @@ fn joined_by_steps(seeds: &[usize], graph: &AnchorGraph, view: &UnitsView, width
         }
     }
     joined.iter().all(|&joined| joined)
+}
+
+/// A queue of anchors by a small whole distance: one stack per distance, popped lowest first
+/// (last in, first out among equals).
+struct Buckets {
+    stacks: Vec<Vec<usize>>,
+    lowest: usize,
+}
+
+impl Buckets {
+    fn new(distances: usize) -> Self {
+        Buckets {
+            stacks: (0..=distances).map(|_| Vec::new()).collect(),
+            lowest: usize::MAX,
+        }
+    }
+
+    fn push(&mut self, distance: usize, anchor: usize) {
+        self.stacks[distance].push(anchor);
+        self.lowest = self.lowest.min(distance);
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        while self.lowest < self.stacks.len() {
+            if let Some(anchor) = self.stacks[self.lowest].pop() {
+                return Some(anchor);
+            }
+            self.lowest += 1;
+        }
+        None
+    }
 }

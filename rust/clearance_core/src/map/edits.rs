@@ -29,7 +29,7 @@ impl PathMap {
     /// changes.
     pub fn load_terrain(&mut self, data: &[TerrainId]) -> Result<(), GridError> {
         let old: TerrainSet = self.grid.as_bytes().iter().copied().collect();
-        self.grid.load(data)?;
+        Arc::make_mut(&mut self.grid).load(data)?;
         self.bump_version();
         exclusive(&mut self.clearance).clear();
         exclusive(&mut self.graphs).clear();
@@ -66,7 +66,7 @@ impl PathMap {
             exclusive(&mut self.graphs).clear();
         }
         for (edit, &window) in edits.iter().zip(&windows) {
-            let written = self.grid.fill_rect(edit.rect(), edit.terrain());
+            let written = Arc::make_mut(&mut self.grid).fill_rect(edit.rect(), edit.terrain());
             debug_assert!(written.is_ok(), "edits were checked before the first write");
             if repair {
                 self.repair_caches(window);

@@ -97,7 +97,9 @@ fn fresh_version() -> u64 {
 /// ```
 #[derive(Debug)]
 pub struct PathMap {
-    grid: TerrainGrid,
+    /// Shared with clones until either edits its terrain: a snapshot (an async request's, say)
+    /// costs no copy of the terrain, and moving units after one copies none either.
+    grid: Arc<TerrainGrid>,
     movement: Movement,
     profiles: Table<String, Arc<AgentProfile>>,
     clearance: RwLock<Table<TerrainSet, Arc<ClearanceLayer>>>,
@@ -120,7 +122,7 @@ impl PathMap {
     /// A map over `grid` with 8-way movement and no profiles yet.
     pub fn new(grid: TerrainGrid) -> Self {
         PathMap {
-            grid,
+            grid: Arc::new(grid),
             movement: Movement::EightWay,
             profiles: Table::default(),
             clearance: RwLock::default(),
@@ -210,7 +212,7 @@ impl PathMap {
                 .filter_map(|&cell| grid.index_of(cell))
                 .collect();
         }
-        self.grid = grid;
+        self.grid = Arc::new(grid);
         self.bump_version();
         exclusive(&mut self.clearance).clear();
         exclusive(&mut self.graphs).clear();

@@ -84,6 +84,7 @@ fn every_func_is_documented() {
             "get_last_result",
             "get_last_total_cost",
             "get_map_version",
+            "get_movement_range",
             "get_pending_request_count",
             "get_point_path",
             "get_profile_names",
@@ -105,6 +106,7 @@ fn every_func_is_documented() {
             "remove_unit",
             "request_flow_field",
             "request_flow_field_reaching",
+            "request_movement_range",
             "request_path",
             "request_paths",
             "set_cache_memory_limit_mb",
@@ -112,6 +114,7 @@ fn every_func_is_documented() {
             "set_cell_terrain",
             "set_debug_draw_clearance",
             "set_debug_draw_last_path",
+            "set_debug_draw_last_range",
             "set_debug_draw_units",
             "set_debug_flow_field",
             "set_debug_profile",
@@ -153,6 +156,24 @@ fn every_func_is_documented() {
         ]
     );
     assert_eq!(
+        method_names(&class_reference("ClearanceMovementRange")),
+        [
+            "get_agent_size",
+            "get_border_cells",
+            "get_budget",
+            "get_cells",
+            "get_cost",
+            "get_map_version",
+            "get_path_to",
+            "get_profile",
+            "get_start",
+            "get_turn_count",
+            "get_turns",
+            "get_units_version",
+            "is_in_range",
+        ]
+    );
+    assert_eq!(
         method_names(&class_reference("AgentProfile")),
         [
             "get_profile_name",
@@ -169,7 +190,12 @@ fn every_func_is_documented() {
 #[test]
 fn the_class_reference_has_no_accidental_tags() {
     const FORMATTING: [&str; 10] = ["b", "/b", "i", "/i", "br", "lb", "rb", "u", "/u", "/url"];
-    for class in ["ClearancePathfinder", "ClearanceFlowField", "AgentProfile"] {
+    for class in [
+        "ClearancePathfinder",
+        "ClearanceFlowField",
+        "ClearanceMovementRange",
+        "AgentProfile",
+    ] {
         let xml = class_reference(class);
         let stray: Vec<&str> = tags_outside_code(&xml)
             .into_iter()

@@ -20,12 +20,14 @@ mod frame;
 mod marshal;
 mod pathfinder;
 mod profile;
+mod range;
 mod tilemap;
 mod workers;
 
 pub use field::ClearanceFlowField;
 pub use pathfinder::ClearancePathfinder;
 pub use profile::AgentProfile;
+pub use range::ClearanceMovementRange;
 
 /// The extension entry point, `gdext_rust_init` (the symbol the `.gdextension` file names).
 mod entry {

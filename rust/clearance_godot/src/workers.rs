@@ -1,11 +1,12 @@
-//! Worker threads for `request_path()`, `request_paths()` and `request_flow_field()`: the work
+//! Worker threads for `request_path()`, `request_paths()`, `request_flow_field()` and
+//! `request_movement_range()`: the work
 //! runs off the main thread on a snapshot of the map, and results wait in a channel until the
 //! node collects them on the main thread (Godot objects and signals stay on the main thread).
 #![forbid(unsafe_code)]
 
 use clearance_core::{
-    Cell, FlowField, FlowFieldOptions, OtherUnits, PathCode, PathMap, PathQuery, PathResult,
-    SearchMode, UnitId,
+    Cell, FlowField, FlowFieldOptions, MovementRange, OtherUnits, PathCode, PathMap, PathQuery,
+    PathResult, RangeError, RangeOptions, SearchMode, UnitId,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -64,6 +65,8 @@ pub enum Work {
     },
     /// A flow field, from `request_flow_field()`.
     Field(FieldOrder),
+    /// A movement range, from `request_movement_range()`.
+    Range(RangeOrder),
 }
 
 /// A flow field to build, with everything it needs to cross to a worker thread.
@@ -87,6 +90,31 @@ impl FieldOrder {
     }
 }
 
+/// A movement range to build, with everything it needs to cross to a worker thread: the
+/// arguments as given (checked by the node) and the node's `other_units` rule of the moment.
+#[derive(Debug, Clone)]
+pub struct RangeOrder {
+    pub start: Cell,
+    pub agent_size: i64,
+    pub profile: String,
+    /// Movement points per turn, as given.
+    pub budget: f64,
+    pub options: RangeOptions,
+}
+
+impl RangeOrder {
+    /// Builds the range on `map`, or says why the core refused it.
+    pub fn build(&self, map: &PathMap) -> Result<MovementRange, RangeError> {
+        map.movement_range(
+            self.start,
+            self.agent_size,
+            &self.profile,
+            self.budget,
+            &self.options,
+        )
+    }
+}
+
 /// A finished request.
 pub struct Finished {
     pub id: i64,
@@ -104,6 +132,11 @@ pub enum Outcome {
     Field {
         order: FieldOrder,
         field: Box<Result<FlowField, PathCode>>,
+    },
+    /// The range, or why the core refused it, with the order that asked for it.
+    Range {
+        order: RangeOrder,
+        range: Box<Result<MovementRange, RangeError>>,
     },
 }
 
@@ -205,6 +238,10 @@ fn work(queue: &Mutex<Receiver<Job>>, finished: &Sender<Finished>, stopping: &At
             Work::Field(order) => {
                 let field = Box::new(order.build(&job.map));
                 Outcome::Field { order, field }
+            }
+            Work::Range(order) => {
+                let range = Box::new(order.build(&job.map));
+                Outcome::Range { order, range }
             }
         };
         let done = Finished {

@@ -1,10 +1,11 @@
-//! The debug overlay: the clearance heat map, flow fields, the units' footprints and the last
-//! path.
+//! The debug overlay: the clearance heat map, flow fields, the last movement range, the units'
+//! footprints and the last path.
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
 use crate::convert::region_of;
 use crate::field::ClearanceFlowField;
+use crate::range::ClearanceMovementRange;
 use clearance_core::{cost_to_f64, footprint, AgentProfile as CoreProfile, Region};
 use godot::classes::Engine;
 use godot::prelude::*;
@@ -29,6 +30,11 @@ impl ClearancePathfinder {
         }
         if let Some(field) = self.debug_flow_field.clone() {
             self.draw_flow_field(&field.bind());
+        }
+        if self.debug_draw_last_range {
+            if let Some(range) = self.last_range.clone() {
+                self.draw_range(&range.bind());
+            }
         }
         if self.debug_draw_units {
             self.draw_units();
@@ -68,6 +74,39 @@ impl ClearancePathfinder {
                     .width(line_width)
                     .done();
             }
+        }
+    }
+
+    /// Tints each anchor in `range` by its cost against the budget and outlines its border
+    /// cells (nothing above `MAX_HEAT_MAP_CELLS` cells in range).
+    fn draw_range(&mut self, range: &ClearanceMovementRange) {
+        let built = range.built();
+        let cells = built.cells();
+        if cells.len() as u64 > MAX_HEAT_MAP_CELLS {
+            return;
+        }
+        let frame = range.frame();
+        let budget = range.get_budget().max(f64::MIN_POSITIVE);
+        let line_width = (frame.cell_size.x.min(frame.cell_size.y) / 10.0).max(1.0);
+        let border = built.border_cells();
+        let mut base = self.base_mut();
+        for anchor in cells {
+            let cost = built.cost(anchor).map_or(budget, cost_to_f64);
+            let warmth = (cost / budget).clamp(0.0, 1.0);
+            let colour = Color::from_hsv((1.0 - warmth) * 0.62, 0.85, 0.95);
+            base.draw_rect(
+                frame.rect_of(Region::new(anchor.x, anchor.y, 1, 1)),
+                colour.with_alpha(0.4),
+            );
+        }
+        for anchor in border {
+            base.draw_rect_ex(
+                frame.rect_of(Region::new(anchor.x, anchor.y, 1, 1)),
+                Color::from_rgba(1.0, 1.0, 1.0, 0.8),
+            )
+            .filled(false)
+            .width(line_width)
+            .done();
         }
     }
 

@@ -9,6 +9,7 @@
 //!   and the last result;
 //! - [`fields`]: flow fields (`get_flow_field()`, `request_flow_field()`) and group orders
 //!   (`find_paths_to()`);
+//! - [`ranges`]: movement ranges (`get_movement_range()`, `request_movement_range()`);
 //! - [`terrain`]: terrain edits and reads, and the TileMapLayer import;
 //! - [`profiles`]: profiles from code and from `AgentProfile` resources, and landmarks;
 //! - [`units`]: the units registered on the occupancy layer, and arrival slots for group
@@ -28,6 +29,7 @@ mod modes;
 mod profiles;
 mod properties;
 mod queries;
+mod ranges;
 mod terrain;
 mod units;
 
@@ -40,6 +42,7 @@ use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
 use crate::marshal::ResultKeys;
 use crate::profile::AgentProfile;
+use crate::range::ClearanceMovementRange;
 use crate::workers::Workers;
 use clearance_core::{Cell, PathMap, PathResult, Region, TerrainGrid};
 use godot::classes::{Engine, INode2D, Node2D};
@@ -249,6 +252,13 @@ pub struct ClearancePathfinder {
     #[var(set = set_debug_flow_field)]
     debug_flow_field: Option<Gd<ClearanceFlowField>>,
 
+    /// Draws the last movement range `get_movement_range()` made: each anchor in range tinted
+    /// by its cost (blue at the start, through green and yellow, to red at the budget), its
+    /// border outlined. Skipped for maps of more than 65,536 cells.
+    #[export]
+    #[var(set = set_debug_draw_last_range)]
+    debug_draw_last_range: bool,
+
     /// Worker threads for `request_path()` and `request_paths()` (0: one fewer than the
     /// machine's processors, at least 1). Applies from the next request; changing it waits for
     /// running queries to finish and drops queued requests (their signals never come).
@@ -294,6 +304,8 @@ pub struct ClearancePathfinder {
     last_agent_size: u8,
     /// The last synchronous query's result and agent size, for `get_last_result()`.
     last_result: Option<(PathResult, i64)>,
+    /// The last range made by `get_movement_range()`, for the debug overlay.
+    last_range: Option<Gd<ClearanceMovementRange>>,
     /// Result keys and code names, converted to Variants once.
     result_keys: Rc<ResultKeys>,
     /// The profile name of the last synchronous query, as a StringName and as the core's
@@ -328,6 +340,7 @@ impl INode2D for ClearancePathfinder {
             debug_draw_last_path: false,
             debug_draw_units: false,
             debug_flow_field: None,
+            debug_draw_last_range: false,
             worker_thread_count: 0,
             search_expansion_limit: 0,
             cache_memory_limit_mb: (clearance_core::DEFAULT_CACHE_MEMORY_LIMIT >> 20) as i64,
@@ -342,6 +355,7 @@ impl INode2D for ClearancePathfinder {
             last_path: Vec::new(),
             last_agent_size: 1,
             last_result: None,
+            last_range: None,
             base,
         }
     }
@@ -453,6 +467,13 @@ impl ClearancePathfinder {
     /// when the request was made.
     #[signal]
     fn flow_field_ready(id: i64, field: Gd<ClearanceFlowField>);
+
+    /// Emitted on the main thread when the request `id` from `request_movement_range()` has
+    /// finished, with the range `get_movement_range()` would have returned for the map and
+    /// the units as they were when the request was made (`null`, after an error, only if the
+    /// cache memory limit refused it).
+    #[signal]
+    fn movement_range_ready(id: i64, range: Option<Gd<ClearanceMovementRange>>);
 
     // ---------------------------------------------------------------------------------------
     // Property setters: the work is in `properties.rs`.
@@ -586,6 +607,12 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_debug_flow_field(&mut self, field: Option<Gd<ClearanceFlowField>>) {
         self.apply_debug_flow_field(field);
+    }
+
+    /// Sets `debug_draw_last_range`; see the property.
+    #[func]
+    pub fn set_debug_draw_last_range(&mut self, enabled: bool) {
+        self.apply_debug_draw_last_range(enabled);
     }
 
     /// Marks the resource profiles for registration before the next query: connected to the

@@ -268,6 +268,12 @@ impl ClearancePathfinder {
         self.base_mut().queue_redraw();
     }
 
+    /// What `set_debug_draw_last_range()` does: validates, then applies.
+    pub(super) fn apply_debug_draw_last_range(&mut self, enabled: bool) {
+        self.debug_draw_last_range = enabled;
+        self.base_mut().queue_redraw();
+    }
+
     /// What `set_debug_flow_field()` does: validates, then applies.
     pub(super) fn apply_debug_flow_field(&mut self, field: Option<Gd<ClearanceFlowField>>) {
         self.debug_flow_field = field;

@@ -453,7 +453,8 @@ impl ClearancePathfinder {
         }
     }
 
-    /// Emits `path_found`, `paths_found` or `flow_field_ready` for a finished request.
+    /// Emits `path_found`, `paths_found`, `flow_field_ready` or `movement_range_ready` for a
+    /// finished request.
     fn emit_finished(&mut self, done: Finished) {
         match done.outcome {
             Outcome::Paths { results, single } if single => {
@@ -475,6 +476,12 @@ impl ClearancePathfinder {
             Outcome::Field { order, field } => {
                 let field = self.field_object(*field, order);
                 self.signals().flow_field_ready().emit(done.id, &field);
+            }
+            Outcome::Range { order, range } => {
+                let range = self.range_object("request_movement_range", *range, order);
+                self.signals()
+                    .movement_range_ready()
+                    .emit(done.id, range.as_ref());
             }
         }
     }

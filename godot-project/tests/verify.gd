@@ -14,6 +14,7 @@ const GeneratedChecks := preload("res://tests/generated_checks.gd")
 const AsyncChecks := preload("res://tests/async_checks.gd")
 const FieldChecks := preload("res://tests/field_checks.gd")
 const UnitChecks := preload("res://tests/unit_checks.gd")
+const RangeChecks := preload("res://tests/range_checks.gd")
 
 var checks: Array[Dictionary] = []
 var expectations := Expectations.new()
@@ -75,6 +76,12 @@ func _initialize() -> void:
 	await _run("flow_fields_and_group_orders_count_units", units.check_fields_and_group_orders)
 	await _run("arrival_slots_are_legal_reachable_and_apart", units.check_arrival_slots)
 	await _run("unit_methods_refuse_bad_input_and_change_nothing", units.check_bad_input)
+	var ranges := RangeChecks.new(expectations, rng, self)
+	await _run("movement_ranges_match_find_path", ranges.check_ranges_match_find_path)
+	await _run("movement_range_boundary_and_turns", ranges.check_boundary_and_turns)
+	await _run("movement_ranges_pass_allies_and_count_enemies", ranges.check_allies_and_enemies)
+	await _run("async_movement_range_belongs_to_the_map_it_was_asked_on", ranges.check_async_range)
+	await _run("movement_range_methods_refuse_bad_input", ranges.check_bad_input)
 	var failed := checks.filter(func(check: Dictionary) -> bool: return not check["pass"]).size()
 	var receipt := {
 		"suite": "clearance_pathfinder_godot",

@@ -9,7 +9,8 @@ extends Node2D
 ## (get_arrival_slots) by one batch of queries (find_paths), timed on the HUD. A right click
 ## builds or removes a wall, and every unit on its way re-plans off the main thread
 ## (request_path / path_found); H toggles the clearance heat map of the selected profile, U the
-## units' footprints, F the flow field to the last group order's target.
+## units' footprints, F the flow field to the last group order's target, T opens the tactics
+## demo (movement ranges, tactics.tscn).
 ##
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
 ## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
@@ -163,6 +164,8 @@ func _unhandled_input(event: InputEvent) -> void:
 			pathfinder.debug_draw_units = not pathfinder.debug_draw_units
 		elif key.keycode == KEY_F:
 			_toggle_group_field()
+		elif key.keycode == KEY_T:
+			get_tree().change_scene_to_file("res://demo/tactics.tscn")
 	if event is InputEventMouseMotion and dragging:
 		overlay.queue_redraw()
 	var click := event as InputEventMouseButton
@@ -366,7 +369,7 @@ func _update_status() -> void:
 		"Keys 1-6 or click a unit: select; drag a box: select a group.",
 		"Click the map: send the selection; a group spreads over arrival slots.",
 		"Right-click: build or remove a wall; units on the move re-plan.",
-		"Units block each other.  H: heat map.  U: footprints.  F: group field.",
+		"Units block each other.  H: heat map.  U: footprints.  F: group field.  T: tactics.",
 		"Infantry wades: ground, road 1; swamp 1.5; water 2.",
 		"Vehicles keep to land: ground 1; road 0.5; swamp 6.",
 	])

@@ -92,8 +92,17 @@ if ! grep -q 'group order: 6 units, 6 slots, .* (6 with a path)' "$logs/demo-gro
     echo "FAIL: the demo's scripted group order did not give all six units a slot and a path"
     failed=1
 fi
-# The demo has no expected errors: any error line is a failure.
-for log in demo demo-group; do
+# --scripted-turn plays blue's turn in the tactics demo: movement ranges (the tank's smaller in
+# the forest than the soldier's, none on an enemy), each unit to the dearest anchor in range at
+# the path's cost, then red to play. It quits by itself, with status 1 if a check failed.
+run tactics 300 res://demo/tactics.tscn -- --scripted-turn
+if ! grep -q 'tactics: scripted turn OK' "$logs/tactics.log"; then
+    echo "FAIL: the tactics demo's scripted turn did not pass"
+    grep 'tactics:' "$logs/tactics.log" | head -n 10
+    failed=1
+fi
+# The demos have no expected errors: any error line is a failure.
+for log in demo demo-group tactics; do
     if grep -E '^(ERROR|USER ERROR):' "$logs/$log.log" >/dev/null; then
         echo "FAIL: the demo ($log) printed errors:"
         grep -E -A 2 '^(ERROR|USER ERROR):' "$logs/$log.log" | head -n 30

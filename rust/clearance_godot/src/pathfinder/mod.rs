@@ -470,8 +470,8 @@ impl ClearancePathfinder {
 
     /// Emitted on the main thread when the request `id` from `request_movement_range()` has
     /// finished, with the range `get_movement_range()` would have returned for the map and
-    /// the units as they were when the request was made (`null`, after an error, only if the
-    /// cache memory limit refused it).
+    /// the units as they were when the request was made: `null`, after an error, where the
+    /// unit did not fit at the start or the cache memory limit refused it.
     #[signal]
     fn movement_range_ready(id: i64, range: Option<Gd<ClearanceMovementRange>>);
 

@@ -72,7 +72,9 @@ impl ClearancePathfinder {
     /// `movement_range_ready(id, range)` follows on the main thread, in a later frame, with
     /// the range for the map and the units as they are now (edits made and units moved
     /// meanwhile do not affect it), by the `other_units` of this moment. Arguments
-    /// `get_movement_range()` refuses print an error and return -1, and nothing is started.
+    /// `get_movement_range()` refuses print an error and return -1, and nothing is started;
+    /// but a start where the unit does not fit and the cache memory limit are found by the
+    /// worker, as for `request_flow_field()`: the signal then brings `null`, after an error.
     #[func]
     // GDScript's signature: the optional arguments trail.
     #[allow(clippy::too_many_arguments)]

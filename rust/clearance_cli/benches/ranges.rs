@@ -78,6 +78,30 @@ fn case(name: &str, map: &PathMap, profile: &str, size: i64, rounds: usize) {
     );
 }
 
+/// `RANGE_PROBE=1`: one start, many times, for a steady figure on a busy machine.
+fn probe(map: &PathMap, profile: &str) {
+    let start = starts(map, profile, 1, &mut generated::Lcg(8))[0];
+    let options = RangeOptions::new();
+    let mut best = f64::MAX;
+    for _ in 0..200 {
+        let started = Instant::now();
+        black_box(
+            map.movement_range(start, 1, profile, BUDGET, &options)
+                .unwrap(),
+        );
+        best = best.min(started.elapsed().as_secs_f64());
+    }
+    let cells = map
+        .movement_range(start, 1, profile, BUDGET, &options)
+        .unwrap()
+        .cells()
+        .len();
+    println!(
+        "probe: best of 200 {:.1} us for {cells} anchors",
+        best * 1e6
+    );
+}
+
 fn main() {
     let rounds: usize = (std::env::args().nth(1))
         .and_then(|text| text.parse().ok())
@@ -88,6 +112,9 @@ fn main() {
     let file = read_map(&dir.join("AR0011SR.map")).unwrap();
     let mut arena = PathMap::new(file.grid);
     arena.set_profile(movingai_profile()).unwrap();
+    if std::env::var_os("RANGE_PROBE").is_some() {
+        return probe(&arena, MOVINGAI_PROFILE);
+    }
     let generated = generated::generated_map(&mut generated::Lcg(0x5EED));
     for size in [1, 3] {
         case("AR0011SR", &arena, MOVINGAI_PROFILE, size, rounds);

@@ -21,7 +21,7 @@ use crate::grid::{Cell, Region};
 use crate::movement::{direction_offsets, Movement};
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::result::{PathCode, PathResult, StepWeights};
-use crate::search::Reached;
+use crate::search::{Reached, Window};
 
 /// The relative allowance with which costs are compared with the budget (see the module docs).
 pub const BUDGET_TOLERANCE: f64 = 1e-7;
@@ -88,8 +88,11 @@ pub struct MovementRange {
     pub(crate) agent_size: u8,
     pub(crate) budget: u64,
     pub(crate) turns: u32,
-    /// Every anchor reached, by storage index.
+    /// Every anchor reached, in the order the search settled them.
     pub(crate) reached: Vec<Reached>,
+    /// The anchors the search could reach, and each one's entry in `reached`.
+    pub(crate) window: Window,
+    pub(crate) places: Vec<u32>,
     /// Per entry of `reached`: an ally stands there, so it may be passed but not stopped on.
     pub(crate) passable_only: Vec<bool>,
     pub(crate) version: u64,
@@ -101,11 +104,25 @@ impl MovementRange {
         if !self.region.contains(cell) {
             return None;
         }
-        let index =
-            (cell.y - self.region.y) as usize * self.width + (cell.x - self.region.x) as usize;
-        self.reached
-            .binary_search_by_key(&(index as u32), |reached| reached.anchor)
-            .ok()
+        let (x, y) = (
+            (cell.x - self.region.x) as usize,
+            (cell.y - self.region.y) as usize,
+        );
+        let window = self.window;
+        let inside = (window.x0..window.x0 + window.width).contains(&x)
+            && (window.y0..window.y0 + window.height).contains(&y);
+        if !inside {
+            return None;
+        }
+        let place = self.places[(y - window.y0) * window.width + x - window.x0];
+        (place != u32::MAX).then_some(place as usize)
+    }
+
+    /// The entries of `reached` by `y`, then `x`.
+    fn in_order(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.places.iter())
+            .filter(|&&place| place != u32::MAX)
+            .map(|&place| place as usize)
     }
 
     fn cell_of(&self, index: usize) -> Cell {
@@ -123,7 +140,7 @@ impl MovementRange {
     /// The anchors in range (reachable this turn, none where an ally stands), by `y` then
     /// `x`; the start is one of them.
     pub fn cells(&self) -> Vec<Cell> {
-        (0..self.reached.len())
+        self.in_order()
             .filter(|&entry| self.in_first_turn(entry))
             .map(|entry| self.cell_of(self.reached[entry].anchor as usize))
             .collect()
@@ -153,7 +170,7 @@ impl MovementRange {
     /// then `x`: its turns (1: this one) and the fixed-point cost of the path to it, all
     /// turns together.
     pub fn reached(&self) -> impl Iterator<Item = (Cell, u32, u64)> + '_ {
-        (0..self.reached.len())
+        self.in_order()
             .filter(|&entry| !self.passable_only[entry])
             .map(|entry| {
                 let reached = self.reached[entry];
@@ -170,7 +187,7 @@ impl MovementRange {
     pub fn border_cells(&self) -> Vec<Cell> {
         let directions = self.movement.direction_count();
         let height = self.region.height as i64;
-        (0..self.reached.len())
+        self.in_order()
             .filter(|&entry| self.in_first_turn(entry))
             .map(|entry| self.reached[entry].anchor as usize)
             .filter(|&index| {
@@ -211,9 +228,8 @@ impl MovementRange {
             let here = self.reached[entry];
             let direction = usize::from(here.direction);
             let parent = (here.anchor as usize).wrapping_add_signed(-offsets[direction]);
-            let parent_entry = (self.reached)
-                .binary_search_by_key(&(parent as u32), |reached| reached.anchor)
-                .expect("a reached anchor's parent is reached");
+            let parent_entry =
+                (self.entry(self.cell_of(parent))).expect("a reached anchor's parent is reached");
             let paid = here.cost - self.reached[parent_entry].cost;
             if direction < crate::movement::STRAIGHT_DIRECTIONS {
                 weights.straight += paid / STRAIGHT_STEP;

@@ -8,7 +8,7 @@ use crate::occupancy::OtherUnits;
 use crate::query::PathQuery;
 use crate::range::{fixed_budget, MovementRange, RangeOptions, MAX_TURNS};
 use crate::result::PathCode;
-use crate::search::{range_search, Budget, Unblocked, UnitsView};
+use crate::search::{range_search, Budget, RangeFound, Unblocked, UnitsView};
 
 impl PathMap {
     /// Where a unit of `agent_size` moving by the profile called `profile` can go from
@@ -54,6 +54,8 @@ impl PathMap {
         let graph = (self.graph_for(profile, checked.profile, checked.size))
             .ok_or(refused(PathCode::MemoryLimitReached))?;
         let width = self.grid.width();
+        let size = (width, self.grid.height());
+        let cheapest = u64::from(graph.min_multiplier) * graph.cost_unit;
         let turns = options.turns.max(1);
         let budget = Budget { per_turn, turns };
         // Enemies: every unit but the mover and the allies, counted by the rule.
@@ -70,14 +72,21 @@ impl PathMap {
         } else {
             OtherUnits::Ignore
         };
-        let reached = with_thread_scratch(|scratch| match rule {
+        let found = with_thread_scratch(|scratch| match rule {
             OtherUnits::Block => {
                 let moves = Unblocked {
                     terrain: &graph.moves,
                     units: &view,
                 };
                 let multiplier = |anchor| graph.entry_multiplier(anchor);
-                range_search(scratch, moves, multiplier, width, checked.start, budget)
+                range_search(
+                    scratch,
+                    moves,
+                    (multiplier, cheapest),
+                    size,
+                    checked.start,
+                    budget,
+                )
             }
             OtherUnits::Cost(floor) => {
                 let multiplier = |anchor| {
@@ -88,29 +97,34 @@ impl PathMap {
                         terrain
                     }
                 };
+                let moves = &graph.moves[..];
                 range_search(
                     scratch,
-                    &graph.moves[..],
-                    multiplier,
-                    width,
+                    moves,
+                    (multiplier, cheapest),
+                    size,
                     checked.start,
                     budget,
                 )
             }
             OtherUnits::Ignore => {
                 let multiplier = |anchor| graph.entry_multiplier(anchor);
+                let moves = &graph.moves[..];
                 range_search(
                     scratch,
-                    &graph.moves[..],
-                    multiplier,
-                    width,
+                    moves,
+                    (multiplier, cheapest),
+                    size,
                     checked.start,
                     budget,
                 )
             }
         });
-        let mut reached = reached;
-        reached.sort_unstable_by_key(|entry| entry.anchor);
+        let RangeFound {
+            settled: reached,
+            window,
+            places,
+        } = found;
         // Allies' footprints: reached anchors that overlap one may be passed, not stopped on.
         let mut allies = UnitsView::default();
         let is_ally = |id| options.allies.contains(&id) && options.moving_unit != Some(id);
@@ -129,6 +143,8 @@ impl PathMap {
             budget: per_turn,
             turns,
             reached,
+            window,
+            places,
             passable_only,
             version: self.version,
             units_version: self.units_version,

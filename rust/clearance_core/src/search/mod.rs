@@ -82,7 +82,7 @@ mod test_masks {
 
 pub(crate) use jump::JumpDistances;
 pub(crate) use moves::Unblocked;
-pub(crate) use range::{range_search, Budget, Reached};
+pub(crate) use range::{range_search, Budget, RangeFound, Reached, Window};
 pub use scratch::SearchScratch;
 pub use units::UnitsView;
 

@@ -20,7 +20,9 @@
 //! Ties break by storage index (lowest `y`, then `x`), so equal queries give equal ranges.
 
 use super::moves::MoveMasks;
-use super::scratch::{Node, SearchScratch, DIRECTION_MASK};
+use super::scratch::SearchScratch;
+use crate::cost::STRAIGHT_STEP;
+use crate::heap::IndexedHeap;
 use crate::movement::{direction_offsets, STEP_LENGTHS};
 
 /// One anchor the search reached: its storage index, its packed label, the total cost of the
@@ -43,42 +45,109 @@ pub(crate) struct Budget {
 }
 
 /// Every anchor reached from `start` within `budget`, in the order the search settled them
-/// (by label). `moves` are the graph's move masks; `multiplier(b)` is the fixed-point
-/// multiplier of entering `b`.
+/// (by label). `moves` are the graph's move masks on a `width x height` map; `multiplier(b)`
+/// is the fixed-point multiplier of entering `b`, never below `cheapest`.
+///
+/// The search keeps its per-anchor state in a window round the start that holds every anchor
+/// the budget can reach (each step costs at least a straight step at `cheapest`), so its
+/// memory follows the range, not the map, and stays in cache; with `cheapest` 0 the window is
+/// the whole map.
 pub(crate) fn range_search<M: MoveMasks>(
     scratch: &mut SearchScratch,
     moves: M,
-    multiplier: impl Fn(usize) -> u64,
+    multiplier: (impl Fn(usize) -> u64, u64),
+    size: (usize, usize),
+    start: usize,
+    budget: Budget,
+) -> RangeFound {
+    let span = u128::from(budget.per_turn) + 1;
+    let window = Window::around(start, size, budget, multiplier.1);
+    // Labels and window indices in one 64-bit key where both fit (nearly always).
+    if u128::from(budget.turns) * span < 1 << 32 && window.width * window.height < 1 << 32 {
+        let open = &mut scratch.open.compact;
+        search_in(open, moves, multiplier, size.0, start, budget, window)
+    } else {
+        let open = &mut scratch.open.range;
+        search_in(open, moves, multiplier, size.0, start, budget, window)
+    }
+}
+
+/// What [`range_search`] found: every anchor reached, in the order settled, and the window
+/// they lie in with each window anchor's place in that list (`u32::MAX` where none).
+pub(crate) struct RangeFound {
+    pub settled: Vec<Reached>,
+    pub window: Window,
+    pub places: Vec<u32>,
+}
+
+/// A queue key holding a label and a window index, ordered by label, then index.
+trait RangeKey: Ord + Copy {
+    fn new(label: u64, local: usize) -> Self;
+    fn label(self) -> u64;
+    fn local(self) -> usize;
+}
+
+impl RangeKey for u64 {
+    #[inline(always)]
+    fn new(label: u64, local: usize) -> Self {
+        label << 32 | local as u64
+    }
+    #[inline(always)]
+    fn label(self) -> u64 {
+        self >> 32
+    }
+    #[inline(always)]
+    fn local(self) -> usize {
+        self as u32 as usize
+    }
+}
+
+impl RangeKey for u128 {
+    #[inline(always)]
+    fn new(label: u64, local: usize) -> Self {
+        u128::from(label) << 64 | local as u128
+    }
+    #[inline(always)]
+    fn label(self) -> u64 {
+        (self >> 64) as u64
+    }
+    #[inline(always)]
+    fn local(self) -> usize {
+        self as u64 as usize
+    }
+}
+
+/// [`range_search`] with the queue `open`.
+fn search_in<K: RangeKey, M: MoveMasks>(
+    open: &mut IndexedHeap<K>,
+    moves: M,
+    (multiplier, _): (impl Fn(usize) -> u64, u64),
     width: usize,
     start: usize,
     budget: Budget,
-) -> Vec<Reached> {
-    let reached_state = scratch.begin(moves.len());
-    let SearchScratch { nodes, open, .. } = scratch;
-    let open = &mut open.range;
+    window: Window,
+) -> RangeFound {
     open.clear();
-    let nodes = &mut nodes[..moves.len()];
-    let offsets = direction_offsets(width);
+    let mut nodes = vec![RangeNode::default(); window.width * window.height];
+    let global_offsets = direction_offsets(width);
+    let local_offsets = direction_offsets(window.width);
     let span = budget.per_turn + 1;
     let last_label = u128::from(budget.turns) * u128::from(span);
-    let key = |label: u64, anchor: usize| u128::from(label) << 32 | anchor as u128;
-    let placed = |nodes: &mut [Node], key: u128, slot: u32| nodes[key as u32 as usize].slot = slot;
+    let key = K::new;
+    let placed = |nodes: &mut [RangeNode], key: K, slot: u32| nodes[key.local()].slot = slot;
 
-    nodes[start] = Node {
-        g: 0,
-        slot: 0,
-        state: reached_state,
-    };
-    open.push(key(0, start), |k, slot| placed(nodes, k, slot));
+    let local_start = window.local(start, width);
+    nodes[local_start].reached = true;
+    open.push(key(0, local_start), |k, slot| placed(&mut nodes, k, slot));
     let mut settled: Vec<Reached> = Vec::new();
-    while let Some(entry) = open.pop(|k, slot| placed(nodes, k, slot)) {
-        let anchor = entry as u32 as usize;
-        let label = (entry >> 32) as u64;
-        let direction = (nodes[anchor].state & DIRECTION_MASK) as u8;
+    while let Some(entry) = open.pop(|k, slot| placed(&mut nodes, k, slot)) {
+        let (local, label) = (entry.local(), entry.label());
+        let anchor = window.global(local, width);
+        let direction = nodes[local].direction;
         let cost = if anchor == start {
             0
         } else {
-            let parent = anchor.wrapping_add_signed(-offsets[usize::from(direction)]);
+            let parent = local.wrapping_add_signed(-local_offsets[usize::from(direction)]);
             // Settled before its child, so its `slot` already names its entry.
             let parent_entry = settled[nodes[parent].slot as usize];
             parent_entry.cost + STEP_LENGTHS[usize::from(direction)] * multiplier(anchor)
@@ -86,20 +155,27 @@ pub(crate) fn range_search<M: MoveMasks>(
         // From now on `slot` names the anchor's place in `settled`. No later label can lower
         // a settled one (labels never decrease along a step), so it is never looked up in
         // the queue again.
-        nodes[anchor].slot = settled.len() as u32;
+        nodes[local].slot = settled.len() as u32;
         settled.push(Reached {
             anchor: anchor as u32,
             direction,
-            turn: (label / span) as u32,
+            turn: if budget.turns == 1 {
+                0
+            } else {
+                (label / span) as u32
+            },
             cost,
         });
-        let (turn, spent) = (label / span, label % span);
+        let (turn, spent) = if budget.turns == 1 {
+            (0, label)
+        } else {
+            (label / span, label % span)
+        };
         let mut mask = moves.mask(anchor);
         while mask != 0 {
             let step = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            let next = anchor.wrapping_add_signed(offsets[step]);
-            let node = nodes[next];
+            let next = anchor.wrapping_add_signed(global_offsets[step]);
             let paid = STEP_LENGTHS[step] * multiplier(next);
             let next_label = if spent + paid <= budget.per_turn {
                 turn * span + spent + paid
@@ -111,21 +187,91 @@ pub(crate) fn range_search<M: MoveMasks>(
             if u128::from(next_label) >= last_label {
                 continue;
             }
-            if node.state < reached_state {
-                nodes[next] = Node {
-                    g: next_label,
+            // Within the window: every anchor the budget reaches lies in it.
+            let next_local = local.wrapping_add_signed(local_offsets[step]);
+            let node = nodes[next_local];
+            if !node.reached {
+                nodes[next_local] = RangeNode {
+                    label: next_label,
                     slot: 0,
-                    state: reached_state | step as u32,
+                    direction: step as u8,
+                    reached: true,
                 };
-                open.push(key(next_label, next), |k, slot| placed(nodes, k, slot));
-            } else if next_label < node.g {
-                nodes[next].g = next_label;
-                nodes[next].state = reached_state | step as u32;
-                open.decrease(node.slot, key(next_label, next), |k, slot| {
-                    placed(nodes, k, slot)
+                open.push(key(next_label, next_local), |k, slot| {
+                    placed(&mut nodes, k, slot)
+                });
+            } else if next_label < node.label {
+                nodes[next_local].label = next_label;
+                nodes[next_local].direction = step as u8;
+                open.decrease(node.slot, key(next_label, next_local), |k, slot| {
+                    placed(&mut nodes, k, slot)
                 });
             }
         }
     }
-    settled
+    let places = nodes
+        .iter()
+        .map(|node| if node.reached { node.slot } else { u32::MAX })
+        .collect();
+    RangeFound {
+        settled,
+        window,
+        places,
+    }
+}
+
+/// The search state of one anchor of a range.
+#[derive(Debug, Clone, Copy, Default)]
+struct RangeNode {
+    label: u64,
+    /// Its entry in the queue while open; its place in the settled list after.
+    slot: u32,
+    /// The step that reached it.
+    direction: u8,
+    reached: bool,
+}
+
+/// The rectangle of anchors a range can reach, as a grid of its own.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Window {
+    pub x0: usize,
+    pub y0: usize,
+    pub width: usize,
+    pub height: usize,
+}
+
+impl Window {
+    /// The anchors within the budget's reach of `start` on a `width x height` map: no more
+    /// than `turns * per_turn / (STRAIGHT_STEP * cheapest)` steps away in either axis (the
+    /// whole map if `cheapest` is 0).
+    fn around(
+        start: usize,
+        (width, height): (usize, usize),
+        budget: Budget,
+        cheapest: u64,
+    ) -> Self {
+        let total = u128::from(budget.per_turn) * u128::from(budget.turns);
+        let reach = match u128::from(STRAIGHT_STEP) * u128::from(cheapest) {
+            0 => usize::MAX,
+            step => usize::try_from(total / step).unwrap_or(usize::MAX),
+        };
+        let (x, y) = (start % width, start / width);
+        let (x0, y0) = (x.saturating_sub(reach), y.saturating_sub(reach));
+        let x1 = x.saturating_add(reach).saturating_add(1).min(width);
+        let y1 = y.saturating_add(reach).saturating_add(1).min(height);
+        Window {
+            x0,
+            y0,
+            width: x1 - x0,
+            height: y1 - y0,
+        }
+    }
+
+    pub fn local(&self, anchor: usize, map_width: usize) -> usize {
+        (anchor / map_width - self.y0) * self.width + anchor % map_width - self.x0
+    }
+
+    pub fn global(&self, local: usize, map_width: usize) -> usize {
+        (local / self.width + self.y0) * map_width + local % self.width + self.x0
+    }
 }

@@ -23,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CARGO_FUZZ_VERSION=0.13.2
-TARGETS=(movingai_map movingai_scenario profiles differential)
+TARGETS=(movingai_map movingai_scenario profiles differential units)
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-stable}
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-45}
 TIMEOUT=${FUZZ_TIMEOUT:-10}

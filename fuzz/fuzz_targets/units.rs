@@ -1,0 +1,210 @@
+//! Units target: a small map, one or two profiles, and a sequence of unit changes (place,
+//! move in batches, remove: valid and not) and queries that count the units, decoded from the
+//! input.
+//!
+//! Checks, after every operation:
+//! * the occupancy equals the harness's own record of the units, so a refused change left it
+//!   as it was and an accepted one did what it should; `units_version` changes exactly when the
+//!   units did, `version` never;
+//! * every query that passes its checks answers as the reference with units says (code and
+//!   exact cost; `UNKNOWN_UNIT`, `GOAL_OCCUPIED`) in every search mode, and its path is legal
+//!   by the reference's rules.
+#![no_main]
+
+use clearance_core::{
+    AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, PathQuery, Region, SearchMode,
+    TerrainGrid,
+};
+use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
+use libfuzzer_sys::arbitrary::{Result, Unstructured};
+use libfuzzer_sys::fuzz_target;
+
+const TERRAINS: [u8; 4] = [0, 1, 2, 3];
+const MULTIPLIERS: [f64; 7] = [0.0, 0.25, 0.5, 1.0, 1.5, 3.0, 9.0];
+const SIZES: [i64; 7] = [1, 1, 2, 2, 3, 0, 256];
+const UNIT_COSTS: [f64; 5] = [0.0, 0.5, 1.0, 4.0, 30.0];
+const IDS: [i64; 6] = [1, 2, 3, 4, -7, i64::MAX];
+const MAX_OPS: usize = 40;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = run(&mut Unstructured::new(data));
+});
+
+fn cell(u: &mut Unstructured, region: Region) -> Result<Cell> {
+    let dx = u.int_in_range(-1..=region.width)?;
+    let dy = u.int_in_range(-1..=region.height)?;
+    Ok(Cell::new(region.x + dx, region.y + dy))
+}
+
+fn sorted(mut units: Vec<Standing>) -> Vec<Standing> {
+    units.sort_by_key(|unit| unit.id);
+    units
+}
+
+fn observed(map: &PathMap) -> Vec<Standing> {
+    sorted(
+        (map.occupancy().units().iter())
+            .map(|unit| Standing {
+                id: unit.id,
+                anchor: unit.anchor,
+                size: i32::from(unit.agent_size),
+            })
+            .collect(),
+    )
+}
+
+fn run(u: &mut Unstructured) -> Result<()> {
+    let region = Region::new(
+        u.int_in_range(-3..=3)?,
+        u.int_in_range(-3..=3)?,
+        u.int_in_range(1..=10)?,
+        u.int_in_range(1..=10)?,
+    );
+    let data: Vec<u8> = (0..region.area())
+        .map(|_| u.choose(&TERRAINS).copied())
+        .collect::<Result<_>>()?;
+    let grid = TerrainGrid::from_bytes(region, &data).expect("valid generated region");
+    let movement = if u.arbitrary::<bool>()? {
+        Movement::FourWay
+    } else {
+        Movement::EightWay
+    };
+    let mut map = PathMap::new(grid).with_movement(movement);
+    let names = ["p0", "p1"];
+    for name in names {
+        let mut profile = AgentProfile::new(name);
+        for terrain in TERRAINS {
+            if u.int_in_range(0..=3u8)? > 0 {
+                profile
+                    .set_terrain(terrain, *u.choose(&MULTIPLIERS)?)
+                    .expect("valid multiplier");
+            }
+        }
+        map.set_profile(profile).expect("named");
+    }
+    let version = map.version();
+    let mut units: Vec<Standing> = Vec::new();
+    for _ in 0..u.int_in_range(0..=MAX_OPS)? {
+        let before = map.units_version();
+        let changed = match u.int_in_range(0..=5u8)? {
+            0 | 1 => {
+                let (id, anchor, size) = (*u.choose(&IDS)?, cell(u, region)?, *u.choose(&SIZES)?);
+                let valid = !units.iter().any(|unit| unit.id == id)
+                    && region.contains(anchor)
+                    && (1..=255).contains(&size);
+                assert_eq!(map.place_unit(id, anchor, size).is_ok(), valid, "place {id} {anchor} {size}");
+                if valid {
+                    units.push(Standing { id, anchor, size: size as i32 });
+                }
+                valid
+            }
+            2 => {
+                let count = u.int_in_range(0..=3usize)?;
+                let mut moves = Vec::new();
+                for _ in 0..count {
+                    moves.push((*u.choose(&IDS)?, cell(u, region)?));
+                }
+                let valid = moves.iter().enumerate().all(|(at, &(id, anchor))| {
+                    units.iter().any(|unit| unit.id == id)
+                        && region.contains(anchor)
+                        && moves[..at].iter().all(|&(other, _)| other != id)
+                });
+                assert_eq!(map.move_units(&moves).is_ok(), valid, "move {moves:?}");
+                if valid {
+                    for &(id, anchor) in &moves {
+                        units.iter_mut().find(|unit| unit.id == id).unwrap().anchor = anchor;
+                    }
+                }
+                valid && !moves.is_empty()
+            }
+            3 => {
+                let id = *u.choose(&IDS)?;
+                let valid = units.iter().any(|unit| unit.id == id);
+                assert_eq!(map.remove_unit(id).is_ok(), valid, "remove {id}");
+                units.retain(|unit| unit.id != id);
+                valid
+            }
+            _ => {
+                query(u, &map, &units, region, movement)?;
+                false
+            }
+        };
+        assert_eq!(observed(&map), sorted(units.clone()));
+        assert_eq!(map.units_version() != before, changed, "units_version");
+        assert_eq!(map.version(), version, "moving units never changes the terrain version");
+    }
+    Ok(())
+}
+
+fn query(
+    u: &mut Unstructured,
+    map: &PathMap,
+    units: &[Standing],
+    region: Region,
+    movement: Movement,
+) -> Result<()> {
+    let (start, goal) = (cell(u, region)?, cell(u, region)?);
+    let size = u.int_in_range(1..=3i64)?;
+    let name = *u.choose(&["p0", "p1"])?;
+    let rule = if u.arbitrary::<bool>()? {
+        OtherUnits::Block
+    } else {
+        OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid")
+    };
+    let moving = if u.arbitrary::<bool>()? { Some(*u.choose(&IDS)?) } else { None };
+    let exempt: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
+        .map(|_| u.choose(&IDS).copied())
+        .collect::<Result<_>>()?;
+    if !region.contains(start) || !region.contains(goal) {
+        return Ok(());
+    }
+    let profile = map.profile(name).expect("registered");
+    let eight_way = movement == Movement::EightWay;
+    let counted: Vec<Standing> = (units.iter())
+        .filter(|unit| Some(unit.id) != moving && !exempt.contains(&unit.id))
+        .copied()
+        .collect();
+    let reference_rule = match rule {
+        OtherUnits::Cost(fixed) => UnitRule::Cost(u64::from(fixed)),
+        _ => UnitRule::Block,
+    };
+    let rules = UnitsReference::new(map.grid(), profile, size as i32, eight_way, &counted, reference_rule, Some(start));
+    if !rules.terrain_legal(start) || !rules.terrain_legal(goal) {
+        return Ok(());
+    }
+    let registered = |id: &i64| units.iter().any(|unit| unit.id == *id);
+    let known = moving.iter().chain(&exempt).all(registered);
+    for mode in SearchMode::ALL {
+        let mut query = PathQuery::new(start, goal, size, name)
+            .other_units(rule)
+            .exempt_units(&exempt)
+            .search(mode);
+        query.moving_unit = moving;
+        let result = map.query(&query);
+        if !known {
+            assert_eq!(result.code, PathCode::UnknownUnit);
+            continue;
+        }
+        if start == goal {
+            assert_eq!(result.code, PathCode::Ok);
+            continue;
+        }
+        if rule == OtherUnits::Block && rules.overlaps_units(goal) {
+            assert_eq!(result.code, PathCode::GoalOccupied, "{mode:?}");
+            assert!(result.occupied_by.is_some());
+            continue;
+        }
+        match rules.optimal_cost(start, goal) {
+            None => assert_eq!(result.code, PathCode::NoPath, "{mode:?} {start} {goal}"),
+            Some(cost) => {
+                assert_eq!(result.code, PathCode::Ok, "{mode:?} {start} {goal}");
+                assert_eq!(result.cost, cost, "{mode:?} {start} {goal}");
+                let weights = rules
+                    .path_weights(&result.path, start, goal)
+                    .unwrap_or_else(|error| panic!("{mode:?}: {error}"));
+                assert_eq!(weights_cost(weights), cost);
+            }
+        }
+    }
+    Ok(())
+}

@@ -25,18 +25,9 @@ use std::time::Instant;
 
 const PROFILE: &str = MOVINGAI_PROFILE;
 
-/// SplitMix64, for a fixed, reproducible choice of units.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, limit: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % limit as u64) as usize
-    }
-}
+#[path = "../../clearance_core/benches/support/generated.rs"]
+mod generated;
+use generated::Lcg as Rng;
 
 fn load(name: &str) -> (PathMap, std::path::PathBuf) {
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
@@ -60,8 +51,8 @@ fn scatter(
     while units.len() < count {
         let size = (units.len() % 3 + 1) as i64;
         let cell = Cell::new(
-            region.x + rng.below(region.width as usize) as i32,
-            region.y + rng.below(region.height as usize) as i32,
+            region.x + rng.below(region.width),
+            region.y + rng.below(region.height),
         );
         let fits = map.clearance(cell, PROFILE).unwrap_or(0) as i64 >= size;
         let side = size as i32;
@@ -196,10 +187,7 @@ fn slots(rounds: usize) {
     let mut taken = HashSet::new();
     while group.len() < 200 {
         let size = (group.len() % 3 + 1) as i64;
-        let start = Cell::new(
-            corner.x + rng.below(48) as i32,
-            corner.y + rng.below(48) as i32,
-        );
+        let start = Cell::new(corner.x + rng.below(48), corner.y + rng.below(48));
         if map.clearance(start, PROFILE).unwrap_or(0) as i64 >= size && taken.insert(start) {
             group.push(SlotRequest {
                 id: group.len() as UnitId,

@@ -72,53 +72,24 @@ impl PathMap {
         } else {
             OtherUnits::Ignore
         };
+        // Enemies under `Cost` raise what entering their anchors costs.
+        let multiplier = |anchor| {
+            let terrain = graph.entry_multiplier(anchor);
+            match rule {
+                OtherUnits::Cost(floor) if view.is_blocked(anchor) => terrain.max(u64::from(floor)),
+                _ => terrain,
+            }
+        };
+        let (start, bound) = (checked.start, (multiplier, cheapest));
         let found = with_thread_scratch(|scratch| match rule {
             OtherUnits::Block => {
                 let moves = Unblocked {
                     terrain: &graph.moves,
                     units: &view,
                 };
-                let multiplier = |anchor| graph.entry_multiplier(anchor);
-                range_search(
-                    scratch,
-                    moves,
-                    (multiplier, cheapest),
-                    size,
-                    checked.start,
-                    budget,
-                )
+                range_search(scratch, moves, bound, size, start, budget)
             }
-            OtherUnits::Cost(floor) => {
-                let multiplier = |anchor| {
-                    let terrain = graph.entry_multiplier(anchor);
-                    if view.is_blocked(anchor) {
-                        terrain.max(u64::from(floor))
-                    } else {
-                        terrain
-                    }
-                };
-                let moves = &graph.moves[..];
-                range_search(
-                    scratch,
-                    moves,
-                    (multiplier, cheapest),
-                    size,
-                    checked.start,
-                    budget,
-                )
-            }
-            OtherUnits::Ignore => {
-                let multiplier = |anchor| graph.entry_multiplier(anchor);
-                let moves = &graph.moves[..];
-                range_search(
-                    scratch,
-                    moves,
-                    (multiplier, cheapest),
-                    size,
-                    checked.start,
-                    budget,
-                )
-            }
+            _ => range_search(scratch, &graph.moves[..], bound, size, start, budget),
         });
         let RangeFound {
             settled: reached,

@@ -294,62 +294,24 @@ impl UnitsView {
         let (x, y) = ((from % self.width) as isize, (from / self.width) as isize);
         let last = steps as isize;
         let at = |k: isize| (from as isize + k * (dy * width + dx)) as usize;
-        let mut best = last + 1;
-        // The rows the ray crosses, `y + dy .. y + dy * steps`.
-        let (top, bottom) = ordered(y + dy, y + dy * last);
-        let first = self
-            .touched
-            .partition_point(|rect| (rect.y0 as isize) + (self.tallest as isize) <= top);
-        for rect in &self.touched[first..] {
-            if rect.y0 as isize > bottom {
-                break;
-            }
-            let (x0, x1) = (rect.x0 as isize, rect.x1 as isize - 1);
-            // Steps at which the ray is in one of the rectangle's rows, nearest first.
-            let Some((near, far)) = steps_in(y, dy, rect.y0 as isize, rect.y1 as isize - 1, last)
-            else {
-                continue;
-            };
-            // Wholly behind the ray's column at its nearest row: no part reaches it.
-            if (dx > 0 && x1 < x + near) || (dx < 0 && x0 > x - near) {
-                continue;
-            }
-            for k in near..=far.min(best - 1) {
-                let column = x + k * dx;
-                let across = if dx > 0 { x0 - column } else { column - x1 };
-                let inside = (x0..=x1).contains(&column);
-                if inside || (across > 0 && across as usize <= part_steps(at(k), horizontal)) {
-                    best = k;
-                    break;
-                }
-            }
-        }
-        let (left, right) = ordered(x + dx, x + dx * last);
-        let first = self
-            .touched_by_left
-            .partition_point(|rect| (rect.x0 as isize) + (self.widest as isize) <= left);
-        for rect in &self.touched_by_left[first..] {
-            if rect.x0 as isize > right {
-                break;
-            }
-            let (y0, y1) = (rect.y0 as isize, rect.y1 as isize - 1);
-            let Some((near, far)) = steps_in(x, dx, rect.x0 as isize, rect.x1 as isize - 1, last)
-            else {
-                continue;
-            };
-            if (dy > 0 && y1 < y + near) || (dy < 0 && y0 > y - near) {
-                continue;
-            }
-            for k in near..=far.min(best - 1) {
-                let row = y + k * dy;
-                let across = if dy > 0 { y0 - row } else { row - y1 };
-                let inside = (y0..=y1).contains(&row);
-                if inside || (across > 0 && across as usize <= part_steps(at(k), vertical)) {
-                    best = k;
-                    break;
-                }
-            }
-        }
+        // The rows it crosses, reached along its horizontal part; then the columns, along the
+        // vertical part.
+        let rows = |rect: &AnchorRect| (rect.y0, rect.y1, rect.x0, rect.x1);
+        let best = first_in_band(
+            (&self.touched, self.tallest, rows),
+            ((y, dy), (x, dx)),
+            last,
+            last + 1,
+            |k| part_steps(at(k), horizontal),
+        );
+        let columns = |rect: &AnchorRect| (rect.x0, rect.x1, rect.y0, rect.y1);
+        let best = first_in_band(
+            (&self.touched_by_left, self.widest, columns),
+            ((x, dx), (y, dy)),
+            last,
+            best,
+            |k| part_steps(at(k), vertical),
+        );
         (best <= last).then_some(best as usize)
     }
 
@@ -398,6 +360,59 @@ const FREE_STEPS: [u8; 256] = {
     }
     table
 };
+
+/// One axis of [`UnitsView::first_touched_diagonal`]: among `rects` (sorted by their start on
+/// the *band* axis, none longer than `longest` on it; `span` gives a rectangle's band start and
+/// end and its start and end on the other, *across* axis, ends exclusive), the fewest steps `k`
+/// below `best` at which the ray, at `band + k * band_step` and `across + k * across_step`,
+/// lies in a rectangle's band and inside it, or ahead of it on the across axis within
+/// `reach(k)` steps of its straight part. `best` if none.
+fn first_in_band(
+    (rects, longest, span): (
+        &[AnchorRect],
+        usize,
+        impl Fn(&AnchorRect) -> (usize, usize, usize, usize),
+    ),
+    ((band, band_step), (across, across_step)): ((isize, isize), (isize, isize)),
+    last: isize,
+    mut best: isize,
+    reach: impl Fn(isize) -> usize,
+) -> isize {
+    let (low, high) = ordered(band + band_step, band + band_step * last);
+    let first = rects.partition_point(|rect| (span(rect).0 + longest) as isize <= low);
+    for rect in &rects[first..] {
+        let (band0, band1, across0, across1) = span(rect);
+        if band0 as isize > high {
+            break;
+        }
+        let (near_edge, far_edge) = (across0 as isize, across1 as isize - 1);
+        // Steps at which the ray is in the rectangle's band, nearest first.
+        let Some((near, far)) = steps_in(band, band_step, band0 as isize, band1 as isize - 1, last)
+        else {
+            continue;
+        };
+        // Wholly behind the ray at its nearest step in the band: no part reaches it.
+        if (across_step > 0 && far_edge < across + near)
+            || (across_step < 0 && near_edge > across - near)
+        {
+            continue;
+        }
+        for k in near..=far.min(best - 1) {
+            let position = across + k * across_step;
+            let ahead = if across_step > 0 {
+                near_edge - position
+            } else {
+                position - far_edge
+            };
+            let inside = (near_edge..=far_edge).contains(&position);
+            if inside || (ahead > 0 && ahead as usize <= reach(k)) {
+                best = k;
+                break;
+            }
+        }
+    }
+    best
+}
 
 /// `(a, b)` in ascending order.
 fn ordered(a: isize, b: isize) -> (isize, isize) {

@@ -23,7 +23,7 @@ use super::moves::MoveMasks;
 use super::scratch::SearchScratch;
 use crate::cost::STRAIGHT_STEP;
 use crate::heap::IndexedHeap;
-use crate::movement::{direction_offsets, STEP_LENGTHS};
+use crate::movement::{direction_offsets, OPPOSITE, STEP_LENGTHS};
 
 /// One anchor the search reached: its storage index, its packed label, the total cost of the
 /// path to it, and the direction of the last step (meaningless for the start).
@@ -172,6 +172,10 @@ fn search_in<K: RangeKey, M: MoveMasks>(
             (label / span, label % span)
         };
         let mut mask = moves.mask(anchor);
+        if anchor != start {
+            // The step back to the parent cannot improve it: labels never decrease.
+            mask &= !(1 << OPPOSITE[usize::from(direction)]);
+        }
         while mask != 0 {
             let step = mask.trailing_zeros() as usize;
             mask &= mask - 1;

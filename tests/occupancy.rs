@@ -1346,3 +1346,31 @@ fn group_orders_and_flow_fields_count_units_as_the_reference_says() {
     assert!(blocked_starts >= 5, "{blocked_starts}");
     assert!(differs_from_ignore >= 30, "{differs_from_ignore}");
 }
+
+#[test]
+fn flow_fields_record_the_units_version_they_counted() {
+    let mut map = open_map(12, 8, Movement::EightWay);
+    map.place_unit(1, Cell::new(5, 3), 2).unwrap();
+    let goal = Cell::new(11, 7);
+    let alone = map
+        .flow_field(&[goal], 1, "unit", FlowFieldOptions::new())
+        .unwrap();
+    assert_eq!(alone.units_version(), None);
+    let counted = map
+        .flow_field(
+            &[goal],
+            1,
+            "unit",
+            FlowFieldOptions::new().other_units(OtherUnits::Block, &[]),
+        )
+        .unwrap();
+    assert_eq!(counted.units_version(), Some(map.units_version()));
+    assert_eq!(
+        counted.cost(Cell::new(5, 3)),
+        None,
+        "the unit's own anchor is blocked"
+    );
+    map.move_unit(1, Cell::new(0, 0)).unwrap();
+    assert_ne!(counted.units_version(), Some(map.units_version()));
+    assert_eq!(counted.version(), map.version());
+}

@@ -150,6 +150,7 @@ fn every_func_is_documented() {
             "get_path_from",
             "get_profile",
             "get_reached_count",
+            "get_units_version",
             "is_complete",
             "is_ok",
             "is_reached",

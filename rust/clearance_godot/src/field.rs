@@ -102,6 +102,16 @@ impl ClearanceFlowField {
         })
     }
 
+    /// The node's `get_units_version()` when the field was made, if it counted other units
+    /// (the node's `other_units` was not `OTHER_UNITS_IGNORE` and some unit counted); -1
+    /// otherwise. While both versions are equal, the field still holds.
+    #[func]
+    pub fn get_units_version(&self) -> i64 {
+        (self.built())
+            .and_then(|field| field.units_version())
+            .map_or(-1, |version| i64::try_from(version).unwrap_or(i64::MAX))
+    }
+
     /// Whether the field surely reached every anchor that has a path to a goal (no `max_cost`
     /// or `starts` bound cut it short): then an anchor it did not reach has no path at all.
     /// `false` errs on the safe side: a bound met exactly may still have cut nothing.

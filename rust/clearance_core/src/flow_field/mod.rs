@@ -136,6 +136,8 @@ pub struct FlowField {
     profile: String,
     goals: Vec<Cell>,
     version: u64,
+    /// The map's units version, if the field counted other units.
+    units_version: Option<u64>,
     /// Every cost below is in units of this many fixed-point cost units per length unit (the
     /// graph's `cost_unit`).
     cost_unit: u64,
@@ -162,6 +164,8 @@ pub(crate) struct FieldSource<'a> {
     pub profile_name: &'a str,
     pub profile: &'a AgentProfile,
     pub version: u64,
+    /// The map's units version, if the field counts other units.
+    pub units_version: Option<u64>,
     /// Under [`OtherUnits::Cost`](crate::OtherUnits::Cost): its fixed-point multiplier, one
     /// more that steps may pay.
     pub units_multiplier: Option<u32>,
@@ -191,6 +195,7 @@ impl FlowField {
             profile_name,
             profile,
             version,
+            units_version,
             units_multiplier,
         } = source;
         let mut multipliers: Vec<u64> = (profile.capability().iter())
@@ -235,6 +240,7 @@ impl FlowField {
             profile: profile_name.to_owned(),
             goals: goals.to_vec(),
             version,
+            units_version,
             cost_unit: graph.cost_unit,
             costs: found.costs,
             next: found.next,
@@ -368,6 +374,13 @@ impl FlowField {
     /// When the map's version differs, the map has changed since and the field may be stale.
     pub fn version(&self) -> u64 {
         self.version
+    }
+
+    /// The [`PathMap::units_version`](crate::PathMap::units_version) of the map the field was
+    /// built on, if it counted other units (`None` if they were ignored, or none counted):
+    /// while both versions are equal, the field still holds.
+    pub fn units_version(&self) -> Option<u64> {
+        self.units_version
     }
 
     /// The agent size the field is for.

@@ -305,10 +305,11 @@ impl UnitsView {
             |k| part_steps(at(k), horizontal),
         );
         let columns = |rect: &AnchorRect| (rect.x0, rect.x1, rect.y0, rect.y1);
+        // Only steps before the best so far can still matter.
         let best = first_in_band(
             (&self.touched_by_left, self.widest, columns),
             ((x, dx), (y, dy)),
-            last,
+            last.min(best - 1),
             best,
             |k| part_steps(at(k), vertical),
         );

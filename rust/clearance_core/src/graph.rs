@@ -12,7 +12,7 @@ use crate::movement::{direction_offsets, Movement, DIRECTIONS};
 use crate::occupancy::OtherUnits;
 use crate::profile::AgentProfile;
 use crate::result::StepWeights;
-use crate::search::{JumpDistances, UnitsView};
+use crate::search::{JumpDistances, UnitCostScale, UnitsView};
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
 #[derive(Debug, Clone)]
@@ -334,13 +334,11 @@ impl AnchorGraph {
                 }
             }
             OtherUnits::Cost(multiplier) => {
-                let mut unit = self.cost_unit;
-                let mut other = u64::from(multiplier);
-                while other != 0 {
-                    (unit, other) = (other, unit % other);
-                }
-                let scale = self.cost_unit / unit;
-                let units_multiplier = u64::from(multiplier) / unit;
+                let UnitCostScale {
+                    unit,
+                    scale,
+                    multiplier: units_multiplier,
+                } = UnitCostScale::new(self.cost_unit, multiplier);
                 let entry: Vec<u32> = (0..self.moves.len())
                     .map(|anchor| {
                         let terrain = u64::from(match &self.entry {

@@ -7,7 +7,6 @@ use super::PathMap;
 use crate::flow_field::{FieldSource, FlowField, FlowFieldOptions};
 use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
-use crate::grid::Region;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::search::{paths_from, UnitsView};
@@ -140,30 +139,13 @@ impl PathMap {
         }
         let exempt = Exemptions::new(None, &options.exempt_units);
         let mut view = UnitsView::default();
-        let region = self.grid.region();
-        view.rebuild(
-            (self.grid.width(), self.grid.height()),
-            size,
-            (self.occupancy.units().iter())
-                .filter(|unit| !exempt.contains(unit.id))
-                .copied(),
-            (region.x, region.y),
-            usize::MAX,
-        );
-        if view.is_empty() {
+        if !self.count_units(&mut view, size, usize::MAX, |id| !exempt.contains(id)) {
             return Ok(None);
         }
         if options.other_units == OtherUnits::Block {
             if let Some(&goal) = goals.iter().find(|&&goal| view.is_blocked(goal)) {
-                let side = i32::from(size);
-                let cell = self.grid.cell_at(goal);
-                let on_goal = Region::new(cell.x, cell.y, side, side);
                 return Err(PathResult {
-                    occupied_by: (self
-                        .occupancy
-                        .overlapping(on_goal, &options.exempt_units, 1))
-                    .first()
-                    .map(|unit| unit.id),
+                    occupied_by: self.unit_on(self.grid.cell_at(goal), size, &exempt),
                     ..PathResult::failure(PathCode::GoalOccupied)
                 });
             }

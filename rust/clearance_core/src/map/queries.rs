@@ -116,7 +116,7 @@ impl PathMap {
         size: u8,
         start: usize,
     ) -> bool {
-        if query.other_units == OtherUnits::Ignore {
+        if query.other_units == OtherUnits::Ignore || self.occupancy.is_empty() {
             return false;
         }
         let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
@@ -124,7 +124,8 @@ impl PathMap {
     }
 
     /// Records in `view` the units whose id `counts` accepts, for an agent of `size` whose
-    /// search starts at storage index `start` (never blocked); whether there is any.
+    /// search starts at storage index `start` (never blocked; `usize::MAX` for none); whether
+    /// there is any. Every caller builds its view here.
     pub(super) fn count_units(
         &self,
         view: &mut UnitsView,
@@ -132,9 +133,6 @@ impl PathMap {
         start: usize,
         counts: impl Fn(UnitId) -> bool,
     ) -> bool {
-        if self.occupancy.is_empty() {
-            return false;
-        }
         let region = self.grid.region();
         view.rebuild(
             (self.grid.width(), self.grid.height()),
@@ -159,9 +157,10 @@ impl PathMap {
     ) -> PathResult {
         let (start, goal) = (checked.start, checked.goal);
         let blocking = units.filter(|units| units.rule == OtherUnits::Block);
+        let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
         let occupied_by = blocking
             .filter(|units| units.view.is_blocked(goal))
-            .and_then(|_| self.unit_on(query, checked.size));
+            .and_then(|_| self.unit_on(query.goal, checked.size, &exempt));
         if occupied_by.is_some() && !query.allow_partial_path {
             return PathResult {
                 occupied_by,
@@ -259,11 +258,10 @@ impl PathMap {
         }
     }
 
-    /// One unit, not exempt from `query`, whose footprint overlaps the goal's for `size`.
-    fn unit_on(&self, query: &PathQuery<'_>, size: u8) -> Option<UnitId> {
-        let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
+    /// One unit, not `exempt`, whose footprint overlaps that of an agent of `size` at `anchor`.
+    pub(super) fn unit_on(&self, anchor: Cell, size: u8, exempt: &Exemptions) -> Option<UnitId> {
         let side = i32::from(size);
-        let goal = Region::new(query.goal.x, query.goal.y, side, side);
+        let goal = Region::new(anchor.x, anchor.y, side, side);
         (self.occupancy.units().iter())
             .find(|unit| !exempt.contains(unit.id) && overlaps(unit.footprint(), goal))
             .map(|unit| unit.id)

@@ -153,17 +153,8 @@ impl PathMap {
         target: usize,
     ) -> SlotSearch {
         let (width, height) = (self.grid.width(), self.grid.height());
-        let region = self.grid.region();
         let mut view = UnitsView::default();
-        view.rebuild(
-            (width, height),
-            size,
-            (self.occupancy.units().iter())
-                .filter(|unit| !group.contains(&unit.id))
-                .copied(),
-            (region.x, region.y),
-            usize::MAX,
-        );
+        self.count_units(&mut view, size, usize::MAX, |id| !group.contains(&id));
         let legal = |anchor: usize| graph.regions.is_labelled(anchor) && !view.is_blocked(anchor);
         let (x, y) = (target % width, target / width);
         let reach = usize::from(size) - 1;

@@ -288,14 +288,15 @@ pub(crate) fn search(
 /// divisor of the graph's cost unit and the units' multiplier `M`, so `M` is a whole number
 /// of them), in which a graph multiplier is `scale` times larger and `M` is `multiplier`.
 #[derive(Clone, Copy)]
-struct UnitCostScale {
-    unit: u64,
-    scale: u64,
-    multiplier: u64,
+pub(crate) struct UnitCostScale {
+    pub unit: u64,
+    pub scale: u64,
+    pub multiplier: u64,
 }
 
 impl UnitCostScale {
-    fn new(cost_unit: u64, multiplier: u32) -> Self {
+    /// The scale for a graph counting in `cost_unit` and units' fixed-point `multiplier`.
+    pub fn new(cost_unit: u64, multiplier: u32) -> Self {
         let unit = greatest_common_divisor(cost_unit, u64::from(multiplier));
         UnitCostScale {
             unit,

@@ -1,6 +1,5 @@
 //! Movement ranges from one start: checked as a query is, then one forward search.
 
-use super::queries::with_thread_scratch;
 use super::PathMap;
 use crate::error::RangeError;
 use crate::grid::Cell;
@@ -81,16 +80,16 @@ impl PathMap {
             }
         };
         let (start, bound) = (checked.start, (multiplier, cheapest));
-        let found = with_thread_scratch(|scratch| match rule {
+        let found = match rule {
             OtherUnits::Block => {
                 let moves = Unblocked {
                     terrain: &graph.moves,
                     units: &view,
                 };
-                range_search(scratch, moves, bound, size, start, budget)
+                range_search(moves, bound, size, start, budget)
             }
-            _ => range_search(scratch, &graph.moves[..], bound, size, start, budget),
-        });
+            _ => range_search(&graph.moves[..], bound, size, start, budget),
+        };
         let RangeFound {
             settled: reached,
             window,

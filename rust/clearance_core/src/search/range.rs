@@ -20,10 +20,10 @@
 //! Ties break by storage index (lowest `y`, then `x`), so equal queries give equal ranges.
 
 use super::moves::MoveMasks;
-use super::scratch::SearchScratch;
 use crate::cost::STRAIGHT_STEP;
-use crate::heap::IndexedHeap;
 use crate::movement::{direction_offsets, OPPOSITE, STEP_LENGTHS};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// One anchor the search reached: its storage index, its packed label, the total cost of the
 /// path to it, and the direction of the last step (meaningless for the start).
@@ -53,7 +53,6 @@ pub(crate) struct Budget {
 /// memory follows the range, not the map, and stays in cache; with `cheapest` 0 the window is
 /// the whole map.
 pub(crate) fn range_search<M: MoveMasks>(
-    scratch: &mut SearchScratch,
     moves: M,
     multiplier: (impl Fn(usize) -> u64, u64),
     size: (usize, usize),
@@ -64,11 +63,9 @@ pub(crate) fn range_search<M: MoveMasks>(
     let window = Window::around(start, size, budget, multiplier.1);
     // Labels and window indices in one 64-bit key where both fit (nearly always).
     if u128::from(budget.turns) * span < 1 << 32 && window.width * window.height < 1 << 32 {
-        let open = &mut scratch.open.compact;
-        search_in(open, moves, multiplier, size.0, start, budget, window)
+        search_in::<u64, M>(moves, multiplier, size.0, start, budget, window)
     } else {
-        let open = &mut scratch.open.range;
-        search_in(open, moves, multiplier, size.0, start, budget, window)
+        search_in::<u128, M>(moves, multiplier, size.0, start, budget, window)
     }
 }
 
@@ -117,9 +114,13 @@ impl RangeKey for u128 {
     }
 }
 
-/// [`range_search`] with the queue `open`.
+/// [`range_search`] with keys of type `K`.
+///
+/// The queue keeps duplicates instead of lowering keys in place: a lowered label pushes a new
+/// key and the old one is skipped when it comes up (its label no longer matches, or the
+/// anchor is settled). Keys come off in the same order as from a queue that lowers in place,
+/// so the settled order, and with it every parent chosen, is the same.
 fn search_in<K: RangeKey, M: MoveMasks>(
-    open: &mut IndexedHeap<K>,
     moves: M,
     (multiplier, _): (impl Fn(usize) -> u64, u64),
     width: usize,
@@ -127,50 +128,46 @@ fn search_in<K: RangeKey, M: MoveMasks>(
     budget: Budget,
     window: Window,
 ) -> RangeFound {
-    open.clear();
+    let mut open: BinaryHeap<Reverse<K>> = BinaryHeap::with_capacity(1024);
     let mut nodes = vec![RangeNode::default(); window.width * window.height];
     let global_offsets = direction_offsets(width);
     let local_offsets = direction_offsets(window.width);
     let span = budget.per_turn + 1;
     let last_label = u128::from(budget.turns) * u128::from(span);
-    let key = K::new;
-    let placed = |nodes: &mut [RangeNode], key: K, slot: u32| nodes[key.local()].slot = slot;
 
     let local_start = window.local(start, width);
     nodes[local_start].reached = true;
-    open.push(key(0, local_start), |k, slot| placed(&mut nodes, k, slot));
+    open.push(Reverse(K::new(0, local_start)));
     let mut settled: Vec<Reached> = Vec::new();
-    while let Some(entry) = open.pop(|k, slot| placed(&mut nodes, k, slot)) {
+    while let Some(Reverse(entry)) = open.pop() {
         let (local, label) = (entry.local(), entry.label());
+        let node = nodes[local];
+        if node.settled || label != node.label {
+            continue;
+        }
         let anchor = window.global(local, width);
-        let direction = nodes[local].direction;
+        let direction = node.direction;
         let cost = if anchor == start {
             0
         } else {
             let parent = local.wrapping_add_signed(-local_offsets[usize::from(direction)]);
-            // Settled before its child, so its `slot` already names its entry.
-            let parent_entry = settled[nodes[parent].slot as usize];
+            // Settled before its child, so its `place` is set.
+            let parent_entry = settled[nodes[parent].place as usize];
             parent_entry.cost + STEP_LENGTHS[usize::from(direction)] * multiplier(anchor)
         };
-        // From now on `slot` names the anchor's place in `settled`. No later label can lower
-        // a settled one (labels never decrease along a step), so it is never looked up in
-        // the queue again.
-        nodes[local].slot = settled.len() as u32;
-        settled.push(Reached {
-            anchor: anchor as u32,
-            direction,
-            turn: if budget.turns == 1 {
-                0
-            } else {
-                (label / span) as u32
-            },
-            cost,
-        });
+        nodes[local].place = settled.len() as u32;
+        nodes[local].settled = true;
         let (turn, spent) = if budget.turns == 1 {
             (0, label)
         } else {
             (label / span, label % span)
         };
+        settled.push(Reached {
+            anchor: anchor as u32,
+            direction,
+            turn: turn as u32,
+            cost,
+        });
         let mut mask = moves.mask(anchor);
         if anchor != start {
             // The step back to the parent cannot improve it: labels never decrease.
@@ -193,29 +190,24 @@ fn search_in<K: RangeKey, M: MoveMasks>(
             }
             // Within the window: every anchor the budget reaches lies in it.
             let next_local = local.wrapping_add_signed(local_offsets[step]);
-            let node = nodes[next_local];
-            if !node.reached {
-                nodes[next_local] = RangeNode {
+            let node = &mut nodes[next_local];
+            // A settled anchor's label is never above `next_label` (labels never decrease
+            // along a step), so only open or unseen anchors can improve.
+            if !node.reached || next_label < node.label {
+                *node = RangeNode {
                     label: next_label,
-                    slot: 0,
+                    place: 0,
                     direction: step as u8,
                     reached: true,
+                    settled: false,
                 };
-                open.push(key(next_label, next_local), |k, slot| {
-                    placed(&mut nodes, k, slot)
-                });
-            } else if next_label < node.label {
-                nodes[next_local].label = next_label;
-                nodes[next_local].direction = step as u8;
-                open.decrease(node.slot, key(next_label, next_local), |k, slot| {
-                    placed(&mut nodes, k, slot)
-                });
+                open.push(Reverse(K::new(next_label, next_local)));
             }
         }
     }
     let places = nodes
         .iter()
-        .map(|node| if node.reached { node.slot } else { u32::MAX })
+        .map(|node| if node.settled { node.place } else { u32::MAX })
         .collect();
     RangeFound {
         settled,
@@ -228,11 +220,12 @@ fn search_in<K: RangeKey, M: MoveMasks>(
 #[derive(Debug, Clone, Copy, Default)]
 struct RangeNode {
     label: u64,
-    /// Its entry in the queue while open; its place in the settled list after.
-    slot: u32,
+    /// Its place in the settled list, once settled.
+    place: u32,
     /// The step that reached it.
     direction: u8,
     reached: bool,
+    settled: bool,
 }
 
 /// The rectangle of anchors a range can reach, as a grid of its own.

@@ -13,6 +13,7 @@ use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::search::{
     estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView,
 };
+use crate::smoothing::Smoothing;
 use std::cell::RefCell;
 use std::collections::HashSet;
 
@@ -85,6 +86,11 @@ impl PathMap {
         if checked.start == checked.goal {
             return PathResult {
                 path: vec![query.start],
+                smoothing: query.smoothing,
+                waypoints: match query.smoothing {
+                    Smoothing::Off => Vec::new(),
+                    Smoothing::Taut => vec![query.start],
+                },
                 ..PathResult::failure(PathCode::Ok)
             };
         }
@@ -247,7 +253,20 @@ impl PathMap {
             _ => graph.step_weights(&outcome.path, width),
         };
         let partial = code == PathCode::PartialPath;
+        let waypoints = match query.smoothing {
+            Smoothing::Off => Vec::new(),
+            Smoothing::Taut => self.waypoints_along(
+                &mut scratch.unit_cells,
+                checked.profile,
+                checked.size,
+                &outcome.path,
+                units.map_or(OtherUnits::Ignore, |units| units.rule),
+                &exempt,
+            ),
+        };
         PathResult {
+            smoothing: query.smoothing,
+            waypoints,
             code,
             step_weights,
             path,

@@ -215,10 +215,8 @@ impl PathResult {
             ]
         });
         let smoothed = self.smoothing != Smoothing::Off;
-        let waypoints = smoothed.then_some((
-            ResultField::Waypoints,
-            FieldValue::Anchors(&self.waypoints),
-        ));
+        let waypoints =
+            smoothed.then_some((ResultField::Waypoints, FieldValue::Anchors(&self.waypoints)));
         let waypoint_length = smoothed.then(|| {
             (
                 ResultField::WaypointLength,

@@ -79,6 +79,15 @@ impl PathMap {
 
     /// [`query`](Self::query) with caller-owned search memory.
     pub fn query_with(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
+        PathResult {
+            smoothing: query.smoothing,
+            ..self.answer_query(scratch, query)
+        }
+    }
+
+    /// The answer to `query` (with waypoints when it asks for them), before its result
+    /// records the smoothing asked for.
+    fn answer_query(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
         let checked = match self.check_query(query) {
             Ok(checked) => checked,
             Err(answer) => return answer,
@@ -86,7 +95,6 @@ impl PathMap {
         if checked.start == checked.goal {
             return PathResult {
                 path: vec![query.start],
-                smoothing: query.smoothing,
                 waypoints: match query.smoothing {
                     Smoothing::Off => Vec::new(),
                     Smoothing::Taut => vec![query.start],

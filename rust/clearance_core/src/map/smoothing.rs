@@ -50,9 +50,8 @@ impl PathMap {
         other_units: OtherUnits,
         exempt_units: &[UnitId],
     ) -> Result<Vec<Cell>, SmoothingError> {
-        let size = checked_agent_size(agent_size).ok_or(SmoothingError::InvalidAgentSize {
-            size: agent_size,
-        })?;
+        let size = checked_agent_size(agent_size)
+            .ok_or(SmoothingError::InvalidAgentSize { size: agent_size })?;
         let found = self
             .profiles
             .get(profile)
@@ -103,7 +102,8 @@ impl PathMap {
                     .ok_or(SmoothingError::AnchorOutOfBounds { index, anchor })
             })
             .collect::<Result<Vec<usize>, _>>()?;
-        let graph = (self.graph_for(name, profile, size)).ok_or(SmoothingError::MemoryLimitReached)?;
+        let graph =
+            (self.graph_for(name, profile, size)).ok_or(SmoothingError::MemoryLimitReached)?;
         if let Some(index) = (0..path.len()).find(|&i| !graph.regions.is_labelled(indices[i])) {
             return Err(SmoothingError::AnchorNotLegal {
                 index,
@@ -118,8 +118,8 @@ impl PathMap {
             let direction = DIRECTIONS
                 .iter()
                 .position(|d| i64::from(d.dx) == dx && i64::from(d.dy) == dy);
-            let legal =
-                direction.is_some_and(|direction| graph.moves[indices[index]] >> direction & 1 != 0);
+            let legal = direction
+                .is_some_and(|direction| graph.moves[indices[index]] >> direction & 1 != 0);
             if !legal {
                 return Err(SmoothingError::NotAStep {
                     index,

@@ -80,10 +80,7 @@ mod tests {
 
     #[test]
     fn a_diagonal_step_sweeps_both_footprints_and_the_two_side_cells() {
-        assert_eq!(
-            swept((0, 0), (1, 1), 1),
-            [(0, 0), (0, 1), (1, 0), (1, 1)]
-        );
+        assert_eq!(swept((0, 0), (1, 1), 1), [(0, 0), (0, 1), (1, 0), (1, 1)]);
         // A 2x2 square: its two footprints (7 cells) and the corner cells (2, 0) and (0, 2).
         assert_eq!(swept((0, 0), (1, 1), 2).len(), 9);
         assert_eq!(swept((0, 0), (-1, 1), 2).len(), 9);
@@ -92,7 +89,10 @@ mod tests {
     #[test]
     fn a_straight_move_sweeps_the_rectangle_between_the_footprints() {
         assert_eq!(swept((0, 0), (3, 0), 2).len(), 10);
-        assert_eq!(swept((0, 0), (0, -3), 1), [(0, -3), (0, -2), (0, -1), (0, 0)]);
+        assert_eq!(
+            swept((0, 0), (0, -3), 1),
+            [(0, -3), (0, -2), (0, -1), (0, 0)]
+        );
     }
 
     #[test]

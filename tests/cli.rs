@@ -1506,7 +1506,7 @@ fn range_writes_a_png() {
 
 #[test]
 fn path_smooth_json_adds_the_waypoints_and_their_length_only() {
-    let args = ["--from", "1,1", "--to", "38,18", "--size", "2"];
+    let args = ["--from", "1,1", "--to", "38,18"];
     let (plain_status, plain) = path_json(&args);
     let (status, smooth) = path_json(&[&args[..], &["--smooth"]].concat());
     assert_eq!((plain_status, status), (Some(0), Some(0)));
@@ -1540,6 +1540,7 @@ fn path_smooth_json_adds_the_waypoints_and_their_length_only() {
     // A failed query asked to smooth has no waypoints, under the same key.
     let (_, refused) = path_json(&["--from", "1,1", "--to", "38,18", "--size", "9", "--smooth"]);
     assert_eq!(refused["waypoints"], serde_json::json!([]));
+    assert_eq!(refused["waypoint_length"].to_string(), "0.0");
 }
 
 #[test]

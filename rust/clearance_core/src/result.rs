@@ -276,7 +276,8 @@ fn polyline_length(anchors: &[Cell]) -> f64 {
             let dy = f64::from(pair[1].y) - f64::from(pair[0].y);
             dx.hypot(dy)
         })
-        .sum()
+        // From +0.0: an empty sum of floats is -0.0.
+        .fold(0.0, |total, length| total + length)
 }
 
 /// The entry multipliers a path pays, in fixed-point units of

@@ -11,6 +11,8 @@ pub const GOAL_MARK: char = 'g';
 pub const FOOTPRINT_MARK: char = '*';
 /// A cell covered by a unit standing on the map (other than the one that moves).
 pub const UNIT_MARK: char = 'u';
+/// A waypoint of a smoothed path (other than its start and goal).
+pub const WAYPOINT_MARK: char = 'o';
 
 /// Every cell covered by the footprint of an `agent_size` unit at each anchor of `path`, anchor
 /// by anchor; a cell covered from several anchors is listed once for each. Cells may lie off
@@ -76,6 +78,16 @@ impl<'a> Sketch<'a> {
         if let (Some(&first), Some(&last)) = (path.first(), path.last()) {
             self.mark(first, START_MARK);
             self.mark(last, GOAL_MARK);
+        }
+    }
+}
+
+impl Sketch<'_> {
+    /// Marks the waypoints between the first and the last `o` (those stay `s` and `g`).
+    pub fn mark_waypoints(&mut self, waypoints: &[Cell]) {
+        let inner = waypoints.len().saturating_sub(1);
+        for &waypoint in waypoints.iter().take(inner).skip(1) {
+            self.mark(waypoint, WAYPOINT_MARK);
         }
     }
 }

@@ -20,7 +20,13 @@ pub struct Picture<'a> {
     pub path: &'a [Cell],
     /// Units standing on the map, drawn in violet (under the path), possibly none.
     pub units: &'a [UnitEntry],
+    /// The path's waypoints, drawn as blue lines between the footprints' centres over
+    /// everything else, possibly none.
+    pub waypoints: &'a [Cell],
 }
+
+/// Colour of the lines between waypoints and of their dots.
+const WAYPOINT: [u8; 3] = [30, 80, 230];
 
 /// Colour of the cells under units standing on the map.
 const UNIT: [u8; 3] = [150, 60, 200];
@@ -78,7 +84,54 @@ pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
         let heat = f32::from(clearance) / f32::from(largest);
         base.map(|c| (f32::from(c) * (0.55 + 0.45 * heat)) as u8)
     };
-    paint_cells(width, height, scale, colour_of)
+    let (pixel_width, pixel_height, mut pixels) = paint_cells(width, height, scale, colour_of);
+    draw_waypoints(picture, scale, pixel_width, &mut pixels);
+    (pixel_width, pixel_height, pixels)
+}
+
+/// Draws the picture's waypoints over `pixels` (`pixel_width` wide, `scale` pixels per
+/// cell): a straight line between the centres of consecutive footprints, a pixel per step
+/// along the longer axis, and a dot a fifth of a cell wide (at least 3 pixels) on each.
+fn draw_waypoints(picture: &Picture, scale: usize, pixel_width: usize, pixels: &mut [u8]) {
+    let grid = picture.grid;
+    let pixel_height = pixels.len() / 3 / pixel_width.max(1);
+    let half_footprint = (usize::from(picture.agent_size) * scale / 2) as i64;
+    let centre = |anchor: Cell| {
+        grid.index_of(anchor).map(|index| {
+            let x = ((index % grid.width()) * scale) as i64 + half_footprint;
+            let y = ((index / grid.width()) * scale) as i64 + half_footprint;
+            (x, y)
+        })
+    };
+    let mut plot = |x: i64, y: i64| {
+        if (0..pixel_width as i64).contains(&x) && (0..pixel_height as i64).contains(&y) {
+            let at = (y as usize * pixel_width + x as usize) * 3;
+            pixels[at..at + 3].copy_from_slice(&WAYPOINT);
+        }
+    };
+    let centres: Vec<(i64, i64)> = picture
+        .waypoints
+        .iter()
+        .filter_map(|&w| centre(w))
+        .collect();
+    for pair in centres.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        let steps = (x1 - x0).abs().max((y1 - y0).abs()).max(1);
+        for step in 0..=steps {
+            // Rounded to the nearest pixel, in integers.
+            let x = x0 + ((x1 - x0) * step * 2 + steps).div_euclid(2 * steps);
+            let y = y0 + ((y1 - y0) * step * 2 + steps).div_euclid(2 * steps);
+            plot(x, y);
+        }
+    }
+    let reach = (scale as i64 / 10).max(1);
+    for &(x, y) in &centres {
+        for dy in -reach..=reach {
+            for dx in -reach..=reach {
+                plot(x + dx, y + dy);
+            }
+        }
+    }
 }
 
 /// Renders the picture and writes it as a PNG file.
@@ -292,4 +345,36 @@ fn paint_cells(
         }
     }
     (pixel_width, pixel_height, pixels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clearance_core::Region;
+
+    #[test]
+    fn waypoints_are_joined_by_lines_between_footprint_centres() {
+        let grid = TerrainGrid::new(Region::new(0, 0, 10, 4), b'.').unwrap();
+        let clearance = vec![1; 40];
+        let waypoints = [Cell::new(0, 0), Cell::new(9, 0), Cell::new(9, 3)];
+        let picture = Picture {
+            grid: &grid,
+            clearance: &clearance,
+            agent_size: 1,
+            path: &[],
+            units: &[],
+            waypoints: &waypoints,
+        };
+        let (width, height, pixels) = render(&picture, 4);
+        assert_eq!((width, height), (40, 16));
+        let colour = |x: usize, y: usize| -> [u8; 3] {
+            let at = (y * width + x) * 3;
+            [pixels[at], pixels[at + 1], pixels[at + 2]]
+        };
+        // Along row 2 from the first centre (2, 2) to the second (38, 2), then down column 38.
+        assert!((2..=38).all(|x| colour(x, 2) == WAYPOINT));
+        assert!((2..=14).all(|y| colour(38, y) == WAYPOINT));
+        assert_ne!(colour(20, 8), WAYPOINT);
+        assert_ne!(colour(2, 14), WAYPOINT);
+    }
 }

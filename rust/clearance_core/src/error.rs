@@ -219,3 +219,72 @@ pub enum RangeError {
         code: crate::PathCode,
     },
 }
+
+/// Invalid input to [`PathMap::smooth_path`](crate::PathMap::smooth_path): a path that is not
+/// one the map's rules allow, or rules the map does not know.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SmoothingError {
+    /// The agent size is below 1 or above 255.
+    #[error("agent size must be 1 to 255, got {size}")]
+    InvalidAgentSize {
+        /// The rejected size.
+        size: i64,
+    },
+    /// No profile of that name is registered on the map.
+    #[error("no profile named {profile:?} is registered")]
+    UnknownProfile {
+        /// The profile asked for.
+        profile: String,
+    },
+    /// An exempt unit is not registered on the map.
+    #[error("no unit with id {id} is registered")]
+    UnknownUnit {
+        /// The id named.
+        id: i64,
+    },
+    /// The path has no anchor.
+    #[error("the path to smooth is empty")]
+    EmptyPath,
+    /// An anchor of the path lies outside the map.
+    #[error("anchor {index} of the path, {anchor}, lies outside the map")]
+    AnchorOutOfBounds {
+        /// Its position in the path.
+        index: usize,
+        /// The anchor.
+        anchor: Cell,
+    },
+    /// The agent's footprint does not fit at an anchor of the path (clearance below its size).
+    #[error("the agent does not fit at anchor {index} of the path, {anchor}")]
+    AnchorNotLegal {
+        /// Its position in the path.
+        index: usize,
+        /// The anchor.
+        anchor: Cell,
+    },
+    /// Two consecutive anchors are not one legal step apart under the map's movement (not
+    /// neighbours, or a diagonal that cuts a corner).
+    #[error("anchors {index} and {next} of the path, {from} and {to}, are not one legal step apart", next = index + 1)]
+    NotAStep {
+        /// Position of the step's first anchor in the path.
+        index: usize,
+        /// The step's first anchor.
+        from: Cell,
+        /// The step's second anchor.
+        to: Cell,
+    },
+    /// Under [`OtherUnits::Block`](crate::OtherUnits::Block): a step enters, or passes
+    /// diagonally, an anchor whose footprint overlaps a counted unit.
+    #[error("step {index} of the path, from {from} to {to}, runs into another unit")]
+    Occupied {
+        /// Position of the step's first anchor in the path.
+        index: usize,
+        /// The step's first anchor.
+        from: Cell,
+        /// The step's second anchor.
+        to: Cell,
+    },
+    /// Building the search graph the check needs would take the map's cached data past its
+    /// memory limit.
+    #[error("the search graph needed would exceed the cache memory limit")]
+    MemoryLimitReached,
+}

@@ -62,13 +62,14 @@ mod query;
 mod range;
 mod result;
 mod search;
+mod smoothing;
 mod terrain;
 
 pub use clearance::{ClearanceLayer, MAX_CLEARANCE};
 pub use cost::{
     cost_to_f64, COST_SCALE, DIAGONAL_STEP, MAX_MULTIPLIER, MULTIPLIER_SCALE, STRAIGHT_STEP,
 };
-pub use error::{GridError, LandmarkError, ProfileError, RangeError, UnitError};
+pub use error::{GridError, LandmarkError, ProfileError, RangeError, SmoothingError, UnitError};
 pub use flow_field::{FlowField, FlowFieldOptions};
 pub use footprint::{checked_agent_size, footprint, MAX_AGENT_SIZE};
 pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
@@ -81,4 +82,5 @@ pub use query::{PathQuery, SearchMode};
 pub use range::{MovementRange, RangeOptions, BUDGET_TOLERANCE, MAX_BUDGET, MAX_TURNS};
 pub use result::{ClearanceShortfall, FieldValue, PathCode, PathResult, ResultField, StepWeights};
 pub use search::{SearchScratch, UnitsView};
+pub use smoothing::Smoothing;
 pub use terrain::{TerrainId, TerrainSet};

@@ -2,6 +2,7 @@
 
 use crate::grid::Cell;
 use crate::occupancy::{OtherUnits, UnitId};
+use crate::smoothing::Smoothing;
 
 /// A path query with its options: see [`PathMap::query`](crate::PathMap::query).
 ///
@@ -45,6 +46,9 @@ pub struct PathQuery<'a> {
     pub moving_unit: Option<UnitId>,
     /// Further units that do not count (the moving unit's own group, say).
     pub exempt_units: &'a [UnitId],
+    /// Whether the result carries waypoints ([`PathResult::waypoints`](crate::PathResult)):
+    /// [`Smoothing::Off`] by default. The path and its cost do not change.
+    pub smoothing: Smoothing,
 }
 
 /// Which exact search algorithm answers a query. All of them return optimal paths; they differ
@@ -108,7 +112,14 @@ impl<'a> PathQuery<'a> {
             other_units: OtherUnits::Ignore,
             moving_unit: None,
             exempt_units: &[],
+            smoothing: Smoothing::Off,
         }
+    }
+
+    /// Builder form of the `smoothing` field.
+    pub fn smoothing(mut self, smoothing: Smoothing) -> Self {
+        self.smoothing = smoothing;
+        self
     }
 
     /// Builder form of the `other_units` field.

@@ -3,6 +3,7 @@
 use crate::cost::MULTIPLIER_SCALE;
 use crate::grid::Cell;
 use crate::occupancy::UnitId;
+use crate::smoothing::Smoothing;
 use std::fmt;
 
 /// The outcome of a path query. Every failure has its own code; only [`PathCode::Ok`] comes
@@ -126,6 +127,12 @@ pub struct PathResult {
     /// With [`PathCode::GoalOccupied`], and with a partial path for a goal another unit
     /// stands on: the id of one unit in the way.
     pub occupied_by: Option<UnitId>,
+    /// The smoothing the query asked for ([`Smoothing::Off`] unless it asked).
+    pub smoothing: Smoothing,
+    /// With [`Smoothing::Taut`] and a path (to the goal, or a partial one): the path's taut
+    /// waypoints, a subsequence of `path` from its first anchor to its last (see the
+    /// `smoothing` module docs of the crate). Empty otherwise.
+    pub waypoints: Vec<Cell>,
 }
 
 impl PathResult {
@@ -153,10 +160,37 @@ impl PathResult {
         self.step_weights.total_cost()
     }
 
+    /// The Euclidean length of `path`, in cells: 1 per straight step, the square root of 2
+    /// per diagonal one; 0 without a path.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathMap, PathQuery, Region, Smoothing, TerrainGrid};
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 8, 4), 0)?);
+    /// map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0)?)?;
+    /// let query = PathQuery::new(Cell::new(0, 0), Cell::new(7, 2), 1, "walker");
+    /// let result = map.query(&query.smoothing(Smoothing::Taut));
+    /// assert_eq!(result.path_length(), 5.0 + 2.0 * std::f64::consts::SQRT_2);
+    /// // Open ground: one straight line from start to goal.
+    /// assert_eq!(result.waypoints, [Cell::new(0, 0), Cell::new(7, 2)]);
+    /// assert_eq!(result.waypoint_length(), 53f64.sqrt());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn path_length(&self) -> f64 {
+        polyline_length(&self.path)
+    }
+
+    /// The Euclidean length of `waypoints` in cells, the sum of the straight segments between
+    /// them: never more than [`path_length`](Self::path_length) (each segment is no longer
+    /// than the steps it replaces); 0 without waypoints.
+    pub fn waypoint_length(&self) -> f64 {
+        polyline_length(&self.waypoints)
+    }
+
     /// The result's public fields, as every front end shows them: the Godot node's result
     /// dictionary and the CLI's JSON are both written from this list, so a field is added or
     /// renamed here once. `clearance_found` and `clearance_needed` appear only with a
-    /// shortfall, `occupied_by` only with a unit in the way.
+    /// shortfall, `occupied_by` only with a unit in the way, `waypoints` (after `path`) and
+    /// `waypoint_length` (after `total_cost`) only when the query asked for smoothing.
     ///
     /// ```
     /// use clearance_core::{Cell, FieldValue, PathMap, Region, ResultField, TerrainGrid};
@@ -180,17 +214,28 @@ impl PathResult {
                 ),
             ]
         });
+        let smoothed = self.smoothing != Smoothing::Off;
+        let waypoints =
+            smoothed.then_some((ResultField::Waypoints, FieldValue::Anchors(&self.waypoints)));
+        let waypoint_length = smoothed.then(|| {
+            (
+                ResultField::WaypointLength,
+                FieldValue::Number(self.waypoint_length()),
+            )
+        });
         [
             (ResultField::Ok, FieldValue::Flag(self.is_ok())),
             (ResultField::Code, FieldValue::Text(self.code.as_str())),
             (ResultField::Path, FieldValue::Anchors(&self.path)),
-            (
-                ResultField::TotalCost,
-                FieldValue::Number(self.total_cost()),
-            ),
-            (ResultField::Expanded, FieldValue::Count(self.expanded)),
         ]
         .into_iter()
+        .chain(waypoints)
+        .chain([(
+            ResultField::TotalCost,
+            FieldValue::Number(self.total_cost()),
+        )])
+        .chain(waypoint_length)
+        .chain([(ResultField::Expanded, FieldValue::Count(self.expanded))])
         .chain(shortfall.into_iter().flatten())
         .chain(
             self.occupied_by
@@ -216,8 +261,23 @@ impl PathResult {
             expanded: 0,
             shortfall: None,
             occupied_by: None,
+            smoothing: Smoothing::Off,
+            waypoints: Vec::new(),
         }
     }
+}
+
+/// The summed Euclidean lengths of the segments between consecutive anchors, in cells.
+fn polyline_length(anchors: &[Cell]) -> f64 {
+    anchors
+        .windows(2)
+        .map(|pair| {
+            let dx = f64::from(pair[1].x) - f64::from(pair[0].x);
+            let dy = f64::from(pair[1].y) - f64::from(pair[0].y);
+            dx.hypot(dy)
+        })
+        // From +0.0: an empty sum of floats is -0.0.
+        .fold(0.0, |total, length| total + length)
 }
 
 /// The entry multipliers a path pays, in fixed-point units of
@@ -248,8 +308,12 @@ pub enum ResultField {
     Code,
     /// `path`: the anchors from start to goal (or to the partial path's end).
     Path,
+    /// `waypoints`: the path's waypoints (with smoothing only).
+    Waypoints,
     /// `total_cost`: the path's cost as a float.
     TotalCost,
+    /// `waypoint_length`: the waypoints' Euclidean length in cells (with smoothing only).
+    WaypointLength,
     /// `expanded`: how many anchors the search expanded.
     Expanded,
     /// `clearance_found`: the clearance at the refused anchor (with a shortfall only).
@@ -262,11 +326,13 @@ pub enum ResultField {
 
 impl ResultField {
     /// Every field, in the order [`PathResult::fields`] lists them.
-    pub const ALL: [ResultField; 8] = [
+    pub const ALL: [ResultField; 10] = [
         ResultField::Ok,
         ResultField::Code,
         ResultField::Path,
+        ResultField::Waypoints,
         ResultField::TotalCost,
+        ResultField::WaypointLength,
         ResultField::Expanded,
         ResultField::ClearanceFound,
         ResultField::ClearanceNeeded,
@@ -279,7 +345,9 @@ impl ResultField {
             ResultField::Ok => "ok",
             ResultField::Code => "code",
             ResultField::Path => "path",
+            ResultField::Waypoints => "waypoints",
             ResultField::TotalCost => "total_cost",
+            ResultField::WaypointLength => "waypoint_length",
             ResultField::Expanded => "expanded",
             ResultField::ClearanceFound => "clearance_found",
             ResultField::ClearanceNeeded => "clearance_needed",

@@ -11,7 +11,7 @@ use clearance_cli::units::UnitEntry;
 use clearance_cli::CliError;
 use clearance_core::{
     checked_agent_size, Cell, ClearanceShortfall, Movement, PathCode, PathMap, PathQuery,
-    PathResult, MAX_AGENT_SIZE,
+    PathResult, Smoothing, MAX_AGENT_SIZE,
 };
 use std::path::{Path, PathBuf};
 
@@ -111,6 +111,10 @@ pub struct AgentArgs {
     /// Give up after expanding this many anchors (code SEARCH_LIMIT_REACHED).
     #[arg(long)]
     max_expansions: Option<u64>,
+    /// Also find the path's taut waypoints: straight lines the unit's square may walk
+    /// (JSON keys `waypoints` and `waypoint_length`; drawn as `o`, or as lines in a picture).
+    #[arg(long)]
+    pub smooth: bool,
     #[command(flatten)]
     pub occupancy: OccupancyArgs,
 }
@@ -133,6 +137,11 @@ impl AgentArgs {
             ..PathQuery::new(from, to, self.unit.size, self.unit.profile())
                 .allow_partial_path(self.partial)
                 .search(self.search.mode())
+                .smoothing(if self.smooth {
+                    Smoothing::Taut
+                } else {
+                    Smoothing::Off
+                })
         };
         self.occupancy.apply(query)
     }

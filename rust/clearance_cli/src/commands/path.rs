@@ -28,8 +28,9 @@ pub struct PathArgs {
     json: bool,
 }
 
-/// Runs the query and prints the result: the map with the other units (`u`) and the path's
-/// footprints, and a line that describes it; or one JSON object. Exits 0 only if the goal was
+/// Runs the query and prints the result: the map with the other units (`u`), the path's
+/// footprints and, with `--smooth`, its waypoints (`o`), and a line that describes it (and one
+/// for the waypoints); or one JSON object. Exits 0 only if the goal was
 /// reached.
 pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
     let agent = &args.agent;
@@ -46,9 +47,18 @@ pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
             }
             // A query returns a path only for a legal size, which fits in an i32.
             sketch.mark_path(&result.path, agent.unit.size as i32);
+            sketch.mark_waypoints(&result.waypoints);
             print!("{sketch}");
         }
         println!("{}", describe(&result, args.from, args.to, &agent.unit));
+        if agent.smooth && !result.waypoints.is_empty() {
+            println!(
+                "{} waypoints, length {:.4} (the grid path's {:.4})",
+                result.waypoints.len(),
+                result.waypoint_length(),
+                result.path_length()
+            );
+        }
     }
     Ok(exit_status(result.is_ok()))
 }

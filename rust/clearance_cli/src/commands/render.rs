@@ -1,5 +1,5 @@
 //! `clearance render`: a PNG of the map, its clearance, and optionally the units standing on it
-//! and one query's path.
+//! and one query's path (with `--smooth`, its waypoints joined by straight lines).
 
 use super::agent::{describe, parse_cell, AgentArgs};
 use super::exit_status;
@@ -52,13 +52,13 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
     let agent = &args.agent;
     let (map, path_map, units) = agent.load(&args.map)?;
     let agent_size = agent.unit.checked_size()?;
-    let (found, path) = match args.from.zip(args.to) {
+    let (found, path, waypoints) = match args.from.zip(args.to) {
         Some((from, to)) => {
             let result = path_map.query(&agent.query(from, to));
             println!("{}", describe(&result, from, to, &agent.unit));
-            (result.is_ok(), result.path)
+            (result.is_ok(), result.path, result.waypoints)
         }
-        None => (true, Vec::new()),
+        None => (true, Vec::new(), Vec::new()),
     };
     let clearance = path_map
         .clearance_layer(agent.unit.profile())
@@ -74,6 +74,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
         agent_size,
         path: &path,
         units: &units,
+        waypoints: &waypoints,
     };
     write_png(&picture, picture_scale(args.scale, &map.grid), &args.out)?;
     println!("wrote {}", args.out.display());

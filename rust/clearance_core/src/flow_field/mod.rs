@@ -360,8 +360,7 @@ impl FlowField {
             cost: (self.costs[index] - 1) * self.cost_unit,
             step_weights,
             expanded: 0,
-            shortfall: None,
-            occupied_by: None,
+            ..PathResult::failure(PathCode::Ok)
         }
     }
 

@@ -330,8 +330,7 @@ impl PathMap {
                                 cost: found.cost,
                                 step_weights: graph.step_weights(&anchors, width),
                                 expanded: 0,
-                                shortfall: None,
-                                occupied_by: None,
+                                ..PathResult::failure(PathCode::Ok)
                             }
                         }
                     },

@@ -15,6 +15,7 @@
 //! | `units.rs` | the units registered on the map: placed, moved and removed |
 //! | `slots.rs` | arrival slots: one goal per unit of a group order |
 //! | `range.rs` | movement ranges: where a unit can go with a budget |
+//! | `smoothing.rs` | taut waypoints of query results and of any path of legal steps |
 //! | `tables.rs` | the hash tables profiles and caches are kept in |
 
 mod batch;
@@ -26,6 +27,7 @@ mod partial;
 mod queries;
 mod range;
 mod slots;
+mod smoothing;
 mod tables;
 mod units;
 

@@ -13,6 +13,7 @@ use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::search::{
     estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView,
 };
+use crate::smoothing::Smoothing;
 use std::cell::RefCell;
 use std::collections::HashSet;
 
@@ -78,6 +79,15 @@ impl PathMap {
 
     /// [`query`](Self::query) with caller-owned search memory.
     pub fn query_with(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
+        PathResult {
+            smoothing: query.smoothing,
+            ..self.answer_query(scratch, query)
+        }
+    }
+
+    /// The answer to `query` (with waypoints when it asks for them), before its result
+    /// records the smoothing asked for.
+    fn answer_query(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
         let checked = match self.check_query(query) {
             Ok(checked) => checked,
             Err(answer) => return answer,
@@ -85,6 +95,10 @@ impl PathMap {
         if checked.start == checked.goal {
             return PathResult {
                 path: vec![query.start],
+                waypoints: match query.smoothing {
+                    Smoothing::Off => Vec::new(),
+                    Smoothing::Taut => vec![query.start],
+                },
                 ..PathResult::failure(PathCode::Ok)
             };
         }
@@ -247,7 +261,20 @@ impl PathMap {
             _ => graph.step_weights(&outcome.path, width),
         };
         let partial = code == PathCode::PartialPath;
+        let waypoints = match query.smoothing {
+            Smoothing::Off => Vec::new(),
+            Smoothing::Taut => self.waypoints_along(
+                &mut scratch.unit_cells,
+                checked.profile,
+                checked.size,
+                &outcome.path,
+                units.map_or(OtherUnits::Ignore, |units| units.rule),
+                &exempt,
+            ),
+        };
         PathResult {
+            smoothing: query.smoothing,
+            waypoints,
             code,
             step_weights,
             path,

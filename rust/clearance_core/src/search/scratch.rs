@@ -31,6 +31,9 @@ pub struct SearchScratch {
     generation: u32,
     /// Other units, as the last query that counted them saw them (`units.rs`).
     pub(crate) units: super::UnitsView,
+    /// The cells under other units, as the last smoothed query that counted them saw them
+    /// (a view for agent size 1: `crate::smoothing`).
+    pub(crate) unit_cells: super::UnitsView,
 }
 
 /// One open list per key representation (see `keys.rs`); a query uses one of them.
@@ -91,6 +94,7 @@ impl SearchScratch {
             + self.open.wide.memory_bytes()
             + self.open.range.memory_bytes()
             + self.units.memory_bytes()
+            + self.unit_cells.memory_bytes()
     }
 
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached

@@ -1,0 +1,108 @@
+//! What a swept cell may be: its multiplier for the profile, with the counted units.
+
+use crate::occupancy::OtherUnits;
+use crate::profile::AgentProfile;
+use crate::search::UnitsView;
+
+/// The multiplier of a cell no segment may sweep: terrain the profile may not enter, or a cell
+/// under a unit that blocks. Above every real multiplier.
+pub(crate) const FORBIDDEN: u32 = u32::MAX;
+
+/// The counted units, cell by cell: a view built for agent size 1, whose blocked anchors are
+/// exactly the cells under a counted unit (with no start exempt).
+#[derive(Clone, Copy)]
+pub(crate) struct CellUnits<'a> {
+    /// The cells under counted units.
+    pub cells: &'a UnitsView,
+    /// How they count: `Block` or `Cost(M)`.
+    pub rule: OtherUnits,
+}
+
+/// The rules one smoothing call holds swept cells to (see the parent module's "The rule a
+/// segment keeps"), on map-local coordinates.
+pub(crate) struct CellRules<'a> {
+    terrain: &'a [u8],
+    width: usize,
+    /// Fixed-point multiplier per terrain id, [`FORBIDDEN`] where the profile may not enter.
+    multipliers: [u32; 256],
+    units: Option<CellUnits<'a>>,
+    /// The start anchor (map-local): under `Block`, cells of its footprint are never refused
+    /// for a unit.
+    start: (i64, i64),
+    size: i64,
+    /// Every cell the profile may enter has one multiplier, and no unit raises it: the bound
+    /// of the rule holds for every cell that is not forbidden.
+    uniform: bool,
+}
+
+impl<'a> CellRules<'a> {
+    /// The rules for an agent of `size` with `profile` on `terrain` (row by row, `width`
+    /// wide), starting at map-local `start`, with `units` counted (`None` if none counts).
+    pub(crate) fn new(
+        (terrain, width): (&'a [u8], usize),
+        profile: &AgentProfile,
+        size: u8,
+        start: (i64, i64),
+        units: Option<CellUnits<'a>>,
+    ) -> Self {
+        let mut multipliers = [FORBIDDEN; 256];
+        for (terrain, slot) in multipliers.iter_mut().enumerate() {
+            if let Some(fixed) = profile.fixed_multiplier(terrain as u8) {
+                *slot = fixed;
+            }
+        }
+        let units_cost = matches!(
+            units,
+            Some(CellUnits {
+                rule: OtherUnits::Cost(_),
+                ..
+            })
+        );
+        let uniform =
+            !units_cost && profile.min_fixed_multiplier() == profile.max_fixed_multiplier();
+        CellRules {
+            terrain,
+            width,
+            multipliers,
+            units: units.filter(|units| units.rule != OtherUnits::Ignore),
+            start,
+            size: i64::from(size),
+            uniform,
+        }
+    }
+
+    /// The agent size.
+    pub(crate) fn size(&self) -> i64 {
+        self.size
+    }
+
+    /// Whether every cell that is not forbidden meets every bound (see the field).
+    pub(crate) fn uniform(&self) -> bool {
+        self.uniform
+    }
+
+    /// The multiplier of the cell at map-local `(x, y)` under these rules, [`FORBIDDEN`] if no
+    /// segment may sweep it. The cell must lie on the map.
+    #[inline]
+    pub(crate) fn multiplier(&self, x: i64, y: i64) -> u32 {
+        let index = y as usize * self.width + x as usize;
+        let terrain = self.multipliers[usize::from(self.terrain[index])];
+        let Some(units) = self.units else {
+            return terrain;
+        };
+        if terrain == FORBIDDEN || !units.cells.is_blocked(index) {
+            return terrain;
+        }
+        match units.rule {
+            OtherUnits::Cost(multiplier) => terrain.max(multiplier),
+            _ if self.in_start_footprint(x, y) => terrain,
+            _ => FORBIDDEN,
+        }
+    }
+
+    /// Whether map-local `(x, y)` lies in the start anchor's footprint.
+    fn in_start_footprint(&self, x: i64, y: i64) -> bool {
+        let (sx, sy) = self.start;
+        (sx..sx + self.size).contains(&x) && (sy..sy + self.size).contains(&y)
+    }
+}

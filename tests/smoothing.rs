@@ -1,0 +1,630 @@
+//! Taut waypoints against an independent checker: on generated maps (sizes 1 to 4, walls,
+//! weighted terrain with multipliers 0 and below 1, 4- and 8-way, units counted by the block
+//! and the cost rule) and on Moving AI scenarios, every segment between consecutive waypoints
+//! sweeps only cells the rules allow, no waypoint can be dropped, the waypoints are a
+//! subsequence of the path from start to goal, and their length never exceeds the path's.
+//!
+//! # The checker
+//!
+//! It shares no clearance, occupancy, search or smoothing code with the engine. A segment's
+//! swept region `W` is the convex hull of the two footprints `S(a)` and `S(b)`; a cell counts
+//! when its open interior meets `W`'s. The checker decides that with the separating axis
+//! theorem in integers: two convex polygons have disjoint interiors iff their projections on
+//! the normal of some edge of either overlap in at most one point (`0` lies outside or on the
+//! boundary of the Minkowski difference, whose edges are parallel to theirs). `W`'s edges are
+//! parallel to the axes or to `b - a`, and the cell's to the axes, so three axes decide, with
+//! `W` projected through its eight corner points. Every cell of the two footprints' bounding
+//! box is tested. The multiplier bound of a segment is the largest multiplier among the cells
+//! each step of the path between its ends sweeps (the same test, step by step); a cell under a
+//! counted unit (read from the test's own record of the units, coordinate by coordinate) has
+//! multiplier `max(m, M)` under the cost rule, and may not be swept under the block rule
+//! unless it lies in the start's footprint.
+
+use clearance_core::{
+    AgentProfile, Cell, Movement, OtherUnits, PathMap, PathQuery, PathResult, SearchMode,
+    Smoothing, SmoothingError, TerrainGrid,
+};
+use clearance_tests::check::likely_legal_anchor;
+use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
+use clearance_tests::reference::Reference;
+use clearance_tests::units::Standing;
+
+/// Profile names of generated maps.
+const NAMES: [&str; 2] = ["scout", "truck"];
+
+/// Multipliers for the cost rule, fixed point (1000 = 1.0): 0, below and above the profiles'.
+const UNIT_COSTS: [u32; 4] = [0, 500, 2500, 30000];
+
+/// The rules one smoothed query's segments are held to, evaluated on the raw terrain.
+struct Checker<'a> {
+    grid: &'a TerrainGrid,
+    profile: &'a AgentProfile,
+    size: i64,
+    /// The units that count, and how: `None` for the ignore rule.
+    units: Option<(Vec<Standing>, OtherUnits)>,
+    /// The path's first anchor.
+    start: Cell,
+}
+
+/// The swept region of one straight move, ready to test cells against (see the module docs).
+struct Hull {
+    /// The axes that decide: x, y, and the normal of the move when it is neither.
+    axes: Vec<(i64, i64)>,
+    /// The hull's projection on each axis, lowest and highest.
+    spans: Vec<(i64, i64)>,
+}
+
+/// The four corners of the square of `side` at `(x, y)`.
+fn corners(x: i64, y: i64, side: i64) -> [(i64, i64); 4] {
+    [(x, y), (x + side, y), (x, y + side), (x + side, y + side)]
+}
+
+/// A projection's lowest and highest value on axis `(nx, ny)`.
+fn project(points: &[(i64, i64)], (nx, ny): (i64, i64)) -> (i64, i64) {
+    let values = points.iter().map(|&(x, y)| x * nx + y * ny);
+    (values.clone().min().unwrap(), values.max().unwrap())
+}
+
+impl Hull {
+    /// The hull of the `size` squares at `a` and `b`.
+    fn new(a: Cell, b: Cell, size: i64) -> Self {
+        let (ax, ay, bx, by) = (
+            i64::from(a.x),
+            i64::from(a.y),
+            i64::from(b.x),
+            i64::from(b.y),
+        );
+        let points: Vec<(i64, i64)> = corners(ax, ay, size)
+            .into_iter()
+            .chain(corners(bx, by, size))
+            .collect();
+        let mut axes = vec![(1, 0), (0, 1)];
+        let (dx, dy) = (bx - ax, by - ay);
+        if dx != 0 && dy != 0 {
+            axes.push((-dy, dx));
+        }
+        let spans = axes.iter().map(|&axis| project(&points, axis)).collect();
+        Hull { axes, spans }
+    }
+
+    /// Whether the open interiors of the hull and of `cell` meet: on no axis do their
+    /// projections overlap in at most a point.
+    fn meets(&self, cell: Cell) -> bool {
+        let square = corners(i64::from(cell.x), i64::from(cell.y), 1);
+        self.axes
+            .iter()
+            .zip(&self.spans)
+            .all(|(&axis, &(low, high))| {
+                let (cell_low, cell_high) = project(&square, axis);
+                high > cell_low && cell_high > low
+            })
+    }
+}
+
+/// The cells a `size` square sweeps from `a` to `b`: every cell of the footprints' bounding
+/// box whose interior meets the hull's.
+fn swept(a: Cell, b: Cell, size: i64) -> Vec<Cell> {
+    let hull = Hull::new(a, b, size);
+    let side = size as i32;
+    let mut cells = Vec::new();
+    for y in a.y.min(b.y)..a.y.max(b.y) + side {
+        for x in a.x.min(b.x)..a.x.max(b.x) + side {
+            let cell = Cell::new(x, y);
+            if hull.meets(cell) {
+                cells.push(cell);
+            }
+        }
+    }
+    cells
+}
+
+impl Checker<'_> {
+    /// The multiplier of `cell` under the rules, `None` if no segment may sweep it.
+    fn multiplier(&self, cell: Cell) -> Option<u64> {
+        let terrain = self.grid.terrain(cell)?;
+        let own = u64::from(self.profile.fixed_multiplier(terrain)?);
+        let Some((units, rule)) = &self.units else {
+            return Some(own);
+        };
+        if !units.iter().any(|unit| unit.covers(cell)) {
+            return Some(own);
+        }
+        match rule {
+            OtherUnits::Cost(extra) => Some(own.max(u64::from(*extra))),
+            _ => {
+                let side = self.size as i32;
+                let (sx, sy) = (self.start.x, self.start.y);
+                let in_start =
+                    (sx..sx + side).contains(&cell.x) && (sy..sy + side).contains(&cell.y);
+                in_start.then_some(own)
+            }
+        }
+    }
+
+    /// The largest multiplier among the cells the path's steps sweep from anchor `from` to
+    /// anchor `to`.
+    fn bound(&self, path: &[Cell], from: usize, to: usize) -> u64 {
+        (from..to)
+            .flat_map(|step| swept(path[step], path[step + 1], self.size))
+            .map(|cell| {
+                self.multiplier(cell)
+                    .unwrap_or_else(|| panic!("the path's step sweeps the forbidden {cell}"))
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether the straight segment from `path[from]` to `path[to]` keeps the rules.
+    fn allows(&self, path: &[Cell], from: usize, to: usize) -> bool {
+        let bound = self.bound(path, from, to);
+        swept(path[from], path[to], self.size)
+            .into_iter()
+            .all(|cell| self.multiplier(cell).is_some_and(|m| m <= bound))
+    }
+
+    /// Checks `waypoints` of `path`: a subsequence from the first anchor to the last, every
+    /// segment allowed, none droppable, no longer than the path. Returns the waypoints' count.
+    fn check(&self, path: &[Cell], waypoints: &[Cell], context: &str) -> usize {
+        assert!(!path.is_empty(), "{context}: no path");
+        assert_eq!(waypoints.first(), path.first(), "{context}: first waypoint");
+        assert_eq!(waypoints.last(), path.last(), "{context}: last waypoint");
+        let mut at = Vec::new();
+        let mut next = 0;
+        for waypoint in waypoints {
+            let found = (next..path.len()).find(|&i| path[i] == *waypoint);
+            let index = found
+                .unwrap_or_else(|| panic!("{context}: {waypoint} is not on the path in order"));
+            at.push(index);
+            next = index + 1;
+        }
+        assert_eq!(
+            at.last(),
+            Some(&(path.len() - 1)),
+            "{context}: waypoints past the goal"
+        );
+        for pair in at.windows(2) {
+            assert!(
+                self.allows(path, pair[0], pair[1]),
+                "{context}: segment {} to {} breaks the rules",
+                path[pair[0]],
+                path[pair[1]]
+            );
+        }
+        for triple in at.windows(3) {
+            assert!(
+                !self.allows(path, triple[0], triple[2]),
+                "{context}: waypoint {} can be dropped",
+                path[triple[1]]
+            );
+        }
+        let length = |anchors: &[Cell]| -> f64 {
+            anchors
+                .windows(2)
+                .map(|pair| {
+                    f64::from(pair[1].x - pair[0].x).hypot(f64::from(pair[1].y - pair[0].y))
+                })
+                .sum()
+        };
+        assert!(
+            length(waypoints) <= length(path) + 1e-9,
+            "{context}: longer than the path"
+        );
+        waypoints.len()
+    }
+}
+
+/// A generated map with the profiles of [`NAMES`] and `count` units of sizes 1 to 3.
+fn random_map(rng: &mut Rng, case: usize) -> (PathMap, Vec<Standing>) {
+    let width = rng.range(4, 25) as i32;
+    let height = rng.range(4, 25) as i32;
+    let walls = *rng.pick(&[0, 5, 12, 25]);
+    let movement = if case % 3 == 2 {
+        Movement::FourWay
+    } else {
+        Movement::EightWay
+    };
+    let mut map = PathMap::new(random_grid(rng, width, height, walls)).with_movement(movement);
+    for name in NAMES {
+        let mut profile = random_profile(rng, name);
+        if case.is_multiple_of(4) {
+            // Uniform ground: every terrain the profile enters at one multiplier.
+            let kept: Vec<u8> = (0..=255u8)
+                .filter(|&t| profile.fixed_multiplier(t).is_some())
+                .collect();
+            for terrain in kept {
+                profile.set_terrain(terrain, 1.0).unwrap();
+            }
+        }
+        map.set_profile(profile).unwrap();
+    }
+    let mut units = Vec::new();
+    for id in 0..rng.range(0, 6) {
+        let unit = Standing {
+            id,
+            anchor: random_cell(rng, map.region()),
+            size: rng.range(1, 4) as i32,
+        };
+        map.place_unit(unit.id, unit.anchor, i64::from(unit.size))
+            .unwrap();
+        units.push(unit);
+    }
+    (map, units)
+}
+
+/// The checker for `query`'s rules on `map`, with `units` the test's record of the units.
+fn checker_for<'a>(
+    map: &'a PathMap,
+    units: &[Standing],
+    query: &PathQuery<'_>,
+    start: Cell,
+) -> Checker<'a> {
+    let counted: Vec<Standing> = (units.iter())
+        .filter(|unit| Some(unit.id) != query.moving_unit && !query.exempt_units.contains(&unit.id))
+        .copied()
+        .collect();
+    Checker {
+        grid: map.grid(),
+        profile: map.profile(query.profile).unwrap(),
+        size: query.agent_size,
+        units: (query.other_units != OtherUnits::Ignore).then_some((counted, query.other_units)),
+        start,
+    }
+}
+
+#[test]
+fn every_segment_keeps_the_rules_and_no_waypoint_can_be_dropped_on_generated_maps() {
+    let mut rng = Rng::new(0x5300_7401_7A17);
+    let mut smoothed = 0;
+    let mut shortened = 0;
+    let mut with_units = [0usize; 2];
+    let mut by_size = [0usize; 5];
+    for case in 0..700 {
+        let (map, units) = random_map(&mut rng, case);
+        for _ in 0..4 {
+            let size = rng.range(1, 5);
+            let profile = *rng.pick(&NAMES);
+            let terrain = Reference::new(
+                map.grid(),
+                map.profile(profile).unwrap(),
+                size as i32,
+                map.movement() == Movement::EightWay,
+            );
+            let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+            let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+            let rule = match rng.range(0, 3) {
+                0 => OtherUnits::Ignore,
+                1 => OtherUnits::Block,
+                _ => OtherUnits::Cost(*rng.pick(&UNIT_COSTS)),
+            };
+            let ids: Vec<i64> = units.iter().map(|unit| unit.id).collect();
+            let exempt: Vec<i64> = ids.iter().copied().filter(|_| rng.chance(15)).collect();
+            let mut query = PathQuery::new(start, goal, size, profile)
+                .other_units(rule)
+                .exempt_units(&exempt)
+                .allow_partial_path(rng.chance(40))
+                .search(*rng.pick(&SearchMode::ALL));
+            if !ids.is_empty() && rng.chance(30) {
+                query = query.moving_unit(*rng.pick(&ids));
+            }
+            let plain = map.query(&query);
+            let result = map.query(&query.smoothing(Smoothing::Taut));
+            let context = format!("case {case}: {query:?}");
+            assert_eq!(
+                (plain.code, &plain.path, plain.cost),
+                (result.code, &result.path, result.cost),
+                "{context}: smoothing changed the path"
+            );
+            assert!(plain.waypoints.is_empty() && plain.smoothing == Smoothing::Off);
+            assert_eq!(result.smoothing, Smoothing::Taut);
+            if result.path.is_empty() {
+                assert!(
+                    result.waypoints.is_empty(),
+                    "{context}: waypoints without a path"
+                );
+                continue;
+            }
+            let checker = checker_for(&map, &units, &query, start);
+            let count = checker.check(&result.path, &result.waypoints, &context);
+            assert!((result.waypoint_length() - result.path_length()) <= 1e-9);
+            // The same waypoints for the same path through the public entry point.
+            let mut not_counted = exempt.clone();
+            not_counted.extend(query.moving_unit);
+            let again = map
+                .smooth_path(&result.path, size, profile, rule, &not_counted)
+                .unwrap_or_else(|error| panic!("{context}: {error}"));
+            assert_eq!(again, result.waypoints, "{context}: smooth_path differs");
+            smoothed += 1;
+            by_size[size as usize] += 1;
+            shortened += usize::from(count < result.path.len() && count > 2);
+            match rule {
+                OtherUnits::Block if !checker.units.as_ref().unwrap().0.is_empty() => {
+                    with_units[0] += 1
+                }
+                OtherUnits::Cost(_) if !checker.units.as_ref().unwrap().0.is_empty() => {
+                    with_units[1] += 1
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(smoothed > 1200, "only {smoothed} paths smoothed");
+    assert!(
+        shortened > 300,
+        "only {shortened} paths with a bend and a shortcut"
+    );
+    assert!(by_size[1..].iter().all(|&count| count > 150), "{by_size:?}");
+    assert!(
+        with_units.iter().all(|&count| count > 150),
+        "{with_units:?}"
+    );
+}
+
+#[test]
+fn batches_and_repeated_queries_return_the_same_waypoints() {
+    let mut rng = Rng::new(0x0BA7_C4E5);
+    for case in 0..40 {
+        let (map, _) = random_map(&mut rng, case);
+        let queries: Vec<PathQuery<'_>> = (0..12)
+            .map(|_| {
+                let region = map.region();
+                PathQuery::new(
+                    random_cell(&mut rng, region),
+                    random_cell(&mut rng, region),
+                    rng.range(1, 4),
+                    NAMES[case % 2],
+                )
+                .other_units(OtherUnits::Block)
+                .smoothing(Smoothing::Taut)
+            })
+            .collect();
+        let single: Vec<PathResult> = queries.iter().map(|query| map.query(query)).collect();
+        assert_eq!(map.query_batch(&queries, 3), single, "case {case}");
+        assert_eq!(map.query_batch(&queries, 1), single, "case {case}");
+    }
+}
+
+#[test]
+fn a_straight_line_replaces_a_staircase_only_where_the_square_fits() {
+    // Open ground with a wall cell at (3, 1): a 1x1 unit from (0, 0) to (6, 2) must bend.
+    let mut grid = TerrainGrid::new(clearance_core::Region::new(0, 0, 8, 4), 0).unwrap();
+    grid.set_cell(Cell::new(3, 1), 1).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    let query =
+        PathQuery::new(Cell::new(0, 0), Cell::new(6, 2), 1, "unit").smoothing(Smoothing::Taut);
+    let result = map.query(&query);
+    assert!(result.waypoints.len() >= 3, "{:?}", result.waypoints);
+    let checker = Checker {
+        grid: map.grid(),
+        profile: map.profile("unit").unwrap(),
+        size: 1,
+        units: None,
+        start: query.start,
+    };
+    checker.check(&result.path, &result.waypoints, "wall cell");
+    // Without the wall the line is straight: two waypoints.
+    map.set_cell(Cell::new(3, 1), 0).unwrap();
+    assert_eq!(
+        map.query(&query).waypoints,
+        [Cell::new(0, 0), Cell::new(6, 2)]
+    );
+    // Touching a wall at a corner or along an edge is allowed: a line along a wall's side.
+    map.set_cell(Cell::new(3, 1), 1).unwrap();
+    let along =
+        PathQuery::new(Cell::new(0, 0), Cell::new(7, 0), 1, "unit").smoothing(Smoothing::Taut);
+    assert_eq!(
+        map.query(&along).waypoints,
+        [Cell::new(0, 0), Cell::new(7, 0)]
+    );
+}
+
+#[test]
+fn a_shortcut_never_crosses_dearer_ground_than_the_path_it_replaces() {
+    // Road along the top and right, swamp in the middle: the 4-way path keeps to the road
+    // (cost 0.5), and a straight line from corner to corner would cross swamp (cost 3).
+    let mut grid = TerrainGrid::new(clearance_core::Region::new(0, 0, 10, 10), 3).unwrap();
+    grid.fill_rect(clearance_core::Region::new(0, 0, 10, 1), 2)
+        .unwrap();
+    grid.fill_rect(clearance_core::Region::new(9, 0, 1, 10), 2)
+        .unwrap();
+    let mut map = PathMap::new(grid).with_movement(Movement::FourWay);
+    let profile = AgentProfile::new("unit")
+        .with_terrain(2, 0.5)
+        .unwrap()
+        .with_terrain(3, 3.0)
+        .unwrap();
+    map.set_profile(profile).unwrap();
+    let query =
+        PathQuery::new(Cell::new(0, 0), Cell::new(9, 9), 1, "unit").smoothing(Smoothing::Taut);
+    let result = map.query(&query);
+    assert_eq!(
+        result.waypoints,
+        [Cell::new(0, 0), Cell::new(9, 0), Cell::new(9, 9)]
+    );
+    // On swamp the same corner is cut: the line crosses nothing dearer than swamp.
+    let across =
+        PathQuery::new(Cell::new(0, 1), Cell::new(8, 9), 1, "unit").smoothing(Smoothing::Taut);
+    assert_eq!(
+        map.query(&across).waypoints,
+        [Cell::new(0, 1), Cell::new(8, 9)]
+    );
+}
+
+#[test]
+fn smoothing_a_path_refuses_what_is_not_a_path() {
+    let mut grid = TerrainGrid::new(clearance_core::Region::new(0, 0, 6, 4), 0).unwrap();
+    grid.set_cell(Cell::new(2, 2), 1).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    map.place_unit(7, Cell::new(4, 0), 1).unwrap();
+    let cells =
+        |list: &[(i32, i32)]| -> Vec<Cell> { list.iter().map(|&c| Cell::from(c)).collect() };
+    let smooth = |path: &[Cell], size: i64, profile: &str, rule: OtherUnits, exempt: &[i64]| {
+        map.smooth_path(path, size, profile, rule, exempt)
+    };
+    let line = cells(&[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]);
+    assert_eq!(
+        smooth(&line, 0, "unit", OtherUnits::Ignore, &[]),
+        Err(SmoothingError::InvalidAgentSize { size: 0 })
+    );
+    assert_eq!(
+        smooth(&line, 1, "tank", OtherUnits::Ignore, &[]),
+        Err(SmoothingError::UnknownProfile {
+            profile: "tank".into()
+        })
+    );
+    assert_eq!(
+        smooth(&line, 1, "unit", OtherUnits::Block, &[8]),
+        Err(SmoothingError::UnknownUnit { id: 8 })
+    );
+    assert_eq!(
+        smooth(&[], 1, "unit", OtherUnits::Ignore, &[]),
+        Err(SmoothingError::EmptyPath)
+    );
+    assert_eq!(
+        smooth(
+            &cells(&[(0, 0), (-1, 0)]),
+            1,
+            "unit",
+            OtherUnits::Ignore,
+            &[]
+        ),
+        Err(SmoothingError::AnchorOutOfBounds {
+            index: 1,
+            anchor: Cell::new(-1, 0)
+        })
+    );
+    assert_eq!(
+        smooth(
+            &cells(&[(1, 1), (2, 2)]),
+            1,
+            "unit",
+            OtherUnits::Ignore,
+            &[]
+        ),
+        Err(SmoothingError::AnchorNotLegal {
+            index: 1,
+            anchor: Cell::new(2, 2)
+        })
+    );
+    // Cutting the wall's corner is no step.
+    assert_eq!(
+        smooth(
+            &cells(&[(1, 1), (2, 1), (3, 2)]),
+            1,
+            "unit",
+            OtherUnits::Ignore,
+            &[]
+        ),
+        Err(SmoothingError::NotAStep {
+            index: 1,
+            from: Cell::new(2, 1),
+            to: Cell::new(3, 2)
+        })
+    );
+    // A 2x2 footprint at (2, 1) covers the wall.
+    assert_eq!(
+        smooth(
+            &cells(&[(0, 0), (1, 0)]),
+            2,
+            "unit",
+            OtherUnits::Ignore,
+            &[]
+        ),
+        Ok(cells(&[(0, 0), (1, 0)]))
+    );
+    assert!(matches!(
+        smooth(
+            &cells(&[(1, 0), (2, 0), (2, 1)]),
+            2,
+            "unit",
+            OtherUnits::Ignore,
+            &[]
+        ),
+        Err(SmoothingError::AnchorNotLegal { index: 2, .. })
+    ));
+    // Through unit 7 at (4, 0): refused when units block, unless it is exempt.
+    assert_eq!(
+        smooth(&line, 1, "unit", OtherUnits::Block, &[]),
+        Err(SmoothingError::Occupied {
+            index: 3,
+            from: Cell::new(3, 0),
+            to: Cell::new(4, 0)
+        })
+    );
+    assert_eq!(
+        smooth(&line, 1, "unit", OtherUnits::Block, &[7]),
+        Ok(cells(&[(0, 0), (5, 0)]))
+    );
+    assert_eq!(
+        smooth(&line, 1, "unit", OtherUnits::Ignore, &[]),
+        Ok(cells(&[(0, 0), (5, 0)]))
+    );
+    // Under the cost rule the line passes, and a shortcut may cross the unit's cell only
+    // where the path it replaces does.
+    assert_eq!(
+        smooth(&line, 1, "unit", OtherUnits::Cost(4000), &[]),
+        Ok(cells(&[(0, 0), (5, 0)]))
+    );
+    // Passing the unit diagonally is refused when units block.
+    let past = cells(&[(3, 0), (4, 1), (5, 0)]);
+    assert!(matches!(
+        smooth(&past, 1, "unit", OtherUnits::Block, &[]),
+        Err(SmoothingError::Occupied { index: 0, .. })
+    ));
+    // Round it by straight steps, the path sweeps only cost-1 cells; so may its shortcuts,
+    // which keep out of the unit's cell under either rule (touching its edge is allowed).
+    let around = cells(&[(3, 0), (3, 1), (4, 1), (5, 1), (5, 0)]);
+    let bends = cells(&[(3, 0), (3, 1), (5, 1), (5, 0)]);
+    assert_eq!(
+        smooth(&around, 1, "unit", OtherUnits::Cost(4000), &[]),
+        Ok(bends.clone())
+    );
+    assert_eq!(
+        smooth(&around, 1, "unit", OtherUnits::Block, &[]),
+        Ok(bends)
+    );
+}
+
+/// Every `stride`-th problem of shared map `name`, smoothed for sizes 1 and 3 and checked.
+fn check_shared_map(name: &str, stride: usize) -> usize {
+    use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
+    let dir =
+        clearance_cli::shared_data::movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
+    let map = read_map(&dir.join(format!("{name}.map"))).unwrap();
+    let problems = read_scenario(&dir.join(format!("{name}.map.scen")), &map).unwrap();
+    let mut path_map = PathMap::new(map.grid);
+    path_map.set_profile(movingai_profile()).unwrap();
+    let mut checked = 0;
+    for problem in problems.iter().step_by(stride) {
+        let (start, goal) = problem.endpoints();
+        for size in [1, 3] {
+            let query =
+                PathQuery::new(start, goal, size, MOVINGAI_PROFILE).smoothing(Smoothing::Taut);
+            let result = path_map.query(&query);
+            if result.path.is_empty() {
+                continue;
+            }
+            let checker = checker_for(&path_map, &[], &query, start);
+            checker.check(
+                &result.path,
+                &result.waypoints,
+                &format!("{name} line {} size {size}", problem.line),
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn moving_ai_scenarios_on_arena2_are_smoothed_by_the_rules() {
+    assert!(check_shared_map("arena2", 24) > 60);
+}
+
+#[test]
+fn moving_ai_scenarios_on_across_the_cape_are_smoothed_by_the_rules() {
+    assert!(check_shared_map("AcrosstheCape", 120) > 40);
+}

@@ -2,20 +2,58 @@
 //! queries on a large map holds a small fraction of a byte per anchor, gives it all back on a
 //! trim, and answers exactly as a fresh scratch does, whatever it searched before.
 
-use clearance_core::{Cell, PathMap, PathQuery, PathResult, SearchMode, SearchScratch};
+use clearance_core::{
+    AgentProfile, Cell, PathMap, PathQuery, PathResult, Region, SearchMode, SearchScratch,
+    TerrainGrid,
+};
 use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
 
 const SIDE: i32 = 1024;
 const MODES: [SearchMode; 3] = [SearchMode::Plain, SearchMode::Jump, SearchMode::Auto];
+const GROUND: u8 = 0;
+const WALL: u8 = 1;
+const SWAMP: u8 = 3;
 
-/// A `SIDE x SIDE` generated map with two random profiles, and a small one with one.
+/// A `SIDE x SIDE` map of ground with one cell in ten a wall and scattered swamp patches,
+/// with a profile that keeps out of swamp (`a`) and one that pays 2.5 for it (`b`); and a
+/// small generated map with a random profile `a`.
 fn maps(rng: &mut Rng) -> (PathMap, PathMap) {
-    let mut large = PathMap::new(random_grid(rng, SIDE, SIDE, 12));
-    large.set_profile(random_profile(rng, "a")).unwrap();
-    large.set_profile(random_profile(rng, "b")).unwrap();
+    let mut grid = TerrainGrid::new(Region::new(0, 0, SIDE, SIDE), GROUND).unwrap();
+    for _ in 0..SIDE * SIDE / 64 {
+        let (x, y) = (rng.range(0, 1020) as i32, rng.range(0, 1020) as i32);
+        let (w, h) = (rng.range(1, 4) as i32, rng.range(1, 4) as i32);
+        grid.fill_rect(Region::new(x, y, w, h), SWAMP).unwrap();
+    }
+    for index in 0..(SIDE * SIDE) as usize {
+        if rng.chance(10) {
+            grid.set_cell(grid.cell_at(index), WALL).unwrap();
+        }
+    }
+    let mut large = PathMap::new(grid);
+    large
+        .set_profile(AgentProfile::new("a").with_terrain(GROUND, 1.0).unwrap())
+        .unwrap();
+    let swamp_walker = AgentProfile::new("b")
+        .with_terrain(GROUND, 1.0)
+        .and_then(|profile| profile.with_terrain(SWAMP, 2.5))
+        .unwrap();
+    large.set_profile(swamp_walker).unwrap();
     let mut small = PathMap::new(random_grid(rng, 60, 45, 15));
     small.set_profile(random_profile(rng, "a")).unwrap();
     (large, small)
+}
+
+/// A query for profile `a` from near the top-left corner of the large map to near the
+/// bottom-right one (the first anchors along the diagonal where it fits).
+fn across(map: &PathMap) -> PathQuery<'static> {
+    let fits = |cell: &Cell| map.clearance(*cell, "a").unwrap_or(0) >= 1;
+    let first_fit = |from: i32, step: i32| {
+        (0..)
+            .map(|k| Cell::new(from + k * step, from + k * step))
+            .find(fits)
+            .unwrap()
+    };
+    PathQuery::new(first_fit(5, 1), first_fit(SIDE - 6, -1), 1, "a")
 }
 
 /// Queries from random starts to goals at most `reach` cells away on each axis, in every mode.
@@ -64,14 +102,15 @@ fn a_reused_scratch_answers_as_fresh_ones_do() {
         found > 100,
         "only {found} paths found: the test needs searches"
     );
-    assert!(fresh.iter().any(|result| result.expanded > 200));
+    assert!(fresh.iter().any(|result| result.expanded > 40));
 
     // One scratch for all of them, between searches of another map and a long one.
     let mut scratch = SearchScratch::new();
     let small_queries = short_queries(&mut rng, &small, 30, 60);
     let small_first = answers(&small, &mut scratch, &small_queries);
-    let across = PathQuery::new(Cell::new(-15, -15), Cell::new(SIDE - 30, SIDE - 30), 1, "a");
+    let across = across(&large);
     let long = large.query_with(&mut scratch, &across);
+    assert!(long.is_ok());
     assert_eq!(answers(&large, &mut scratch, &queries), fresh);
     assert_eq!(answers(&small, &mut scratch, &small_queries), small_first);
     assert_eq!(large.query_with(&mut scratch, &across), long);
@@ -86,7 +125,7 @@ fn short_queries_on_a_large_map_hold_little_and_a_trim_gives_it_back() {
     let queries = short_queries(&mut rng, &large, 300, 25);
     let mut scratch = SearchScratch::new();
     let results = answers(&large, &mut scratch, &queries);
-    assert!(results.iter().filter(|result| result.expanded > 20).count() > 100);
+    assert!(results.iter().filter(|result| result.expanded > 5).count() > 100);
     let anchors = (SIDE * SIDE) as usize;
     // One flat array of per-anchor state would hold 16 bytes per anchor, 24 with the jump
     // links; short queries touch a few pages wherever they are.
@@ -112,8 +151,7 @@ fn a_thread_holds_what_its_largest_search_reached() {
     let mut rng = Rng::new(0x1A76_E5);
     let (large, _) = maps(&mut rng);
     let mut scratch = SearchScratch::new();
-    let across = PathQuery::new(Cell::new(-10, -10), Cell::new(SIDE - 30, SIDE - 30), 1, "a")
-        .search(SearchMode::Jump);
+    let across = across(&large).search(SearchMode::Jump);
     let long = large.query_with(&mut scratch, &across);
     assert!(
         long.is_ok() && long.expanded > 1000,

@@ -120,7 +120,7 @@ fn a_reused_scratch_answers_as_fresh_ones_do() {
 
 #[test]
 fn short_queries_on_a_large_map_hold_little_and_a_trim_gives_it_back() {
-    let mut rng = Rng::new(0x3E3_0A7);
+    let mut rng = Rng::new(0x003E_30A7);
     let (large, _) = maps(&mut rng);
     let queries = short_queries(&mut rng, &large, 300, 25);
     let mut scratch = SearchScratch::new();
@@ -148,7 +148,7 @@ fn short_queries_on_a_large_map_hold_little_and_a_trim_gives_it_back() {
 fn a_thread_holds_what_its_largest_search_reached() {
     // A jump-point search across the map, then short ones in every mode: the memory does not
     // grow past the long search's, and a trim brings it back to what the short ones need.
-    let mut rng = Rng::new(0x1A76_E5);
+    let mut rng = Rng::new(0x001A_76E5);
     let (large, _) = maps(&mut rng);
     let mut scratch = SearchScratch::new();
     let across = across(&large).search(SearchMode::Jump);

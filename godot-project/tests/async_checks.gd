@@ -90,3 +90,28 @@ func check_batches() -> String:
 	_expect_eq(by_id.get(empty_id), [], "an empty batch is delivered empty")
 	pf.free()
 	return "%d queries per batch" % queries.size()
+
+
+func check_search_memory() -> String:
+	var pf := _map(["..........", "....#.....", "....#.....", "....#....."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var asked := pf.find_path(Vector2i(0, 3), Vector2i(9, 3), 1, &"unit")
+	var arrived := {}
+	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	var id := pf.request_path(Vector2i(0, 3), Vector2i(9, 3), 1, &"unit")
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await tree.process_frame
+		frames += 1
+	var held := pf.get_search_memory_bytes()
+	_expect(held > 0, "searches on both threads hold search memory")
+	pf.trim_search_memory()
+	# Idle workers trim when they wake, soon after the call.
+	while pf.get_search_memory_bytes() > 0 and frames < 600:
+		await tree.process_frame
+		frames += 1
+	_expect_eq(pf.get_search_memory_bytes(), 0, "trim_search_memory gives it all back")
+	_expect_eq(pf.find_path(Vector2i(0, 3), Vector2i(9, 3), 1, &"unit"), asked, "the same path after a trim")
+	_expect_eq(arrived.get(id), asked, "the request found it too")
+	pf.free()
+	return "%d bytes held before the trim" % held

@@ -1,6 +1,7 @@
 //! Live-map benchmarks on a generated 1024 x 1024 map: edits repaired in place against a full
 //! rebuild of the same caches, batch query throughput on 1, 2 and all cores, and doors that
-//! open under 8 landmarks (the table repaired in place against rebuilt).
+//! open under 8 landmarks (the table repaired in place against rebuilt); and the search memory
+//! a thread holds after 1,000 short queries on a generated 4096 x 4096 map.
 //!
 //! Run: `cargo bench -p clearance_core --bench live_map`. Prints a Markdown table.
 
@@ -10,7 +11,7 @@ use std::time::Instant;
 
 #[path = "support/generated.rs"]
 mod generated;
-use generated::{generated_map, Lcg, GROUND, SIDE, WALL};
+use generated::{generated_map, generated_map_of_side, Lcg, GROUND, SIDE, WALL};
 
 const PROFILES: [&str; 2] = ["soldier", "tank"];
 const SIZES: [i64; 3] = [1, 2, 3];
@@ -146,6 +147,63 @@ fn main() {
     println!();
     println!("({cores} cores available)");
     time_landmark_openings(&mut map, &mut rng);
+    drop(map);
+    report_thread_scratch(&mut rng);
+}
+
+/// Side of the map for the thread scratch row.
+const LARGE_SIDE: i32 = 4096;
+
+/// The search memory of a fresh thread after 1,000 random queries of 50 steps as the crow
+/// flies (start anywhere legal, goal 50 straight or diagonal steps away in a random
+/// direction) on a generated 4096 x 4096 map, in `auto` mode, then after trimming it.
+fn report_thread_scratch(rng: &mut Lcg) {
+    let map = generated_map_of_side(rng, LARGE_SIDE);
+    assert_eq!(map.prepare("tank", 1), PathCode::Ok);
+    let fits = |cell| map.clearance(cell, "tank").unwrap_or(0) >= 1;
+    let mut trips = Vec::new();
+    while trips.len() < 1000 {
+        let start = Cell::new(rng.below(LARGE_SIDE), rng.below(LARGE_SIDE));
+        // A point on the square ring 50 steps out.
+        let (side, along) = (rng.below(4), rng.below(101) - 50);
+        let (dx, dy) = [(50, along), (-50, along), (along, 50), (along, -50)][side as usize];
+        let goal = Cell::new(start.x + dx, start.y + dy);
+        if fits(start) && fits(goal) {
+            trips.push((start, goal));
+        }
+    }
+    let (held, trimmed, found, expanded) = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let (mut found, mut expanded) = (0, 0);
+                for &(start, goal) in &trips {
+                    let result = map.find_path(start, goal, 1, "tank");
+                    found += usize::from(result.is_ok());
+                    expanded = expanded.max(result.expanded);
+                }
+                let held = PathMap::thread_search_memory_bytes();
+                PathMap::trim_thread_search_memory();
+                (held, PathMap::thread_search_memory_bytes(), found, expanded)
+            })
+            .join()
+            .unwrap()
+    });
+    let megabytes = |bytes: usize| bytes as f64 / 1e6;
+    println!();
+    println!(
+        "| search memory of one thread, {LARGE_SIDE} x {LARGE_SIDE} map ({} anchors) | MB |",
+        LARGE_SIDE * LARGE_SIDE
+    );
+    println!("|---|---|");
+    println!(
+        "| after {} random 50-step queries ({found} found, at most {expanded} expansions) | {:.2} |",
+        trips.len(),
+        megabytes(held)
+    );
+    println!(
+        "| after `PathMap::trim_thread_search_memory()` | {:.2} |",
+        megabytes(trimmed)
+    );
 }
 
 /// Opens wall cells beside open ground one at a time with 8 landmarks on the `tank` profile

@@ -88,6 +88,7 @@ fn every_func_is_documented() {
             "get_pending_request_count",
             "get_point_path",
             "get_profile_names",
+            "get_search_memory_bytes",
             "get_terrain_data",
             "get_unit",
             "get_unit_anchor",
@@ -133,6 +134,7 @@ fn every_func_is_documented() {
             "set_search_expansion_limit",
             "set_search_mode",
             "set_worker_thread_count",
+            "trim_search_memory",
         ]
     );
     assert_eq!(

@@ -2,15 +2,20 @@
 //! `request_movement_range()`: the work
 //! runs off the main thread on a snapshot of the map, and results wait in a channel until the
 //! node collects them on the main thread (Godot objects and signals stay on the main thread).
+//!
+//! Each worker's searches use its thread's search memory (the core keeps it per thread). The
+//! workers publish how much they hold after every job, and a trim wakes the idle ones, so the
+//! node can report and give back that memory without waiting for more requests.
 #![forbid(unsafe_code)]
 
 use clearance_core::{
     Cell, FlowField, FlowFieldOptions, MovementRange, OtherUnits, PathCode, PathMap, PathQuery,
     PathResult, RangeError, RangeOptions, SearchMode, UnitId,
 };
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
 /// A query that owns its profile name and unit ids, so it can cross to a worker thread. The
@@ -142,44 +147,84 @@ pub enum Outcome {
 
 /// A fixed set of threads taking jobs from one queue.
 pub struct Workers {
-    jobs: Option<Sender<Job>>,
+    shared: Arc<Shared>,
     finished: Receiver<Finished>,
-    /// Set when the pool shuts down: workers drop the rest of their batch.
-    stopping: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
     /// The thread count asked for (the pool may hold fewer).
     requested: usize,
+}
+
+/// What the pool and its threads share.
+struct Shared {
+    queue: Mutex<Queue>,
+    /// Signalled when a job is queued, a trim is asked for, or the pool shuts down.
+    wake: Condvar,
+    /// Set when the pool shuts down: workers drop the rest of their batch.
+    stopping: AtomicBool,
+    /// Per worker: the bytes of search memory its thread held after its last job or trim.
+    search_memory: Vec<AtomicUsize>,
+    /// Workers still running (a panicking one leaves too).
+    running: AtomicUsize,
+}
+
+/// The jobs waiting, and the trims asked for so far (each worker trims once per trim).
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Job>,
+    trims: u64,
+}
+
+impl Shared {
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        // A worker that panicked holding the lock left the queue whole (pushes and pops only).
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Counts a worker out of [`Shared::running`] however it leaves, panics included.
+struct Running<'a>(&'a Shared);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Workers {
     /// Starts `count` threads (at least one), or fewer if the system refuses some; `None` if
     /// it refuses all.
     pub fn start(count: usize) -> Option<Self> {
-        let (job_sender, job_receiver) = channel::<Job>();
+        let count = count.max(1);
         let (finished_sender, finished) = channel();
-        let queue = Arc::new(Mutex::new(job_receiver));
-        let stopping = Arc::new(AtomicBool::new(false));
-        let threads = (0..count.max(1))
-            .map(|index| {
-                let queue = Arc::clone(&queue);
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            wake: Condvar::new(),
+            stopping: AtomicBool::new(false),
+            search_memory: (0..count).map(|_| AtomicUsize::new(0)).collect(),
+            running: AtomicUsize::new(0),
+        });
+        let threads = (0..count)
+            .filter_map(|index| {
+                let worker_shared = Arc::clone(&shared);
                 let finished = finished_sender.clone();
-                let stopping = Arc::clone(&stopping);
-                std::thread::Builder::new()
+                shared.running.fetch_add(1, Ordering::Relaxed);
+                let started = std::thread::Builder::new()
                     .name(format!("clearance-pathfinder-{index}"))
-                    .spawn(move || work(&queue, &finished, &stopping))
-                    .ok()
+                    .spawn(move || work(&worker_shared, index, &finished));
+                if started.is_err() {
+                    shared.running.fetch_sub(1, Ordering::Relaxed);
+                }
+                started.ok()
             })
             .collect::<Vec<_>>();
-        let threads: Vec<JoinHandle<()>> = threads.into_iter().flatten().collect();
         if threads.is_empty() {
             return None;
         }
         Some(Workers {
-            jobs: Some(job_sender),
+            shared,
             finished,
-            stopping,
             threads,
-            requested: count.max(1),
+            requested: count,
         })
     }
 
@@ -188,12 +233,29 @@ impl Workers {
         self.requested
     }
 
-    /// Queues a job; returns `false` if the workers are gone (a worker panicked and the queue
-    /// closed), in which case the job is dropped.
+    /// Queues a job; returns `false` if the workers are gone (every one stopped after a
+    /// panic), in which case the job is dropped.
     pub fn submit(&self, job: Job) -> bool {
-        self.jobs
-            .as_ref()
-            .is_some_and(|jobs| jobs.send(job).is_ok())
+        if self.shared.running.load(Ordering::Relaxed) == 0 {
+            return false;
+        }
+        self.shared.queue().jobs.push_back(job);
+        self.shared.wake.notify_one();
+        true
+    }
+
+    /// Bytes of search memory the worker threads hold, as of each one's last job or trim.
+    pub fn search_memory_bytes(&self) -> usize {
+        (self.shared.search_memory.iter())
+            .map(|bytes| bytes.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Asks every worker to give back its search memory: an idle one does at once, a busy one
+    /// when its job is done.
+    pub fn trim_search_memory(&self) {
+        self.shared.queue().trims += 1;
+        self.shared.wake.notify_all();
     }
 
     /// The requests finished since the last call, in the order they finished.
@@ -206,8 +268,12 @@ impl Drop for Workers {
     /// Stops the threads and waits for them, so that none outlives the extension library: a
     /// query already running finishes, the rest of its batch and the queued jobs are dropped.
     fn drop(&mut self) {
-        self.stopping.store(true, Ordering::Relaxed);
-        self.jobs = None;
+        {
+            // Under the lock, so that no worker misses the wake-up between its check and its wait.
+            let _queue = self.shared.queue();
+            self.shared.stopping.store(true, Ordering::Relaxed);
+        }
+        self.shared.wake.notify_all();
         for thread in self.threads.drain(..) {
             // A worker that panicked has nothing left to clean up.
             let _ = thread.join();
@@ -215,14 +281,50 @@ impl Drop for Workers {
     }
 }
 
-fn work(queue: &Mutex<Receiver<Job>>, finished: &Sender<Finished>, stopping: &AtomicBool) {
+/// What a worker does next.
+enum Next {
+    Run(Job),
+    Trim,
+    Stop,
+}
+
+/// Waits for the next thing to do; `trims_done` is the trims this worker has done.
+fn next(shared: &Shared, trims_done: &mut u64) -> Next {
+    let mut queue = shared.queue();
     loop {
-        let job = {
-            let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
-            match queue.recv() {
-                Ok(job) => job,
-                Err(_) => return,
+        if shared.stopping.load(Ordering::Relaxed) {
+            return Next::Stop;
+        }
+        if queue.trims != *trims_done {
+            *trims_done = queue.trims;
+            return Next::Trim;
+        }
+        if let Some(job) = queue.jobs.pop_front() {
+            return Next::Run(job);
+        }
+        queue = shared
+            .wake
+            .wait(queue)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+}
+
+fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
+    let _running = Running(shared);
+    let stopping = &shared.stopping;
+    let publish_search_memory = || {
+        shared.search_memory[index].store(PathMap::thread_search_memory_bytes(), Ordering::Relaxed)
+    };
+    let mut trims_done = 0;
+    loop {
+        let job = match next(shared, &mut trims_done) {
+            Next::Run(job) => job,
+            Next::Trim => {
+                PathMap::trim_thread_search_memory();
+                publish_search_memory();
+                continue;
             }
+            Next::Stop => return,
         };
         let outcome = match job.work {
             Work::Paths { queries, single } => {
@@ -244,6 +346,7 @@ fn work(queue: &Mutex<Receiver<Job>>, finished: &Sender<Finished>, stopping: &At
                 Outcome::Range { order, range }
             }
         };
+        publish_search_memory();
         let done = Finished {
             id: job.id,
             outcome,

@@ -1,4 +1,4 @@
-//! The generated 1024 x 1024 map of the live-map bench, shared with the range bench of the
+//! The generated 1024 x 1024 map of the live-map bench (and larger ones like it), shared with the range bench of the
 //! CLI crate (included by path: benches have no library to share). Each bench uses part of it.
 #![allow(dead_code)]
 
@@ -25,12 +25,18 @@ impl Lcg {
 
 /// Open ground with scattered wall blocks and swamp patches, about 20% walls.
 pub fn generated_map(rng: &mut Lcg) -> PathMap {
-    let mut grid = TerrainGrid::new(Region::new(0, 0, SIDE, SIDE), GROUND).unwrap();
-    for (count, terrain) in [(2500, SWAMP), (6000, WALL)] {
-        for _ in 0..count {
-            let (x, y) = (rng.below(SIDE), rng.below(SIDE));
+    generated_map_of_side(rng, SIDE)
+}
+
+/// [`generated_map`] on a `side x side` map, with as many blocks and patches per cell.
+pub fn generated_map_of_side(rng: &mut Lcg, side: i32) -> PathMap {
+    let mut grid = TerrainGrid::new(Region::new(0, 0, side, side), GROUND).unwrap();
+    let area_ratio = (side as f64 / SIDE as f64).powi(2);
+    for (count, terrain) in [(2500.0, SWAMP), (6000.0, WALL)] {
+        for _ in 0..(count * area_ratio).round() as usize {
+            let (x, y) = (rng.below(side), rng.below(side));
             let (w, h) = (1 + rng.below(12), 1 + rng.below(12));
-            let rect = Region::new(x, y, w.min(SIDE - x), h.min(SIDE - y));
+            let rect = Region::new(x, y, w.min(side - x), h.min(side - y));
             grid.fill_rect(rect, terrain).unwrap();
         }
     }

@@ -31,6 +31,49 @@ pub(super) fn with_thread_scratch<T>(work: impl FnOnce(&mut SearchScratch) -> T)
 }
 
 impl PathMap {
+    /// Bytes of search memory held by the calling thread: the scratch that
+    /// [`find_path`](Self::find_path), [`query`](Self::query) and the other queries without
+    /// a caller-owned [`SearchScratch`] keep per thread, shared by every map the thread
+    /// searches. It grows with the largest search the thread ran, not with the map; see
+    /// [`SearchScratch`]. 0 while the scratch is in use (a search on this thread re-entered).
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathMap, Region, TerrainGrid};
+    ///
+    /// // A wall with a gap at the bottom: no straight walk, so the query searches.
+    /// let mut grid = TerrainGrid::new(Region::new(0, 0, 64, 64), 0)?;
+    /// grid.fill_rect(Region::new(30, 0, 1, 60), 1)?;
+    /// let mut map = PathMap::new(grid);
+    /// map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0)?)?;
+    /// assert!(map.find_path(Cell::new(0, 0), Cell::new(63, 40), 1, "walker").is_ok());
+    /// assert!(PathMap::thread_search_memory_bytes() > 0);
+    /// PathMap::trim_thread_search_memory();
+    /// assert_eq!(PathMap::thread_search_memory_bytes(), 0);
+    /// // The next query grows it again.
+    /// assert!(map.find_path(Cell::new(0, 0), Cell::new(63, 40), 1, "walker").is_ok());
+    /// assert!(PathMap::thread_search_memory_bytes() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn thread_search_memory_bytes() -> usize {
+        THREAD_SCRATCH.with(|scratch| {
+            scratch
+                .try_borrow()
+                .map_or(0, |scratch| scratch.memory_bytes())
+        })
+    }
+
+    /// Gives back the calling thread's search memory (see
+    /// [`thread_search_memory_bytes`](Self::thread_search_memory_bytes)); the next query on
+    /// this thread grows it again. Other threads keep theirs: each trims its own. Does
+    /// nothing while the scratch is in use.
+    pub fn trim_thread_search_memory() {
+        THREAD_SCRATCH.with(|scratch| {
+            if let Ok(mut scratch) = scratch.try_borrow_mut() {
+                scratch.trim();
+            }
+        });
+    }
+
     /// Finds an optimal path for an agent of `agent_size` (1 to 255) moving by the rules of
     /// the profile called `profile`, from anchor `start` to anchor `goal`.
     ///

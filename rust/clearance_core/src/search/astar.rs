@@ -5,7 +5,7 @@ use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
 use super::moves::MoveMasks;
 use super::pruning::REDUNDANT_STEPS;
-use super::scratch::{Node, SearchScratch, DIRECTION_MASK};
+use super::scratch::{AnchorPages, Node, SearchScratch, DIRECTION_MASK};
 use super::step_costs::StepCosts;
 use super::{Problem, SearchOutcome};
 use crate::movement::{direction_offsets, DIRECTIONS, OPPOSITE};
@@ -29,11 +29,10 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
     } = *problem;
     let reached = scratch.begin(moves.len());
     let offsets = direction_offsets(width);
-    let SearchScratch { nodes, open, .. } = scratch;
+    let SearchScratch { pages, open, .. } = scratch;
     let open = K::heap(open);
-    let nodes = &mut nodes[..moves.len()];
 
-    nodes[start] = Node {
+    *pages.node_mut(start) = Node {
         g: 0,
         slot: 0,
         state: reached,
@@ -46,7 +45,7 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
     // below every key in the heap (typically the next anchor of a dive along an f-plateau)
     // would be popped next anyway, so it skips the push and the pop.
     while let Some(entry) =
-        next_entry.or_else(|| open.pop(|key, slot| nodes[codec.index(key)].slot = slot))
+        next_entry.or_else(|| open.pop(|key, slot| pages.node_mut(codec.index(key)).slot = slot))
     {
         next_entry = None;
         if expanded == max_expansions {
@@ -56,28 +55,29 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
         expanded += 1;
         if index == goal {
             return Some(SearchOutcome {
-                cost: Some(nodes[index].g),
-                path: trace_back(nodes, &offsets, start, goal),
+                cost: Some(pages.node(index).g),
+                path: trace_back(pages, &offsets, start, goal),
                 expanded,
                 limit_reached: false,
             });
         }
-        let g = nodes[index].g;
+        let Node { g, state, .. } = pages.node(index);
         // 32-bit division: indices are below 2^28, and it is several times cheaper than 64-bit.
         let (x, y) = (index as u32 % width as u32, index as u32 / width as u32);
-        let mut mask = moves_worth_trying::<C, M>(moves, nodes, &offsets, index, start);
+        let mut mask = moves_worth_trying::<C, M>(moves, state, &offsets, index, start);
         while mask != 0 {
             let direction = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let target = index.wrapping_add_signed(offsets[direction]);
-            let next = nodes[target];
+            let target_slot = pages.slot(target);
+            let next = pages.nodes[target_slot];
             let next_g = g + costs.step_cost(direction, target);
             let unreached = next.state < reached;
             // An unreached anchor's stale cost reads as infinite; computed without a branch.
             let known_g = next.g | u64::from(unreached).wrapping_neg();
             if next_g < known_g {
-                nodes[target].g = next_g;
-                nodes[target].state = reached | direction as u32;
+                pages.nodes[target_slot].g = next_g;
+                pages.nodes[target_slot].state = reached | direction as u32;
                 let step = DIRECTIONS[direction];
                 let h = heuristic.estimate(
                     target,
@@ -85,7 +85,7 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
                     y.wrapping_add_signed(step.dy),
                 );
                 let key = codec.encode(next_g + h, h, target as u32)?;
-                let placed = |key: K::Key, slot| nodes[codec.index(key)].slot = slot;
+                let placed = |key: K::Key, slot| pages.node_mut(codec.index(key)).slot = slot;
                 if !unreached && open.holds(next.slot, |held| codec.index(held) == target) {
                     open.decrease(next.slot, key, placed);
                 } else if !unreached {
@@ -109,7 +109,7 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
         if let Some(held) = next_entry {
             if open.peek().is_some_and(|top| top < held) {
                 open.push(held, |key: K::Key, slot| {
-                    nodes[codec.index(key)].slot = slot
+                    pages.node_mut(codec.index(key)).slot = slot
                 });
                 next_entry = None;
             }
@@ -118,13 +118,14 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
     Some(SearchOutcome::unfinished(expanded, false))
 }
 
-/// The legal steps from the anchor stored at `index` that may still improve something: all
-/// of them at the start; elsewhere all but the step back to the parent, and on uniform-cost
-/// graphs also those the parent's own relaxations already covered (see `pruning.rs`).
+/// The legal steps from the anchor stored at `index` (whose node has `state`) that may still
+/// improve something: all of them at the start; elsewhere all but the step back to the
+/// parent, and on uniform-cost graphs also those the parent's own relaxations already covered
+/// (see `pruning.rs`).
 #[inline(always)]
 fn moves_worth_trying<C: StepCosts, M: MoveMasks>(
     moves: M,
-    nodes: &[Node],
+    state: u32,
     offsets: &[isize; 8],
     index: usize,
     start: usize,
@@ -133,7 +134,7 @@ fn moves_worth_trying<C: StepCosts, M: MoveMasks>(
     if index == start {
         return mask;
     }
-    let arrival = (nodes[index].state & DIRECTION_MASK) as usize;
+    let arrival = (state & DIRECTION_MASK) as usize;
     mask & !if C::UNIFORM {
         let parent = index.wrapping_add_signed(-offsets[arrival]);
         REDUNDANT_STEPS[arrival][usize::from(moves.mask(parent))]
@@ -143,9 +144,9 @@ fn moves_worth_trying<C: StepCosts, M: MoveMasks>(
 }
 
 /// The anchors from `start` to `goal`, following each anchor's arrival direction back.
-fn trace_back(nodes: &[Node], offsets: &[isize; 8], start: usize, goal: usize) -> Vec<usize> {
+fn trace_back(pages: &AnchorPages, offsets: &[isize; 8], start: usize, goal: usize) -> Vec<usize> {
     let parent = |at: usize| {
-        let direction = (nodes[at].state & DIRECTION_MASK) as usize;
+        let direction = (pages.node(at).state & DIRECTION_MASK) as usize;
         at.wrapping_add_signed(-offsets[direction])
     };
     // Counted first, so that the path is allocated once, at its size.

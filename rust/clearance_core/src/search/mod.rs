@@ -16,7 +16,7 @@
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
 //! | `pruning.rs` | the steps an expansion may skip on uniform-cost graphs |
-//! | `scratch.rs` | [`SearchScratch`], the per-anchor memory reused between queries |
+//! | `scratch/` | [`SearchScratch`], the per-anchor memory reused between queries (`mod.rs`), held in pages taken on first touch (`pages.rs`) |
 //! | `range.rs` | movement ranges: a forward Dijkstra bounded by a budget per turn |
 //! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
 //! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
@@ -32,7 +32,9 @@
 //!
 //! **Memory reuse.** Per-anchor search state lives in a [`SearchScratch`] that survives between
 //! queries. Each query takes a fresh *generation stamp*; state whose stamp is older counts as
-//! unvisited, so nothing proportional to the map is cleared per query.
+//! unvisited, so nothing proportional to the map is cleared per query. The state is held in
+//! pages of neighbouring anchors that a query takes as it first touches them, from a pool
+//! shared by all queries of the scratch, so memory follows the largest search, not the map.
 
 mod astar;
 mod direct;

@@ -15,6 +15,7 @@
 //! - [`units`]: the units registered on the occupancy layer, and arrival slots for group
 //!   orders;
 //! - [`coords`]: cells, local positions, footprints and clearance;
+//! - [`memory`]: search memory, its figure and giving it back;
 //! - [`draw`]: the debug overlay;
 //! - [`errors`]: the `ClearancePathfinder.<method>: ` prefix of every error, and the input
 //!   checks several methods share.
@@ -25,6 +26,7 @@ mod coords;
 mod draw;
 mod errors;
 mod fields;
+mod memory;
 mod modes;
 mod profiles;
 mod properties;

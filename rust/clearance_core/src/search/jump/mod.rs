@@ -125,7 +125,7 @@ pub(super) use rays::Goal;
 use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
 use super::moves::MoveMasks;
-use super::scratch::{JumpLink, Node, SearchScratch};
+use super::scratch::{AnchorPages, JumpLink, Node, SearchScratch};
 use super::step_costs::StepCosts;
 use super::{FoundPath, Problem, SearchOutcome};
 use crate::movement::direction_offsets;
@@ -165,8 +165,8 @@ pub(super) fn jump_search<
         })?;
     Some(match ending {
         Ending::Done(index) => SearchOutcome {
-            cost: Some(scratch.nodes[index].g),
-            path: trace_back(&scratch.jump_links, problem.width, problem.start, goal),
+            cost: Some(scratch.pages.node(index).g),
+            path: trace_back(&scratch.pages, problem.width, problem.start, goal),
             expanded,
             limit_reached: false,
         },
@@ -212,11 +212,10 @@ pub(super) fn jump_tree<
         queried
             .iter()
             .map(|&target| {
-                let node = scratch.nodes[target];
+                let node = scratch.pages.node(target);
                 let expanded = expanded_targets[target / 64] >> (target % 64) & 1 != 0;
                 (expanded && node.state >= reached).then(|| {
-                    let path =
-                        trace_back(&scratch.jump_links, problem.width, problem.start, target);
+                    let path = trace_back(&scratch.pages, problem.width, problem.start, target);
                     FoundPath { cost: node.g, path }
                 })
             })
@@ -246,15 +245,8 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
         ..
     } = *problem;
     let reached = scratch.begin_jumps(moves.len());
-    let SearchScratch {
-        nodes,
-        jump_links,
-        open,
-        ..
-    } = scratch;
+    let SearchScratch { pages, open, .. } = scratch;
     let open = K::heap(open);
-    let nodes = &mut nodes[..moves.len()];
-    let links = &mut jump_links[..moves.len()];
     let rays = Rays::<C, S, M, FOUR_WAY> {
         moves,
         offsets: direction_offsets(width),
@@ -267,12 +259,13 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
         heuristic.estimate(anchor, x, y)
     };
 
-    nodes[start] = Node {
+    let start_slot = pages.slot(start);
+    pages.nodes[start_slot] = Node {
         g: 0,
         slot: 0,
         state: reached,
     };
-    links[start] = JumpLink {
+    pages.links[start_slot] = JumpLink {
         parent: start as u32,
         pending: moves.mask(start),
         scanned: 0,
@@ -280,11 +273,11 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
     let start_h = estimate(start);
     open.push(
         codec.encode(start_h, start_h, start as u32)?,
-        |key, slot| nodes[codec.index(key)].slot = slot,
+        |key, slot| pages.node_mut(codec.index(key)).slot = slot,
     );
 
     let mut expanded = 0u64;
-    while let Some(entry) = open.pop(|key, slot| nodes[codec.index(key)].slot = slot) {
+    while let Some(entry) = open.pop(|key, slot| pages.node_mut(codec.index(key)).slot = slot) {
         if expanded == max_expansions {
             return Some((Ending::Limit, expanded, reached));
         }
@@ -293,8 +286,9 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
         if done(index) {
             return Some((Ending::Done(index), expanded, reached));
         }
-        let g = nodes[index].g;
-        let link = &mut links[index];
+        let index_slot = pages.slot(index);
+        let g = pages.nodes[index_slot].g;
+        let link = &mut pages.links[index_slot];
         let mut directions = link.pending & !link.scanned;
         link.scanned |= directions;
         link.pending = 0;
@@ -305,21 +299,22 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
                 continue;
             };
             let next_g = g + ray_cost;
-            let next = nodes[target];
+            let target_slot = pages.slot(target);
+            let next = pages.nodes[target_slot];
             let unreached = next.state < reached;
             let known_g = next.g | u64::from(unreached).wrapping_neg();
             let is_open = !unreached && open.holds(next.slot, |held| codec.index(held) == target);
             if next_g < known_g {
-                nodes[target].g = next_g;
-                nodes[target].state = reached;
-                links[target] = JumpLink {
+                pages.nodes[target_slot].g = next_g;
+                pages.nodes[target_slot].state = reached;
+                pages.links[target_slot] = JumpLink {
                     parent: index as u32,
                     pending: rays.successors(target, direction),
                     scanned: 0,
                 };
                 let h = estimate(target);
                 let key = codec.encode(next_g + h, h, target as u32)?;
-                let placed = |key: K::Key, slot| nodes[codec.index(key)].slot = slot;
+                let placed = |key: K::Key, slot| pages.node_mut(codec.index(key)).slot = slot;
                 if is_open {
                     open.decrease(next.slot, key, placed);
                 } else {
@@ -327,14 +322,16 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
                 }
             } else if next_g == known_g {
                 // Another arrival at the same cost: scan whatever successors it adds.
-                let link = &mut links[target];
+                let link = &mut pages.links[target_slot];
                 let added = rays.successors(target, direction) & !(link.scanned | link.pending);
                 if added != 0 {
                     link.pending |= added;
                     if !is_open {
                         let h = estimate(target);
                         let key = codec.encode(next_g + h, h, target as u32)?;
-                        open.push(key, |key: K::Key, slot| nodes[codec.index(key)].slot = slot);
+                        open.push(key, |key: K::Key, slot| {
+                            pages.node_mut(codec.index(key)).slot = slot
+                        });
                     }
                 }
             }
@@ -345,11 +342,11 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
 
 /// Every anchor from `start` to `goal`: the jump points, back through their parents, with the
 /// straight or diagonal line between each two filled in.
-fn trace_back(links: &[JumpLink], width: usize, start: usize, goal: usize) -> Vec<usize> {
+fn trace_back(pages: &AnchorPages, width: usize, start: usize, goal: usize) -> Vec<usize> {
     let mut jump_points = vec![goal];
     let mut at = goal;
     while at != start {
-        at = links[at].parent as usize;
+        at = pages.link(at).parent as usize;
         jump_points.push(at);
     }
     jump_points.reverse();

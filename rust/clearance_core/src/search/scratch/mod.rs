@@ -1,14 +1,24 @@
 //! Reusable per-anchor search memory, stamped with generations so that nothing proportional
-//! to the map is cleared per query.
+//! to the map is cleared per query, and held in pages taken on first touch (`pages.rs`) so
+//! that it grows with the searches rather than with the map.
+
+mod pages;
 
 use super::keys::{PackedKey, WideKey};
 use crate::heap::IndexedHeap;
+pub(super) use pages::AnchorPages;
 
 /// Reusable memory for path queries: per-anchor costs, parents and stamps, and the open list.
 ///
 /// One scratch serves any number of queries, on any maps, one query at a time. Threads that
 /// query the same map at once each use their own scratch;
 /// [`PathMap::find_path`](crate::PathMap::find_path) keeps one per thread for you.
+///
+/// Memory follows the searches, not the map: a query takes per-anchor state by pages of
+/// neighbouring anchors as it first touches them and gives them all back to the scratch's
+/// pool when the next query begins, so a scratch holds about as much as its largest search
+/// reached, plus a page table of 4 bytes per 256 anchors of the largest map it searched.
+/// [`trim`](Self::trim) gives everything back.
 ///
 /// ```
 /// use clearance_core::{AgentProfile, Cell, PathMap, Region, SearchScratch, TerrainGrid};
@@ -24,9 +34,8 @@ use crate::heap::IndexedHeap;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct SearchScratch {
-    pub(super) nodes: Vec<Node>,
-    /// Jump-point search only: parents and successor directions of jump points.
-    pub(super) jump_links: Vec<JumpLink>,
+    /// Per-anchor [`Node`]s, and for jump-point search [`JumpLink`]s.
+    pub(super) pages: AnchorPages,
     pub(super) open: OpenLists,
     generation: u32,
     /// Other units, as the last query that counted them saw them (`units.rs`).
@@ -86,9 +95,27 @@ impl SearchScratch {
     }
 
     /// Bytes of memory held.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathMap, Region, SearchScratch, TerrainGrid};
+    ///
+    /// // 4 million anchors; a wall makes the query search rather than walk straight.
+    /// let mut grid = TerrainGrid::new(Region::new(0, 0, 2048, 2048), 0)?;
+    /// grid.fill_rect(Region::new(15, 0, 1, 12), 1)?;
+    /// let mut map = PathMap::new(grid);
+    /// map.set_profile(AgentProfile::new("walker").with_terrain(0, 1.0)?)?;
+    /// let mut scratch = SearchScratch::new();
+    /// let result = map.find_path_with(&mut scratch, Cell::new(9, 9), Cell::new(20, 4), 1, "walker");
+    /// assert!(result.is_ok());
+    /// assert!(result.expanded > 0 && scratch.memory_bytes() > 0);
+    /// // A short trip holds far less than one byte per anchor of the map.
+    /// assert!(scratch.memory_bytes() < 2048 * 2048 / 8);
+    /// scratch.trim();
+    /// assert_eq!(scratch.memory_bytes(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.jump_links.capacity() * std::mem::size_of::<JumpLink>()
+        self.pages.memory_bytes()
             + self.open.compact.memory_bytes()
             + self.open.packed.memory_bytes()
             + self.open.wide.memory_bytes()
@@ -97,14 +124,27 @@ impl SearchScratch {
             + self.unit_cells.memory_bytes()
     }
 
+    /// Gives back all the memory held; the scratch stays usable and grows again on use.
+    pub fn trim(&mut self) {
+        *self = Self::new();
+    }
+
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached
     /// in this query".
     pub(super) fn begin(&mut self, cells: usize) -> u32 {
-        if self.nodes.len() < cells {
-            self.nodes.resize(cells, Node::default());
-        }
+        self.start_query(cells, false)
+    }
+
+    /// [`begin`](Self::begin) for a jump-point search, which also needs [`JumpLink`]s.
+    pub(super) fn begin_jumps(&mut self, cells: usize) -> u32 {
+        self.start_query(cells, true)
+    }
+
+    fn start_query(&mut self, cells: usize, with_links: bool) -> u32 {
+        self.pages.begin(cells, with_links);
         if self.generation == LAST_GENERATION {
-            for node in &mut self.nodes {
+            // The pool holds every node there is (an untouched page reads as state 0).
+            for node in self.pages.pool_mut() {
                 node.state = 0;
             }
             self.generation = 0;
@@ -114,13 +154,5 @@ impl SearchScratch {
         self.open.packed.clear();
         self.open.wide.clear();
         self.generation << GENERATION_SHIFT
-    }
-
-    /// [`begin`](Self::begin) for a jump-point search, which also needs [`JumpLink`]s.
-    pub(super) fn begin_jumps(&mut self, cells: usize) -> u32 {
-        if self.jump_links.len() < cells {
-            self.jump_links.resize(cells, JumpLink::default());
-        }
-        self.begin(cells)
     }
 }

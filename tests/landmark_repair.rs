@@ -3,8 +3,8 @@
 //! landmarks; builds on several threads give the same table as one thread.
 
 use clearance_core::{
-    AgentProfile, Cell, LandmarkPlacement, LandmarkProgress, Movement, PathCode, PathMap,
-    Region, TerrainEdit, TerrainGrid,
+    AgentProfile, Cell, LandmarkPlacement, LandmarkProgress, Movement, PathCode, PathMap, Region,
+    TerrainEdit, TerrainGrid,
 };
 use clearance_tests::generate::{
     random_cell, random_grid, random_profile, Rng, GROUND, ROAD, SWAMP, WALL, WATER,
@@ -158,7 +158,10 @@ fn every_edit_keeps_tables_equal_to_a_rebuild_from_the_same_landmarks() {
         }
     }
     assert!(repaired >= 5000, "only {repaired} tables repaired");
-    assert!(raised >= 3000, "only {raised} repairs after edits that raise costs");
+    assert!(
+        raised >= 3000,
+        "only {raised} repairs after edits that raise costs"
+    );
     assert!(dropped >= 10, "only {dropped} tables lost a landmark");
     assert!(queries >= 300, "only {queries} queries found a path");
 }
@@ -174,8 +177,11 @@ fn divided_map() -> PathMap {
         .and_then(|p| p.with_terrain(SWAMP, 4.0))
         .unwrap();
     map.set_profile(profile).unwrap();
-    map.set_landmarks(LandmarkPlacement::At(vec![Cell::new(2, 20), Cell::new(35, 5)]))
-        .unwrap();
+    map.set_landmarks(LandmarkPlacement::At(vec![
+        Cell::new(2, 20),
+        Cell::new(35, 5),
+    ]))
+    .unwrap();
     map
 }
 
@@ -189,7 +195,11 @@ fn a_door_closed_and_opened_again_keeps_the_table_exact() {
         // Closing the gap cuts most of the map off from the first landmark: more than a
         // quarter of the anchors rise, and the column is swept afresh.
         map.set_cell(Cell::new(10, 20), WALL).unwrap();
-        assert_eq!(map.landmark_stats("unit"), Some(built.clone()), "round {round}");
+        assert_eq!(
+            map.landmark_stats("unit"),
+            Some(built.clone()),
+            "round {round}"
+        );
         assert_eq!(map.landmarks_exact("unit"), Some(true));
         map.verify_caches().unwrap();
         let closed = map.find_path(far, landmark, 1, "unit");
@@ -241,7 +251,11 @@ fn closing_a_landmark_drops_the_table_and_a_large_raise_keeps_lower_bounds() {
     assert_eq!(map.landmarks_exact("unit"), Some(false));
     map.verify_caches().unwrap(); // lower bounds
     map.set_cell(Cell::new(25, 25), GROUND).unwrap();
-    assert_eq!(map.landmark_stats("unit"), None, "lower bounds cannot be repaired");
+    assert_eq!(
+        map.landmark_stats("unit"),
+        None,
+        "lower bounds cannot be repaired"
+    );
 }
 
 #[test]
@@ -262,7 +276,9 @@ fn builds_on_several_threads_equal_one_thread_and_report_progress() {
             for threads in [2, 3, 5] {
                 let mut several = PathMap::new(grid.clone()).with_movement(map.movement());
                 for name in PROFILES {
-                    several.set_profile(map.profile(name).unwrap().clone()).unwrap();
+                    several
+                        .set_profile(map.profile(name).unwrap().clone())
+                        .unwrap();
                 }
                 several.set_landmarks(placement.clone()).unwrap();
                 let reports = Mutex::new(Vec::<LandmarkProgress>::new());
@@ -273,7 +289,8 @@ fn builds_on_several_threads_equal_one_thread_and_report_progress() {
                 // Same heuristic everywhere, so the same distances in every slot.
                 let region = grid.region();
                 for _ in 0..200 {
-                    let (cell, goal) = (random_cell(&mut rng, region), random_cell(&mut rng, region));
+                    let (cell, goal) =
+                        (random_cell(&mut rng, region), random_cell(&mut rng, region));
                     assert_eq!(
                         several.estimate_cost(cell, goal, 1, profile),
                         single.estimate_cost(cell, goal, 1, profile),

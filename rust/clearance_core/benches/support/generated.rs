@@ -25,12 +25,18 @@ impl Lcg {
 
 /// Open ground with scattered wall blocks and swamp patches, about 20% walls.
 pub fn generated_map(rng: &mut Lcg) -> PathMap {
-    let mut grid = TerrainGrid::new(Region::new(0, 0, SIDE, SIDE), GROUND).unwrap();
+    generated_map_of_side(rng, SIDE)
+}
+
+/// The same kind of map, `side` x `side` (a multiple of 1024), with as many blocks per area.
+pub fn generated_map_of_side(rng: &mut Lcg, side: i32) -> PathMap {
+    let scale = (side / SIDE) * (side / SIDE);
+    let mut grid = TerrainGrid::new(Region::new(0, 0, side, side), GROUND).unwrap();
     for (count, terrain) in [(2500, SWAMP), (6000, WALL)] {
-        for _ in 0..count {
-            let (x, y) = (rng.below(SIDE), rng.below(SIDE));
+        for _ in 0..count * scale {
+            let (x, y) = (rng.below(side), rng.below(side));
             let (w, h) = (1 + rng.below(12), 1 + rng.below(12));
-            let rect = Region::new(x, y, w.min(SIDE - x), h.min(SIDE - y));
+            let rect = Region::new(x, y, w.min(side - x), h.min(side - y));
             grid.fill_rect(rect, terrain).unwrap();
         }
     }

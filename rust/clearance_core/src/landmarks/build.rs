@@ -283,9 +283,7 @@ fn farthest_point(
                 .column(candidate, Sweep::FromSource, &shared.progress)
             {
                 Some(column) => farthest_reached(column.into_iter().map(as_distance)),
-                None => {
-                    farthest_reached(shared.sweeper.distances(candidate, Sweep::FromSource))
-                }
+                None => farthest_reached(shared.sweeper.distances(candidate, Sweep::FromSource)),
             };
             far.unwrap_or(candidate)
         } else {

@@ -238,4 +238,3 @@ impl LandmarkBounds<'_> {
         u64::from(best)
     }
 }
-

@@ -123,8 +123,13 @@ impl LandmarkTable {
                     false
                 } else if !may_raise {
                     sweeper.lower(&mut column, &seeds, sweep, &mut queue)
-                } else if raise.run(&sweeper, &mut column, (landmark, sweep), &seeds, largest_raised)
-                {
+                } else if raise.run(
+                    &sweeper,
+                    &mut column,
+                    (landmark, sweep),
+                    &seeds,
+                    largest_raised,
+                ) {
                     raise.boundary.extend_from_slice(&seeds);
                     if !sweeper.lower(&mut column, &raise.boundary, sweep, &mut queue) {
                         return false;

@@ -34,8 +34,7 @@ fn movingai_dir() -> PathBuf {
     }
 }
 
-/// AR0011SR as the CLI reads it, and the start and goal of its scenario's last (longest)
-/// problem. (The core has no file formats; this bench reads the two it needs.)
+/// AR0011SR as the CLI reads it, and the start and goal of its scenario's longest problem. (The core has no file formats; this bench reads the two it needs.)
 fn ar0011sr() -> (PathMap, Cell, Cell) {
     let dir = movingai_dir();
     let text = std::fs::read_to_string(dir.join("AR0011SR.map")).expect("the Moving AI data");
@@ -62,16 +61,12 @@ fn ar0011sr() -> (PathMap, Cell, Cell) {
     }
     map.set_profile(profile).unwrap();
     let scen = std::fs::read_to_string(dir.join("AR0011SR.map.scen")).unwrap();
-    let last: Vec<i32> = (scen.lines().last().unwrap().split_whitespace())
-        .skip(4)
-        .take(4)
-        .map(|n| n.parse().unwrap())
-        .collect();
-    (
-        map,
-        Cell::new(last[0], last[1]),
-        Cell::new(last[2], last[3]),
-    )
+    let longest = (scen.lines().skip(1))
+        .map(|line| line.split_whitespace().collect::<Vec<_>>())
+        .max_by(|a, b| f64::total_cmp(&a[8].parse().unwrap(), &b[8].parse().unwrap()))
+        .unwrap();
+    let at = |i: usize| longest[i].parse().unwrap();
+    (map, Cell::new(at(4), at(5)), Cell::new(at(6), at(7)))
 }
 
 fn millis(start: Instant) -> f64 {

@@ -212,7 +212,7 @@ fn results_stay_optimal_through_random_edit_sequences() {
 }
 
 #[test]
-fn tables_survive_raising_edits_and_are_repaired_after_opening_ones() {
+fn tables_are_repaired_through_raising_lowering_and_mixed_edits() {
     let grid = TerrainGrid::new(Region::new(0, 0, 30, 30), GROUND).unwrap();
     let mut map = PathMap::new(grid);
     map.set_profile(
@@ -230,15 +230,18 @@ fn tables_survive_raising_edits_and_are_repaired_after_opening_ones() {
     assert_eq!(stats.bytes_per_cell_per_landmark, 8.0);
     map.set_cell(Cell::new(5, 5), SWAMP).unwrap(); // 1.0 -> 3.0: raises
     map.fill_rect(Region::new(8, 8, 3, 3), WALL).unwrap(); // closes cells: raises
-    assert!(
-        map.landmark_stats("unit").is_some(),
-        "kept after raising edits"
+    assert_eq!(
+        map.landmark_stats("unit"),
+        Some(stats.clone()),
+        "repaired after raising edits"
     );
-    map.verify_caches().unwrap(); // lower bounds now, not the true distances
+    assert_eq!(map.landmarks_exact("unit"), Some(true));
+    map.verify_caches().unwrap(); // the true distances, as a rebuild finds them
     map.set_cell(Cell::new(5, 5), GROUND).unwrap(); // 3.0 -> 1.0: lowers
-    assert!(
-        map.landmark_stats("unit").is_none(),
-        "a table kept as lower bounds cannot be repaired exactly: dropped"
+    assert_eq!(
+        map.landmark_stats("unit"),
+        Some(stats.clone()),
+        "repaired after a lowering edit"
     );
     let rebuilt = map.bake_landmarks("unit").unwrap();
     map.set_cell(Cell::new(9, 9), GROUND).unwrap(); // opens a wall
@@ -248,7 +251,6 @@ fn tables_survive_raising_edits_and_are_repaired_after_opening_ones() {
         "repaired in place after an opening edit"
     );
     map.fill_rect(Region::new(0, 20, 4, 4), SWAMP).unwrap();
-    // Baking keeps the table raised costs left as lower bounds; setting landmarks rebuilds.
     map.set_landmarks(LandmarkPlacement::Farthest(4)).unwrap();
     map.bake_landmarks("unit").unwrap();
     map.fill_rect(Region::new(1, 21, 2, 2), GROUND).unwrap(); // lowers
@@ -257,7 +259,7 @@ fn tables_survive_raising_edits_and_are_repaired_after_opening_ones() {
         "repaired after a lowering edit"
     );
     map.verify_caches().unwrap();
-    // Raising and lowering in one batch: dropped.
+    // Raising and lowering in one batch: repaired too.
     map.apply_edits(&[
         TerrainEdit::Cell {
             cell: Cell::new(8, 8),
@@ -269,7 +271,8 @@ fn tables_survive_raising_edits_and_are_repaired_after_opening_ones() {
         },
     ])
     .unwrap();
-    assert!(map.landmark_stats("unit").is_none());
+    assert_eq!(map.landmarks_exact("unit"), Some(true));
+    map.verify_caches().unwrap();
 }
 
 #[test]

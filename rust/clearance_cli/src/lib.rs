@@ -10,6 +10,7 @@ pub mod draw;
 pub mod error;
 pub mod movingai;
 pub mod profiles;
+pub mod progress;
 pub mod render;
 pub mod shared_data;
 pub mod units;

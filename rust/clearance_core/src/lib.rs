@@ -73,7 +73,9 @@ pub use error::{GridError, LandmarkError, ProfileError, RangeError, SmoothingErr
 pub use flow_field::{FlowField, FlowFieldOptions};
 pub use footprint::{checked_agent_size, footprint, MAX_AGENT_SIZE};
 pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
-pub use landmarks::{LandmarkPlacement, LandmarkStats, MAX_LANDMARKS};
+pub use landmarks::{
+    LandmarkPlacement, LandmarkProgress, LandmarkProgressFn, LandmarkStats, MAX_LANDMARKS,
+};
 pub use map::{PathMap, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
 pub use occupancy::{Occupancy, OtherUnits, Unit, UnitId};

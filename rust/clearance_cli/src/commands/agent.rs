@@ -126,6 +126,8 @@ impl AgentArgs {
         let (map, mut path_map) = self.unit.load(path)?;
         self.landmarks.set_on(&mut path_map)?;
         let units = self.occupancy.place_on(&mut path_map)?;
+        // Built here rather than by the first query, to show progress on large maps.
+        self.landmarks.bake(&path_map, self.unit.profile());
         Ok((map, path_map, units))
     }
 

@@ -12,8 +12,11 @@ mod occupancy;
 
 use clap::Args;
 use clearance_cli::movingai::{movingai_profile, MovingAiMap};
+use clearance_cli::progress::ProgressBar;
 use clearance_cli::CliError;
-use clearance_core::{FieldValue, LandmarkPlacement, Movement, PathMap, PathResult, SearchMode};
+use clearance_core::{
+    FieldValue, LandmarkPlacement, LandmarkStats, Movement, PathMap, PathResult, SearchMode,
+};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -49,6 +52,17 @@ impl LandmarkArgs {
         };
         map.set_landmarks(placement)
             .map_err(|error| CliError::Usage(format!("--landmarks: {error}")))
+    }
+
+    /// Builds the landmark table of `profile` on every core, with a progress bar on stderr
+    /// when the build is long (see `clearance_cli::progress`). `None` without landmarks.
+    fn bake(&self, map: &PathMap, profile: &str) -> Option<LandmarkStats> {
+        if self.landmarks == 0 {
+            return None;
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let bar = ProgressBar::new(format!("{} landmarks", self.landmarks));
+        map.bake_landmarks_with(profile, threads, &|progress| bar.report(progress))
     }
 }
 

@@ -69,7 +69,7 @@ impl Prepared {
         landmarks.set_on(&mut path_map)?;
         let units = occupancy.place_on(&mut path_map)?.len();
         let (_, layers_micros) = timed(|| path_map.prepare(MOVINGAI_PROFILE, 1));
-        let (stats, landmarks_micros) = timed(|| path_map.bake_landmarks(MOVINGAI_PROFILE));
+        let (stats, landmarks_micros) = timed(|| landmarks.bake(&path_map, MOVINGAI_PROFILE));
         Ok(Prepared {
             path_map,
             units,

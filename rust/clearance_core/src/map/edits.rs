@@ -43,9 +43,9 @@ impl PathMap {
     /// Cached clearance layers and search graphs are repaired around each edit rather than
     /// rebuilt: the work grows with the cells whose clearance changes, not with the map. A
     /// batch covering more than a quarter of the map drops them instead, to be rebuilt on
-    /// demand. Landmark tables survive edits that can only raise a profile's costs, are
-    /// repaired in place after edits that can only lower them or open cells, and are rebuilt on
-    /// demand otherwise (see [`set_landmarks`](Self::set_landmarks)).
+    /// demand. Landmark tables are repaired in place too, closings and openings alike, and
+    /// equal a rebuild from the same landmarks afterwards (see
+    /// [`set_landmarks`](Self::set_landmarks) for when a table is dropped instead).
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
         let windows = self.grid.check_batch(edits)?;
         if edits.is_empty() {
@@ -119,12 +119,11 @@ impl PathMap {
     /// the graphs were dropped). Per profile, as the `landmarks` module describes:
     ///
     /// * costs unchanged (every old and new terrain costs the same): the table is kept as is;
-    /// * costs can only rise: the table is kept as lower bounds, marked inexact;
-    /// * costs can only fall or cells open: an exact table is repaired in place on the
-    ///   repaired size-1 graph, and equals a rebuild from the same landmarks; an inexact
-    ///   one, or one without a cached graph to repair it on, is dropped. So is a table of
-    ///   `LandmarkPlacement::At` when a given cell it had to skip became legal, since a
-    ///   rebuild would place a landmark there;
+    /// * an exact table with a cached size-1 graph repaired around `edited` is repaired in
+    ///   place, whichever way costs moved, and equals a rebuild from the same landmarks;
+    ///   unless one of its landmarks was closed, or a given cell of `LandmarkPlacement::At`
+    ///   that it had to skip became legal (a rebuild would place other landmarks): dropped;
+    /// * otherwise, if costs can only rise, the table is kept as lower bounds, marked inexact;
     /// * otherwise, and for entries that hold no table: dropped, to be rebuilt on demand.
     pub(super) fn update_landmarks(
         &mut self,
@@ -152,22 +151,17 @@ impl PathMap {
             if raises && lowers {
                 return true;
             }
-            if raises {
-                if table.is_exact() {
+            let graph = graphs.get(name).and_then(|by_size| by_size.get(&1));
+            let (true, Some(edited), Some(graph)) = (table.is_exact(), edited, graph) else {
+                if raises && table.is_exact() {
                     Arc::make_mut(table).mark_inexact();
                 }
-                return true;
-            }
-            let (true, true, Some(edited)) = (lowers, table.is_exact(), edited) else {
-                return false;
-            };
-            let Some(graph) = graphs.get(name).and_then(|by_size| by_size.get(&1)) else {
-                return false;
+                return raises;
             };
             let newly_legal_given = given.iter().any(|&anchor| {
                 graph.regions.region_of(anchor) != NO_REGION && !table.landmarks.contains(&anchor)
             });
-            !newly_legal_given && Arc::make_mut(table).repair_lowered(graph, width, edited)
+            !newly_legal_given && Arc::make_mut(table).repair(graph, width, edited, !lowers)
         });
     }
 }

@@ -2,13 +2,21 @@
 
 use super::{exclusive, read, write, PathMap};
 use crate::error::LandmarkError;
-use crate::landmarks::{LandmarkPlacement, LandmarkStats, LandmarkTable, MAX_LANDMARKS};
+use crate::landmarks::{
+    LandmarkPlacement, LandmarkProgressFn, LandmarkStats, LandmarkTable, MAX_LANDMARKS,
+};
 use crate::profile::AgentProfile;
 use std::sync::Arc;
 
 impl PathMap {
     /// Chooses where landmarks go; tables are built on the next query of each profile, or by
     /// [`bake_landmarks`](Self::bake_landmarks). On error nothing changes.
+    ///
+    /// Edits repair the tables in place, and a repaired table equals one built from the same
+    /// landmarks. A table is dropped instead, and built again on the next query, when an edit
+    /// closes one of its landmarks, opens a given cell it had to skip, or covers too much of
+    /// the map to repair around and lowers some cost (one that only raises costs keeps the
+    /// table as lower bounds, which the next edit that lowers a cost drops).
     pub fn set_landmarks(&mut self, placement: LandmarkPlacement) -> Result<(), LandmarkError> {
         let mut anchors = Vec::new();
         match &placement {
@@ -59,8 +67,39 @@ impl PathMap {
     /// query, and describes it. `None` if the profile is unknown, no landmarks are configured,
     /// or none could be placed. Runs on the calling thread.
     pub fn bake_landmarks(&self, profile: &str) -> Option<LandmarkStats> {
+        self.bake_landmarks_with(profile, 1, &|_| {})
+    }
+
+    /// [`bake_landmarks`](Self::bake_landmarks) on `threads` threads (the calling one among
+    /// them; 0 counts as 1), reporting how far the build has come to `progress` (from any of
+    /// those threads; nothing is reported if the table is already built). The table is the
+    /// same for every thread count.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, LandmarkPlacement, PathMap, Region, TerrainGrid};
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 64, 64), 0)?);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    /// map.set_landmarks(LandmarkPlacement::Farthest(4))?;
+    /// // A node or a progress bar polls the value from another thread.
+    /// let permille = AtomicU64::new(0);
+    /// let report = |p: clearance_core::LandmarkProgress| {
+    ///     permille.store((p.fraction() * 1000.0) as u64, Ordering::Relaxed)
+    /// };
+    /// let stats = map.bake_landmarks_with("unit", 2, &report).unwrap();
+    /// assert_eq!(stats.landmarks.len(), 4);
+    /// assert_eq!(permille.load(Ordering::Relaxed), 1000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bake_landmarks_with(
+        &self,
+        profile: &str,
+        threads: usize,
+        progress: LandmarkProgressFn,
+    ) -> Option<LandmarkStats> {
         let found = self.profiles.get(profile)?;
-        let table = self.landmarks_for(profile, found)?;
+        let table = self.landmarks_built(profile, found, threads, progress)?;
         Some(self.describe(&table))
     }
 
@@ -68,6 +107,15 @@ impl PathMap {
     pub fn landmark_stats(&self, profile: &str) -> Option<LandmarkStats> {
         let table = read(&self.landmarks).get(profile)?.clone()?;
         Some(self.describe(&table))
+    }
+
+    /// Whether the landmark table of the profile called `profile` holds the true distances of
+    /// the current terrain, as a rebuild from the same landmarks would; `false` once an edit
+    /// too large to repair around, which only raised costs, left it as lower bounds (see
+    /// [`set_landmarks`](Self::set_landmarks)). `None` if no table is built.
+    pub fn landmarks_exact(&self, profile: &str) -> Option<bool> {
+        let table = read(&self.landmarks).get(profile)?.clone()?;
+        Some(table.is_exact())
     }
 
     fn describe(&self, table: &LandmarkTable) -> LandmarkStats {
@@ -83,10 +131,21 @@ impl PathMap {
         }
     }
 
+    /// The landmark table of `profile` called `name`, built on the calling thread if needed.
     pub(super) fn landmarks_for(
         &self,
         name: &str,
         profile: &AgentProfile,
+    ) -> Option<Arc<LandmarkTable>> {
+        self.landmarks_built(name, profile, 1, &|_| {})
+    }
+
+    fn landmarks_built(
+        &self,
+        name: &str,
+        profile: &AgentProfile,
+        threads: usize,
+        progress: LandmarkProgressFn,
     ) -> Option<Arc<LandmarkTable>> {
         if self.landmark_placement == LandmarkPlacement::None {
             return None;
@@ -107,6 +166,8 @@ impl PathMap {
             self.grid.width(),
             &self.landmark_placement,
             &self.landmark_anchors,
+            threads,
+            progress,
         )
         .map(Arc::new);
         write(&self.landmarks)

@@ -1,0 +1,216 @@
+//! Dijkstra sweeps over the size-1 graph of a profile: whole columns of a landmark table, and
+//! the decrease-only propagation its repairs end with.
+//!
+//! Entry-cost convention: a step costs its length times the multiplier of the anchor it
+//! enters. A sweep [`Sweep::FromSource`] measures `d(L, x)` and relaxes `x -> y` at the cost
+//! of entering `y`; a sweep [`Sweep::ToSource`] measures `d(x, L)` on the reversed steps, so
+//! relaxing `x -> y` there stands for the step `y -> x`, which enters `x`. Moves are
+//! symmetric (a step is legal both ways), so the reversed graph has the same move masks.
+
+use super::progress::Progress;
+use super::queue::RadixQueue;
+use super::UNREACHABLE;
+use crate::graph::{AnchorGraph, EntryCosts};
+use crate::movement::{direction_offsets, STEP_LENGTHS};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Which way a Dijkstra sweep measures: away from its source or towards it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Sweep {
+    /// Distances from the source to every anchor.
+    FromSource,
+    /// Distances from every anchor to the source.
+    ToSource,
+}
+
+impl Sweep {
+    pub fn name(self) -> &'static str {
+        match self {
+            Sweep::FromSource => "from",
+            Sweep::ToSource => "to",
+        }
+    }
+}
+
+/// Sweeps over one graph of a map `width` wide.
+#[derive(Clone, Copy)]
+pub(super) struct Sweeper<'a> {
+    pub graph: &'a AnchorGraph,
+    pub width: usize,
+}
+
+/// How many settled anchors a sweep counts before it reports progress.
+const PROGRESS_EVERY: u64 = 1 << 16;
+
+impl Sweeper<'_> {
+    #[inline]
+    pub fn multiplier(&self, anchor: usize) -> u64 {
+        match &self.graph.entry {
+            EntryCosts::Uniform(m) => u64::from(*m),
+            EntryCosts::PerAnchor(values) => u64::from(values[anchor]),
+        }
+    }
+
+    /// The cost of relaxing `from -> to` (a step in direction `step`) in `sweep`.
+    #[inline]
+    pub fn relax_cost(&self, from: usize, to: usize, step: usize, sweep: Sweep) -> u64 {
+        let entered = match sweep {
+            Sweep::FromSource => to,
+            Sweep::ToSource => from,
+        };
+        STEP_LENGTHS[step] * self.multiplier(entered)
+    }
+
+    /// The distances of `sweep` from `source` as a table stores them: `UNREACHABLE` where
+    /// the source does not reach. `None` if some reached distance does not fit below
+    /// `UNREACHABLE`. Reports settled anchors to `progress`.
+    ///
+    /// Labels are kept in 32 bits; a tentative label too large to keep is skipped and its
+    /// anchor remembered: the anchor is still relaxed from its true predecessor when that is
+    /// settled, so it ends with its distance if that fits, and an anchor that ends unlabelled
+    /// after such a skip has a distance that does not fit.
+    pub fn column(&self, source: usize, sweep: Sweep, progress: &Progress) -> Option<Vec<u32>> {
+        let graph = self.graph;
+        let offsets = direction_offsets(self.width);
+        let mut label = vec![UNREACHABLE; graph.moves.len()];
+        let mut skipped = Vec::new();
+        let mut queue = RadixQueue::new();
+        let mut settled = 0u64;
+        label[source] = 0;
+        queue.push(0, source as u32);
+        while let Some((d, anchor)) = queue.pop() {
+            let anchor = anchor as usize;
+            if d > u64::from(label[anchor]) {
+                continue;
+            }
+            settled += 1;
+            if settled == PROGRESS_EVERY {
+                progress.advance(settled);
+                settled = 0;
+            }
+            let mut mask = graph.moves[anchor];
+            while mask != 0 {
+                let step = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let neighbour = anchor.wrapping_add_signed(offsets[step]);
+                let next = d + self.relax_cost(anchor, neighbour, step, sweep);
+                if next < u64::from(label[neighbour]) {
+                    label[neighbour] = next as u32;
+                    queue.push(next, neighbour as u32);
+                } else if next >= u64::from(UNREACHABLE) && label[neighbour] == UNREACHABLE {
+                    skipped.push(neighbour);
+                }
+            }
+        }
+        progress.advance(settled);
+        let overflowed = skipped.iter().any(|&anchor| label[anchor] == UNREACHABLE);
+        (!overflowed).then_some(label)
+    }
+
+    /// The same distances, by a plain binary-heap Dijkstra in 64 bits (`u64::MAX` where the
+    /// source does not reach): what tables are checked against, and where placement needs
+    /// distances that may not fit a table.
+    pub fn distances(&self, source: usize, sweep: Sweep) -> Vec<u64> {
+        let graph = self.graph;
+        let offsets = direction_offsets(self.width);
+        let mut distance = vec![u64::MAX; graph.moves.len()];
+        let mut queue = BinaryHeap::new();
+        distance[source] = 0;
+        queue.push(Reverse((0u64, source)));
+        while let Some(Reverse((d, anchor))) = queue.pop() {
+            if d > distance[anchor] {
+                continue;
+            }
+            let mut mask = graph.moves[anchor];
+            while mask != 0 {
+                let step = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let neighbour = anchor.wrapping_add_signed(offsets[step]);
+                let next = d + self.relax_cost(anchor, neighbour, step, sweep);
+                if next < distance[neighbour] {
+                    distance[neighbour] = next;
+                    queue.push(Reverse((next, neighbour)));
+                }
+            }
+        }
+        distance
+    }
+
+    /// Decrease-only propagation: relaxes out of every seed at its current distance and
+    /// keeps only strict improvements (see the `repair` module for why that is exact).
+    /// `false` if a distance does not fit the storage.
+    pub fn lower(
+        &self,
+        column: &mut Column,
+        seeds: &[usize],
+        sweep: Sweep,
+        queue: &mut BinaryHeap<Reverse<(u64, usize)>>,
+    ) -> bool {
+        let offsets = direction_offsets(self.width);
+        queue.clear();
+        for &seed in seeds {
+            let d = column.get(seed);
+            if d != u64::MAX {
+                queue.push(Reverse((d, seed)));
+            }
+        }
+        while let Some(Reverse((d, anchor))) = queue.pop() {
+            if d > column.get(anchor) {
+                continue;
+            }
+            let mut mask = self.graph.moves[anchor];
+            while mask != 0 {
+                let step = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let neighbour = anchor.wrapping_add_signed(offsets[step]);
+                let next = d + self.relax_cost(anchor, neighbour, step, sweep);
+                if next < column.get(neighbour) {
+                    if next >= u64::from(UNREACHABLE) {
+                        return false;
+                    }
+                    column.set(neighbour, next);
+                    queue.push(Reverse((next, neighbour)));
+                }
+            }
+        }
+        true
+    }
+}
+
+/// One landmark's distances inside an interleaved table (`[anchor][landmark]`).
+pub(super) struct Column<'a> {
+    pub table: &'a mut [u32],
+    pub count: usize,
+    pub landmark: usize,
+}
+
+impl Column<'_> {
+    /// The stored distance, `u64::MAX` for `UNREACHABLE`.
+    #[inline]
+    pub fn get(&self, anchor: usize) -> u64 {
+        match self.table[anchor * self.count + self.landmark] {
+            UNREACHABLE => u64::MAX,
+            stored => u64::from(stored),
+        }
+    }
+
+    /// Stores `distance` (below `UNREACHABLE`, or `u64::MAX` for unreachable).
+    #[inline]
+    pub fn set(&mut self, anchor: usize, distance: u64) {
+        let stored = if distance == u64::MAX {
+            UNREACHABLE
+        } else {
+            debug_assert!(distance < u64::from(UNREACHABLE));
+            distance as u32
+        };
+        self.table[anchor * self.count + self.landmark] = stored;
+    }
+
+    /// Overwrites the whole column with `column` (as [`Sweeper::column`] returns it).
+    pub fn fill(&mut self, column: &[u32]) {
+        for (anchor, &distance) in column.iter().enumerate() {
+            self.table[anchor * self.count + self.landmark] = distance;
+        }
+    }
+}

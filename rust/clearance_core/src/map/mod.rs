@@ -16,6 +16,7 @@
 //! | `slots.rs` | arrival slots: one goal per unit of a group order |
 //! | `range.rs` | movement ranges: where a unit can go with a budget |
 //! | `tables.rs` | the hash tables profiles and caches are kept in |
+//! | `sharing.rs` | tests: a snapshot shares every cache page an edit did not write |
 
 mod batch;
 mod caches;
@@ -25,6 +26,8 @@ mod landmarks;
 mod partial;
 mod queries;
 mod range;
+#[cfg(test)]
+mod sharing;
 mod slots;
 mod tables;
 mod units;

@@ -89,7 +89,7 @@ impl PathMap {
                 };
                 range_search(scratch, moves, bound, size, start, budget)
             }
-            _ => range_search(scratch, &graph.moves[..], bound, size, start, budget),
+            _ => range_search(scratch, &graph.moves, bound, size, start, budget),
         });
         let RangeFound {
             settled: reached,

@@ -210,6 +210,77 @@ fn a_wall_that_seals_a_pocket_is_found_without_relabelling_the_map() {
     );
 }
 
+/// Compares `snapshot` with a map rebuilt from `terrain`, the terrain it had when it was
+/// taken: the terrain page by page, every cached layer and graph against a rebuild, each
+/// profile's clearance layer against the rebuilt map's, and a few queries.
+fn check_snapshot(rng: &mut Rng, snapshot: &PathMap, terrain: &[u8], taken_at: usize) {
+    assert_eq!(
+        snapshot.grid().as_bytes(),
+        terrain,
+        "snapshot of edit {taken_at}"
+    );
+    if let Err(difference) = snapshot.verify_caches() {
+        panic!("snapshot of edit {taken_at}: {difference}");
+    }
+    let mut rebuilt = PathMap::new(TerrainGrid::from_bytes(snapshot.region(), terrain).unwrap())
+        .with_movement(snapshot.movement());
+    for profile in snapshot.profiles() {
+        rebuilt.set_profile(profile.clone()).unwrap();
+    }
+    for name in NAMES {
+        let (held, fresh) = (
+            snapshot.clearance_layer(name).unwrap(),
+            rebuilt.clearance_layer(name).unwrap(),
+        );
+        assert_eq!(held.values(), fresh.values(), "snapshot of edit {taken_at}");
+        for _ in 0..4 {
+            let (start, goal) = (
+                random_cell(rng, snapshot.region()),
+                random_cell(rng, snapshot.region()),
+            );
+            let size = rng.range(1, 4);
+            assert_eq!(
+                snapshot.find_path(start, goal, size, name),
+                rebuilt.find_path(start, goal, size, name),
+                "snapshot of edit {taken_at}"
+            );
+        }
+    }
+}
+
+#[test]
+fn snapshots_held_across_thousands_of_edits_keep_their_versions() {
+    let mut rng = Rng::new(0x5A9E_D0C5);
+    for movement in [Movement::EightWay, Movement::FourWay] {
+        // Several pages per array, so that edits write some pages and share the others.
+        let grid = random_grid(&mut rng, 130, 100, 20);
+        let mut map = warm_map(&mut rng, grid, movement);
+        let mut held: Vec<(PathMap, Vec<u8>, usize)> = Vec::new();
+        let mut checked = 0;
+        for edit in 0..2500 {
+            if edit % 150 == 0 {
+                held.push((map.clone(), map.grid().as_bytes().to_vec(), edit));
+            }
+            // Each snapshot is held for about a thousand edits, overlapping the others.
+            if held
+                .first()
+                .is_some_and(|&(_, _, taken)| edit - taken >= 1000)
+            {
+                let (snapshot, terrain, taken) = held.remove(0);
+                check_snapshot(&mut rng, &snapshot, &terrain, taken);
+                checked += 1;
+            }
+            apply_random_edit(&mut rng, &mut map);
+        }
+        for (snapshot, terrain, taken) in held {
+            check_snapshot(&mut rng, &snapshot, &terrain, taken);
+            checked += 1;
+        }
+        assert_eq!(checked, 17);
+        map.verify_caches().unwrap();
+    }
+}
+
 #[test]
 fn a_clone_keeps_its_own_version_while_the_original_is_edited() {
     let mut rng = Rng::new(0xC0_FFEE);

@@ -76,7 +76,7 @@ pub fn check_query(map: &PathMap, start: Cell, goal: Cell, size: i64, profile: &
     // terrain moved to origin (0, 0); cells are moved with it.
     let grid = &TerrainGrid::from_bytes(
         Region::new(0, 0, region.width, region.height),
-        map.grid().as_bytes(),
+        &map.grid().as_bytes().to_vec(),
     )
     .expect("same size as the map");
     let local = |cell: Cell| {
@@ -254,7 +254,7 @@ pub fn check_estimate(map: &PathMap, from: Cell, goal: Cell, size: i64, profile:
     let region = map.region();
     let grid = TerrainGrid::from_bytes(
         Region::new(0, 0, region.width, region.height),
-        map.grid().as_bytes(),
+        &map.grid().as_bytes().to_vec(),
     )
     .expect("same size as the map");
     let local = |cell: Cell| {

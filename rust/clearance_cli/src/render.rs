@@ -5,7 +5,7 @@ use crate::draw::path_footprints;
 use crate::error::CliError;
 use crate::units::UnitEntry;
 use clearance_core::checked_agent_size;
-use clearance_core::{Cell, FlowField, TerrainGrid};
+use clearance_core::{Cell, FlowField, PagedVec, TerrainGrid};
 use std::path::Path;
 
 /// What to draw.
@@ -13,7 +13,7 @@ pub struct Picture<'a> {
     /// The terrain.
     pub grid: &'a TerrainGrid,
     /// Clearance of each cell for the chosen profile (same order as the grid's cells).
-    pub clearance: &'a [u8],
+    pub clearance: &'a PagedVec<u8>,
     /// The agent size the path is for; cells with clearance below it are drawn darker.
     pub agent_size: u8,
     /// Anchors of a path to draw, possibly empty.

@@ -9,7 +9,9 @@
 //! multi-size agents in heterogeneous environments", IEEE CIG 2008).
 
 use crate::grid::{TerrainGrid, Window};
+use crate::paged::PagedVec;
 use crate::terrain::TerrainSet;
+use std::ops::Index;
 
 /// Largest clearance stored; larger open squares also report this value.
 pub const MAX_CLEARANCE: u8 = 255;
@@ -31,7 +33,8 @@ pub const MAX_CLEARANCE: u8 = 255;
 pub struct ClearanceLayer {
     width: usize,
     height: usize,
-    values: Vec<u8>,
+    /// Paged, so a copy of the layer shares every page a repair does not write.
+    values: PagedVec<u8>,
 }
 
 impl ClearanceLayer {
@@ -42,18 +45,17 @@ impl ClearanceLayer {
         let (width, height) = (grid.width(), grid.height());
         let open = open_table(traversable);
         let terrain = grid.as_bytes();
-        let mut layer = ClearanceLayer {
-            width,
-            height,
-            values: vec![0u8; width * height],
-        };
+        let mut values = vec![0u8; width * height];
         for y in (0..height).rev() {
             for x in (0..width).rev() {
-                let index = y * width + x;
-                layer.values[index] = layer.recurrence(&open, terrain, x, y);
+                values[y * width + x] = recurrence(&values, (width, height), &open, terrain, x, y);
             }
         }
-        layer
+        ClearanceLayer {
+            width,
+            height,
+            values: PagedVec::from(values),
+        }
     }
 
     /// Brings the layer up to date after the terrain of the cells in `edited` changed, and
@@ -94,9 +96,9 @@ impl ClearanceLayer {
             let mut row_changed: Option<(usize, usize)> = None;
             for x in (0..candidates_hi).rev() {
                 let index = y * self.width + x;
-                let value = self.recurrence(&open, terrain, x, y);
-                if value != self.values[index] {
-                    self.values[index] = value;
+                let size = (self.width, self.height);
+                let value = recurrence(&self.values, size, &open, terrain, x, y);
+                if self.values.set(index, value) {
                     row_changed = Some(row_changed.map_or((x, x + 1), |(_, hi)| (x, hi)));
                 } else if x < candidates_lo {
                     // Nothing left of here reads a changed value.
@@ -117,25 +119,6 @@ impl ClearanceLayer {
         changed
     }
 
-    /// The recurrence at column `x`, row `y`, reading the (already final) values to the right
-    /// and below.
-    fn recurrence(&self, open: &[bool; 256], terrain: &[u8], x: usize, y: usize) -> u8 {
-        let index = y * self.width + x;
-        if !open[usize::from(terrain[index])] {
-            return 0;
-        }
-        let at = |dx: usize, dy: usize| -> u8 {
-            if x + dx < self.width && y + dy < self.height {
-                self.values[index + dy * self.width + dx]
-            } else {
-                0
-            }
-        };
-        let smallest = at(1, 0).min(at(0, 1)).min(at(1, 1));
-        // MAX_CLEARANCE is u8::MAX, so saturation is the cap.
-        smallest.saturating_add(1)
-    }
-
     /// Number of columns.
     pub fn width(&self) -> usize {
         self.width
@@ -147,7 +130,7 @@ impl ClearanceLayer {
     }
 
     /// The clearance of every anchor, row by row (same order as [`TerrainGrid::as_bytes`]).
-    pub fn values(&self) -> &[u8] {
+    pub fn values(&self) -> &PagedVec<u8> {
         &self.values
     }
 
@@ -163,8 +146,42 @@ impl ClearanceLayer {
 
     /// Bytes of memory the layer holds.
     pub fn memory_bytes(&self) -> usize {
-        self.values.capacity()
+        self.values.memory_bytes()
     }
+}
+
+#[cfg(test)]
+impl ClearanceLayer {
+    /// Compares the layer with `before`'s page by page (see [`PagedVec::audit`]).
+    pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
+        self.values.audit(&before.values, "clearance", audit);
+    }
+}
+
+/// The recurrence at column `x`, row `y` of a `width x height` layer, reading the (already
+/// final) `values` to the right and below.
+fn recurrence(
+    values: &impl Index<usize, Output = u8>,
+    (width, height): (usize, usize),
+    open: &[bool; 256],
+    terrain: &PagedVec<u8>,
+    x: usize,
+    y: usize,
+) -> u8 {
+    let index = y * width + x;
+    if !open[usize::from(terrain[index])] {
+        return 0;
+    }
+    let at = |dx: usize, dy: usize| -> u8 {
+        if x + dx < width && y + dy < height {
+            values[index + dy * width + dx]
+        } else {
+            0
+        }
+    };
+    let smallest = at(1, 0).min(at(0, 1)).min(at(1, 1));
+    // MAX_CLEARANCE is u8::MAX, so saturation is the cap.
+    smallest.saturating_add(1)
 }
 
 /// Whether each terrain id is traversable.

@@ -13,6 +13,7 @@
 //! labelled afresh. Each outcome leaves exactly the partition a full labelling would give.
 
 use crate::movement::direction_offsets;
+use crate::paged::PagedVec;
 use std::collections::{HashMap, VecDeque};
 
 /// The label of anchors that are not legal for the agent.
@@ -24,42 +25,34 @@ const SPLIT_CHECK_VISITS_PER_ANCHOR: usize = 64;
 const SPLIT_CHECK_BASE_VISITS: usize = 4096;
 
 /// The region of every anchor of one search graph.
+///
+/// Both tables are paged ([`PagedVec`]) and written only where a value changes, so a copy of
+/// the regions (a snapshot's) shares every page a repair leaves as it was.
 #[derive(Debug, Clone)]
 pub(crate) struct Regions {
     /// The label of each anchor (`NO_REGION` if illegal).
-    labels: Vec<u32>,
+    labels: PagedVec<u32>,
     /// The representative of each label: labels joined by an edit share one. Kept flat (every
     /// entry is its own representative's representative) between edits.
-    roots: Vec<u32>,
+    roots: PagedVec<u32>,
 }
 
 impl Regions {
     /// Labels every anchor for which `legal` holds, following the move masks `moves`.
-    pub fn label(moves: &[u8], legal: impl Fn(usize) -> bool, width: usize) -> Self {
-        let offsets = direction_offsets(width);
-        let mut labels = vec![NO_REGION; moves.len()];
-        let mut next_label = 0;
-        let mut stack = Vec::new();
-        for seed in 0..moves.len() {
-            if !legal(seed) || labels[seed] != NO_REGION {
-                continue;
-            }
-            labels[seed] = next_label;
-            stack.push(seed);
-            while let Some(anchor) = stack.pop() {
-                for neighbour in neighbours(moves[anchor], anchor, &offsets) {
-                    if labels[neighbour] == NO_REGION {
-                        labels[neighbour] = next_label;
-                        stack.push(neighbour);
-                    }
-                }
-            }
-            next_label += 1;
-        }
+    pub fn label(moves: &PagedVec<u8>, legal: impl Fn(usize) -> bool, width: usize) -> Self {
+        let (labels, count) = fresh_labels(moves, legal, width);
         Regions {
-            labels,
-            roots: (0..next_label).collect(),
+            labels: PagedVec::from(labels),
+            roots: (0..count).collect(),
         }
+    }
+
+    /// Labels every anchor afresh, as [`label`](Self::label) does, keeping the pages of labels
+    /// that come out as they were shared.
+    pub fn relabel(&mut self, moves: &PagedVec<u8>, legal: impl Fn(usize) -> bool, width: usize) {
+        let (labels, count) = fresh_labels(moves, legal, width);
+        self.labels.assign(&labels);
+        self.roots = (0..count).collect();
     }
 
     /// The region of `anchor`, or `NO_REGION` if it is illegal. Equal regions mean connected.
@@ -87,12 +80,12 @@ impl Regions {
 
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        (self.labels.capacity() + self.roots.capacity()) * std::mem::size_of::<u32>()
+        self.labels.memory_bytes() + self.roots.memory_bytes()
     }
 
     /// Marks `anchor` illegal.
     pub fn remove(&mut self, anchor: usize) {
-        self.labels[anchor] = NO_REGION;
+        self.labels.set(anchor, NO_REGION);
     }
 
     /// Gives the newly legal `anchor` a region of its own; [`join`](Self::join) connects it.
@@ -109,7 +102,7 @@ impl Regions {
         if root_a != root_b {
             // The lower label represents both, so the outcome does not depend on join order.
             let (low, high) = (root_a.min(root_b), root_a.max(root_b));
-            self.roots[high as usize] = low;
+            self.roots.set(high as usize, low);
         }
     }
 
@@ -117,7 +110,7 @@ impl Regions {
     pub fn finish_joins(&mut self) {
         for label in 0..self.roots.len() {
             let root = self.find(label);
-            self.roots[label] = root;
+            self.roots.set(label, root);
         }
     }
 
@@ -134,7 +127,7 @@ impl Regions {
     /// the whole graph is labelled afresh.
     pub fn split_where_cut(
         &mut self,
-        moves: &[u8],
+        moves: &PagedVec<u8>,
         legal: impl Fn(usize) -> bool,
         width: usize,
         lost: &[usize],
@@ -154,13 +147,13 @@ impl Regions {
             }
             let anchors: Vec<usize> = group.iter().map(|&(_, anchor)| anchor).collect();
             let Some(parts) = grow_until_met(moves, &offsets, &anchors, budget, &mut visits) else {
-                *self = Regions::label(moves, legal, width);
+                self.relabel(moves, legal, width);
                 return;
             };
             for part in parts {
                 let label = self.fresh_label();
                 for anchor in part {
-                    self.labels[anchor] = label;
+                    self.labels.set(anchor, label);
                 }
             }
         }
@@ -175,11 +168,51 @@ impl Regions {
     fn find(&mut self, mut label: usize) -> u32 {
         while self.roots[label] as usize != label {
             let parent = self.roots[label] as usize;
-            self.roots[label] = self.roots[parent];
+            let grandparent = self.roots[parent];
+            self.roots.set(label, grandparent);
             label = parent;
         }
         label as u32
     }
+}
+
+#[cfg(test)]
+impl Regions {
+    /// Compares both tables with `before`'s page by page (see [`PagedVec::audit`]).
+    pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
+        self.labels.audit(&before.labels, "region labels", audit);
+        self.roots.audit(&before.roots, "region roots", audit);
+    }
+}
+
+/// The label of every anchor for which `legal` holds (`NO_REGION` elsewhere), following the
+/// move masks `moves`, one region after another in storage order; and the number of labels.
+fn fresh_labels(
+    moves: &PagedVec<u8>,
+    legal: impl Fn(usize) -> bool,
+    width: usize,
+) -> (Vec<u32>, u32) {
+    let offsets = direction_offsets(width);
+    let mut labels = vec![NO_REGION; moves.len()];
+    let mut next_label = 0;
+    let mut stack = Vec::new();
+    for seed in 0..moves.len() {
+        if !legal(seed) || labels[seed] != NO_REGION {
+            continue;
+        }
+        labels[seed] = next_label;
+        stack.push(seed);
+        while let Some(anchor) = stack.pop() {
+            for neighbour in neighbours(moves[anchor], anchor, &offsets) {
+                if labels[neighbour] == NO_REGION {
+                    labels[neighbour] = next_label;
+                    stack.push(neighbour);
+                }
+            }
+        }
+        next_label += 1;
+    }
+    (labels, next_label)
 }
 
 /// The anchors one legal move away from `anchor`.
@@ -200,7 +233,7 @@ fn neighbours(mask: u8, anchor: usize, offsets: &[isize; 8]) -> impl Iterator<It
 /// (each a whole part of the region, cut off from the rest) before a single search was left,
 /// or `None` if more than `budget` anchors were visited in all (`visits` keeps the count).
 fn grow_until_met(
-    moves: &[u8],
+    moves: &PagedVec<u8>,
     offsets: &[isize; 8],
     seeds: &[usize],
     budget: usize,

@@ -10,15 +10,19 @@ use crate::connectivity::Regions;
 use crate::grid::{TerrainGrid, Window};
 use crate::movement::{direction_offsets, Movement, DIRECTIONS};
 use crate::occupancy::OtherUnits;
+use crate::paged::PagedVec;
 use crate::profile::AgentProfile;
 use crate::result::StepWeights;
 use crate::search::{JumpDistances, UnitCostScale, UnitsView};
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
+///
+/// Every per-anchor array is a [`PagedVec`]: a copy of the graph (a snapshot's) shares every
+/// page, and a repair writes, and so copies, only the pages holding values that change.
 #[derive(Debug, Clone)]
 pub(crate) struct AnchorGraph {
     /// Bit `d` set: the step in `DIRECTIONS[d]` from this anchor is legal.
-    pub moves: Vec<u8>,
+    pub moves: PagedVec<u8>,
     /// Entry multipliers per anchor, in units of `cost_unit`; `EntryCosts::Uniform` when every
     /// terrain costs the same.
     pub entry: EntryCosts,
@@ -35,7 +39,7 @@ pub(crate) struct AnchorGraph {
     /// With per-anchor multipliers: bit `a` set when every legal neighbour of anchor `a` costs
     /// what `a` costs to enter, so no cost test can force a turn there (jump-point search
     /// skips the tests). Empty with uniform costs.
-    pub even_costs: Vec<u64>,
+    pub even_costs: PagedVec<u64>,
     /// How many legal anchors have their `even_costs` bit clear.
     uneven_anchors: usize,
     /// With uniform costs: the straight rays of jump-point search, stored ahead of the
@@ -51,7 +55,7 @@ pub(crate) enum EntryCosts {
     /// Every legal anchor costs the same.
     Uniform(u32),
     /// The largest multiplier under the footprint of each anchor (meaningful on legal anchors).
-    PerAnchor(Vec<u32>),
+    PerAnchor(PagedVec<u32>),
 }
 
 impl AnchorGraph {
@@ -82,18 +86,18 @@ impl AnchorGraph {
             for multiplier in &mut multipliers {
                 *multiplier /= cost_unit;
             }
-            EntryCosts::PerAnchor(multipliers)
+            EntryCosts::PerAnchor(PagedVec::from(multipliers))
         };
         let regions = Regions::label(&moves, legal, width);
-        let mut even_costs = Vec::new();
+        let mut even_costs = PagedVec::new();
         let mut uneven_anchors = 0;
         if let EntryCosts::PerAnchor(multipliers) = &entry {
             // Every bit starts clear, so every anchor starts counted as uneven.
-            even_costs = vec![0; multipliers.len().div_ceil(64)];
+            even_costs = PagedVec::filled(0, multipliers.len().div_ceil(64));
             uneven_anchors = multipliers.len();
             let height = grid.height();
             mark_even_costs(
-                (&mut even_costs[..], &mut uneven_anchors),
+                (&mut even_costs, &mut uneven_anchors),
                 multipliers,
                 legal,
                 (width, height),
@@ -140,14 +144,14 @@ impl AnchorGraph {
             let span = anchors.x1 - anchors.x0;
             for (row, values) in (anchors.y0..anchors.y1).zip(fresh.chunks_exact(span)) {
                 let start = row * width + anchors.x0;
-                for (stored, &value) in multipliers[start..start + span].iter_mut().zip(values) {
-                    *stored = value / unit;
+                for (anchor, &value) in (start..start + span).zip(values) {
+                    multipliers.set(anchor, value / unit);
                 }
             }
             let neighbours = anchors.grown(1, 1, width, height);
             let legal = |index: usize| clearance.at(index) >= size;
             mark_even_costs(
-                (&mut self.even_costs[..], &mut self.uneven_anchors),
+                (&mut self.even_costs, &mut self.uneven_anchors),
                 multipliers,
                 legal,
                 (width, height),
@@ -172,8 +176,7 @@ impl AnchorGraph {
                 let is_legal = clearance.at(anchor) >= size;
                 let old = self.moves[anchor];
                 let new = move_mask(clearance, size, directions, x, y);
-                self.moves[anchor] = new;
-                if new != old {
+                if self.moves.set(anchor, new) {
                     let here = Window {
                         x0: x,
                         y0: y,
@@ -212,12 +215,12 @@ impl AnchorGraph {
         let legal = |index: usize| clearance.at(index) >= size;
         if let EntryCosts::PerAnchor(multipliers) = &self.entry {
             // Legality changed here, and with it which neighbours the even-cost bits read.
-            let bits = (&mut self.even_costs[..], &mut self.uneven_anchors);
+            let bits = (&mut self.even_costs, &mut self.uneven_anchors);
             mark_even_costs(bits, multipliers, legal, (width, height), touched);
         }
         if self.regions.label_count() > self.moves.len() {
             // Labels handed out by many edits: start afresh to keep the table small.
-            self.regions = Regions::label(&self.moves, legal, width);
+            self.regions.relabel(&self.moves, legal, width);
         } else if !lost.is_empty() {
             self.regions
                 .split_where_cut(&self.moves, legal, width, &lost);
@@ -241,11 +244,11 @@ impl AnchorGraph {
     pub fn memory_bytes(&self) -> usize {
         let entry = match &self.entry {
             EntryCosts::Uniform(_) => 0,
-            EntryCosts::PerAnchor(values) => values.capacity() * std::mem::size_of::<u32>(),
+            EntryCosts::PerAnchor(values) => values.memory_bytes(),
         };
-        self.moves.capacity()
+        self.moves.memory_bytes()
             + entry
-            + self.even_costs.capacity() * std::mem::size_of::<u64>()
+            + self.even_costs.memory_bytes()
             + self.regions.memory_bytes()
             + self
                 .jump_distances
@@ -329,8 +332,9 @@ impl AnchorGraph {
         match rule {
             OtherUnits::Ignore => {}
             OtherUnits::Block => {
-                for (anchor, mask) in graph.moves.iter_mut().enumerate() {
-                    *mask = view.unblocked_mask(anchor, *mask);
+                for anchor in 0..graph.moves.len() {
+                    let mask = graph.moves[anchor];
+                    graph.moves.set(anchor, view.unblocked_mask(anchor, mask));
                 }
             }
             OtherUnits::Cost(multiplier) => {
@@ -339,7 +343,7 @@ impl AnchorGraph {
                     scale,
                     multiplier: units_multiplier,
                 } = UnitCostScale::new(self.cost_unit, multiplier);
-                let entry: Vec<u32> = (0..self.moves.len())
+                let entry: PagedVec<u32> = (0..self.moves.len())
                     .map(|anchor| {
                         let terrain = u64::from(match &self.entry {
                             EntryCosts::Uniform(value) => *value,
@@ -395,6 +399,26 @@ impl AnchorGraph {
     }
 }
 
+#[cfg(test)]
+impl AnchorGraph {
+    /// Compares every per-anchor array with `before`'s page by page (see
+    /// [`PagedVec::audit`]).
+    pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
+        self.moves.audit(&before.moves, "move masks", audit);
+        if let (EntryCosts::PerAnchor(mine), EntryCosts::PerAnchor(theirs)) =
+            (&self.entry, &before.entry)
+        {
+            mine.audit(theirs, "entry multipliers", audit);
+        }
+        self.even_costs
+            .audit(&before.even_costs, "even-cost bits", audit);
+        self.regions.audit_pages(&before.regions, audit);
+        if let (Some(mine), Some(theirs)) = (&self.jump_distances, &before.jump_distances) {
+            mine.audit_pages(theirs, audit);
+        }
+    }
+}
+
 /// The move masks of every anchor at once (what [`move_mask`] gives for each), from a copy of
 /// the legality of each anchor with a one-anchor border of illegal ones: every neighbour is
 /// then a fixed offset away, with no bounds to check. Bits follow [`DIRECTIONS`]: north, east,
@@ -402,12 +426,16 @@ impl AnchorGraph {
 /// both straight neighbours it passes. Builds use this; repairs, which touch few anchors, use
 /// [`move_mask`], and `PathMap::verify_caches` (run after every edit in the tests and the
 /// differential fuzz target) compares the two.
-fn all_move_masks(clearance: &ClearanceLayer, size: u8, movement: Movement) -> Vec<u8> {
+fn all_move_masks(clearance: &ClearanceLayer, size: u8, movement: Movement) -> PagedVec<u8> {
     let (width, height) = (clearance.width(), clearance.height());
     let stride = width + 2;
     let mut legal = vec![0u8; stride * (height + 2)];
-    for (y, row) in clearance.values().chunks_exact(width).enumerate() {
+    for y in 0..height {
         let padded = &mut legal[(y + 1) * stride + 1..(y + 1) * stride + 1 + width];
+        let row = clearance
+            .values()
+            .runs(y * width..(y + 1) * width)
+            .flatten();
         for (flag, &value) in padded.iter_mut().zip(row) {
             *flag = u8::from(value >= size);
         }
@@ -433,7 +461,7 @@ fn all_move_masks(clearance: &ClearanceLayer, size: u8, movement: Movement) -> V
             moves[y * width + x] = mask;
         }
     }
-    moves
+    PagedVec::from(moves)
 }
 
 /// The legal moves from the anchor at column `x`, row `y` for an agent of `size`: bit `d` is
@@ -482,8 +510,8 @@ fn greatest_common_divisor(a: u32, b: u32) -> u32 {
 /// counts the clear bits. The cost tests of jump-point search read the multipliers of
 /// legal neighbours only.
 fn mark_even_costs(
-    (bits, uneven): (&mut [u64], &mut usize),
-    multipliers: &[u32],
+    (bits, uneven): (&mut PagedVec<u64>, &mut usize),
+    multipliers: &PagedVec<u32>,
     legal: impl Fn(usize) -> bool,
     (width, height): (usize, usize),
     window: Window,
@@ -502,12 +530,10 @@ fn mark_even_costs(
                     })
                 });
             let bit = 1u64 << (anchor % 64);
-            let was_even = bits[anchor / 64] & bit != 0;
-            if even {
-                bits[anchor / 64] |= bit;
-            } else {
-                bits[anchor / 64] &= !bit;
-            }
+            let word = bits[anchor / 64];
+            let was_even = word & bit != 0;
+            // Written only when it changes: an unchanged word leaves its page shared.
+            bits.set(anchor / 64, if even { word | bit } else { word & !bit });
             *uneven += usize::from(was_even && !even);
             *uneven -= usize::from(!was_even && even);
         }
@@ -531,8 +557,8 @@ fn footprint_max_multipliers(
     let terrain = grid.as_bytes();
     let mut values = Vec::with_capacity(width * height);
     for y in cells.y0..cells.y1 {
-        let row = &terrain[y * grid.width() + cells.x0..y * grid.width() + cells.x1];
-        values.extend(row.iter().map(|&t| per_terrain[usize::from(t)]));
+        let row = terrain.runs(y * grid.width() + cells.x0..y * grid.width() + cells.x1);
+        values.extend(row.flatten().map(|&t| per_terrain[usize::from(t)]));
     }
     let rows = window_max(&values, width, height, size, 1, width);
     let both = window_max(&rows, height, width, size, width, 1);

@@ -6,6 +6,7 @@
 //! of cells is "lowest y, then lowest x", the same order the search uses to break ties.
 
 use crate::error::GridError;
+use crate::paged::PagedVec;
 use crate::terrain::{TerrainId, TerrainSet};
 use std::fmt;
 
@@ -193,7 +194,8 @@ impl TerrainEdit {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TerrainGrid {
     region: Region,
-    cells: Vec<TerrainId>,
+    /// Paged, so a copy of the grid shares every page an edit does not write.
+    cells: PagedVec<TerrainId>,
 }
 
 impl TerrainGrid {
@@ -202,7 +204,7 @@ impl TerrainGrid {
         region.validate_as_map()?;
         Ok(TerrainGrid {
             region,
-            cells: vec![fill; region.area() as usize],
+            cells: PagedVec::filled(fill, region.area() as usize),
         })
     }
 
@@ -219,7 +221,7 @@ impl TerrainGrid {
         }
         Ok(TerrainGrid {
             region,
-            cells: data.to_vec(),
+            cells: PagedVec::from(data),
         })
     }
 
@@ -238,8 +240,9 @@ impl TerrainGrid {
         self.region.height as usize
     }
 
-    /// The terrain of every cell, row by row from the top-left cell.
-    pub fn as_bytes(&self) -> &[TerrainId] {
+    /// The terrain of every cell, row by row from the top-left cell (compares equal to a
+    /// slice of the same bytes; [`PagedVec::to_vec`] copies them out).
+    pub fn as_bytes(&self) -> &PagedVec<TerrainId> {
         &self.cells
     }
 
@@ -307,7 +310,7 @@ impl TerrainGrid {
                 found: data.len(),
             });
         }
-        self.cells.copy_from_slice(data);
+        self.cells.assign(data);
         Ok(())
     }
 
@@ -329,7 +332,7 @@ impl TerrainGrid {
         let top = (rect.y - self.region.y) as usize;
         for row in top..top + rect.height as usize {
             let start = row * width + left;
-            self.cells[start..start + rect.width as usize].fill(terrain);
+            self.cells.fill(start..start + rect.width as usize, terrain);
         }
         Ok(())
     }
@@ -386,8 +389,10 @@ impl TerrainGrid {
         let mut present = TerrainSet::new();
         for row in top..top + rect.height as usize {
             let start = row * width + left;
-            for &terrain in &self.cells[start..start + rect.width as usize] {
-                present.insert(terrain);
+            for run in self.cells.runs(start..start + rect.width as usize) {
+                for &terrain in run {
+                    present.insert(terrain);
+                }
             }
         }
         Some(present)
@@ -423,6 +428,14 @@ impl TerrainGrid {
         } else {
             Err(GridError::RectOutOfBounds { rect })
         }
+    }
+}
+
+#[cfg(test)]
+impl TerrainGrid {
+    /// Compares the terrain with `before`'s page by page (see [`PagedVec::audit`]).
+    pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
+        self.cells.audit(&before.cells, "terrain", audit);
     }
 }
 

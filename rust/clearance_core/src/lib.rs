@@ -13,7 +13,8 @@
 //!
 //! **Layout.** One concept per file: `grid`, `terrain`, `profile`, `cost`, `movement`,
 //! `footprint`, `clearance`, `graph` (move masks and entry multipliers per agent size),
-//! `connectivity` (region labels), `occupancy` (the units standing on the map), `landmarks`, `flow_field` (one backward search that leads
+//! `connectivity` (region labels), `occupancy` (the units standing on the map), `paged` (the
+//! shared pages every per-anchor array is stored in, so snapshots copy only what edits write), `landmarks`, `flow_field` (one backward search that leads
 //! every anchor to the nearest of some goals), `heap`, `query`, `result`, `error`; two
 //! concepts have parts and a folder each: `map/` (the [`PathMap`] facade, its caches, edits,
 //! queries, batches and landmark configuration) and `search/` (one file per search algorithm,
@@ -57,6 +58,7 @@ mod landmarks;
 mod map;
 mod movement;
 mod occupancy;
+mod paged;
 mod profile;
 mod query;
 mod range;
@@ -79,6 +81,7 @@ pub use landmarks::{
 pub use map::{PathMap, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
 pub use occupancy::{Occupancy, OtherUnits, Unit, UnitId};
+pub use paged::{PagedVec, PAGE_BITS, PAGE_LEN};
 pub use profile::AgentProfile;
 pub use query::{PathQuery, SearchMode};
 pub use range::{MovementRange, RangeOptions, BUDGET_TOLERANCE, MAX_BUDGET, MAX_TURNS};

@@ -17,6 +17,7 @@
 //! | `range.rs` | movement ranges: where a unit can go with a budget |
 //! | `smoothing.rs` | taut waypoints of query results and of any path of legal steps |
 //! | `tables.rs` | the hash tables profiles and caches are kept in |
+//! | `sharing.rs` | tests: a snapshot shares every cache page an edit did not write |
 
 mod batch;
 mod caches;
@@ -26,6 +27,8 @@ mod landmarks;
 mod partial;
 mod queries;
 mod range;
+#[cfg(test)]
+mod sharing;
 mod slots;
 mod smoothing;
 mod tables;

@@ -88,7 +88,7 @@ impl PathMap {
                 };
                 range_search(moves, bound, size, start, budget)
             }
-            _ => range_search(&graph.moves[..], bound, size, start, budget),
+            _ => range_search(&graph.moves, bound, size, start, budget),
         };
         let RangeFound {
             settled: reached,

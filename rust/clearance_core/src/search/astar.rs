@@ -174,6 +174,7 @@ mod tests {
     use super::*;
     use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
     use crate::movement::STEP_LENGTHS;
+    use crate::paged::PagedVec;
 
     #[test]
     fn both_key_types_find_the_same_paths() {
@@ -192,7 +193,7 @@ mod tests {
                 diagonal_extra: DIAGONAL_STEP - STRAIGHT_STEP,
             };
             let problem = Problem {
-                moves: &moves[..],
+                moves: &moves,
                 width,
                 start,
                 goal,
@@ -230,11 +231,11 @@ mod tests {
         let open: Vec<bool> = (0..width * width).map(|_| random() % 100 >= 22).collect();
         let moves = move_masks(width, width, |x, y| open[y * width + x]);
         let uniform = UniformCosts(STEP_LENGTHS.map(|length| length * 1500));
-        let multipliers = vec![1500u32; width * width];
+        let multipliers = PagedVec::filled(1500u32, width * width);
         let per_anchor = PerAnchorCosts {
             lengths: STEP_LENGTHS,
             multipliers: &multipliers,
-            even_costs: &[],
+            even_costs: &PagedVec::new(),
         };
         let mut scratch = SearchScratch::new();
         let mut found = 0;
@@ -251,7 +252,7 @@ mod tests {
                 diagonal_extra: (DIAGONAL_STEP - STRAIGHT_STEP) * 1500,
             };
             let problem = Problem {
-                moves: &moves[..],
+                moves: &moves,
                 width,
                 start,
                 goal,

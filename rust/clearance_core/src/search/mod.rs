@@ -58,7 +58,7 @@ mod test_masks {
         width: usize,
         height: usize,
         open: impl Fn(usize, usize) -> bool,
-    ) -> Vec<u8> {
+    ) -> crate::paged::PagedVec<u8> {
         let legal = |x: i64, y: i64| {
             x >= 0
                 && y >= 0
@@ -93,6 +93,7 @@ use crate::graph::{AnchorGraph, EntryCosts};
 use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};
 use crate::occupancy::OtherUnits;
+use crate::paged::PagedVec;
 use astar::astar;
 use direct::direct_path;
 use heuristic::{DistanceHeuristic, Heuristic, Scaled, TowardsBox, WithLandmarks};
@@ -126,7 +127,7 @@ impl SearchOutcome {
 }
 
 /// One query on one graph.
-pub(super) struct Problem<'a, H, M = &'a [u8]> {
+pub(super) struct Problem<'a, H, M = &'a PagedVec<u8>> {
     /// The move masks of the graph searched: the terrain graph's, or with other units'
     /// blocked anchors removed (`units.rs`).
     pub(super) moves: M,

@@ -2,6 +2,7 @@
 //! other units' blocked anchors removed (`units.rs`).
 
 use super::units::UnitsView;
+use crate::paged::PagedVec;
 
 /// The move masks of the graph a search runs on: bit `d` of `mask(a)` set when the step in
 /// `DIRECTIONS[d]` from the anchor stored at `a` is legal.
@@ -16,7 +17,7 @@ pub(crate) trait MoveMasks: Copy {
     fn units(&self) -> Option<&UnitsView>;
 }
 
-impl MoveMasks for &[u8] {
+impl MoveMasks for &PagedVec<u8> {
     const TERRAIN: bool = true;
     #[inline(always)]
     fn mask(&self, anchor: usize) -> u8 {
@@ -24,7 +25,7 @@ impl MoveMasks for &[u8] {
     }
     #[inline(always)]
     fn len(&self) -> usize {
-        <[u8]>::len(self)
+        PagedVec::len(self)
     }
     #[inline(always)]
     fn units(&self) -> Option<&UnitsView> {
@@ -35,7 +36,7 @@ impl MoveMasks for &[u8] {
 /// The terrain graph's masks with the anchors other units block removed.
 #[derive(Clone, Copy)]
 pub(crate) struct Unblocked<'a> {
-    pub(crate) terrain: &'a [u8],
+    pub(crate) terrain: &'a PagedVec<u8>,
     pub(crate) units: &'a UnitsView,
 }
 

@@ -3,6 +3,7 @@
 
 use super::units::UnitsView;
 use crate::graph::EntryCosts;
+use crate::paged::PagedVec;
 
 /// The cost of one step, given its direction and the anchor it enters.
 pub(super) trait StepCosts {
@@ -41,9 +42,9 @@ impl StepCosts for UniformCosts {
 /// Each anchor has its own entry multiplier (the largest under its footprint).
 pub(super) struct PerAnchorCosts<'a> {
     pub(super) lengths: [u64; 8],
-    pub(super) multipliers: &'a [u32],
+    pub(super) multipliers: &'a PagedVec<u32>,
     /// See [`AnchorGraph::even_costs`](crate::graph::AnchorGraph::even_costs).
-    pub(super) even_costs: &'a [u64],
+    pub(super) even_costs: &'a PagedVec<u64>,
 }
 
 impl StepCosts for PerAnchorCosts<'_> {
@@ -69,7 +70,7 @@ pub(super) struct UnitCosts<'a> {
     pub(super) lengths: [u64; 8],
     pub(super) terrain: &'a EntryCosts,
     /// The terrain graph's even-cost bits (empty with uniform costs: all even).
-    pub(super) even_costs: &'a [u64],
+    pub(super) even_costs: &'a PagedVec<u64>,
     pub(super) scale: u64,
     pub(super) units_multiplier: u64,
     pub(super) units: &'a UnitsView,

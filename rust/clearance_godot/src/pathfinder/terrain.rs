@@ -66,7 +66,7 @@ impl ClearancePathfinder {
     #[func]
     pub fn get_terrain_data(&mut self) -> PackedByteArray {
         self.ensure_map();
-        PackedByteArray::from(self.map.grid().as_bytes())
+        PackedByteArray::from(&self.map.grid().as_bytes().to_vec()[..])
     }
 
     /// Sets `cells[i]` to `terrains[i]` for every i, all or nothing: every entry is checked

@@ -47,6 +47,7 @@
 use super::rays::{PARTS, SIDE_BITS};
 use crate::grid::{Window, MAX_SIDE};
 use crate::movement::{direction_offsets, Direction, Movement, DIRECTIONS, STRAIGHT_DIRECTIONS};
+use crate::paged::PagedVec;
 
 /// The flag of an entry whose ray ends at a stop, not at a dead end.
 const STOP: u16 = 1 << 15;
@@ -55,13 +56,15 @@ const _: () = assert!(MAX_SIDE as u32 - 1 < STOP as u32);
 
 /// Where the rays of every anchor end, for one graph's move masks: an entry per anchor and
 /// direction, each the number of steps and whether the ray ends at a stop or at a dead end.
+/// Both tables are paged and written only where an entry changes, so a copy (a snapshot's)
+/// shares every page a repair leaves as it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct JumpDistances {
     /// North, east, south and west.
-    entries: Vec<[u16; STRAIGHT_DIRECTIONS]>,
+    entries: PagedVec<[u16; STRAIGHT_DIRECTIONS]>,
     /// Under 8-way rules: north-east, south-east, south-west and north-west. Empty under
     /// 4-way rules, whose rays are straight or step along and try both sides at each anchor.
-    diagonal: Vec<[u16; DIAGONAL_DIRECTIONS]>,
+    diagonal: PagedVec<[u16; DIAGONAL_DIRECTIONS]>,
 }
 
 /// Diagonal directions, after the straight ones in [`DIRECTIONS`].
@@ -80,15 +83,15 @@ pub(crate) struct StoredRay {
 impl JumpDistances {
     /// The rays of every anchor of a map `width` wide whose move masks are `moves`; diagonal
     /// ones only under 8-way `movement`.
-    pub(crate) fn build(moves: &[u8], width: usize, movement: Movement) -> Self {
+    pub(crate) fn build(moves: &PagedVec<u8>, width: usize, movement: Movement) -> Self {
         let diagonals = if movement == Movement::EightWay {
             moves.len()
         } else {
             0
         };
         let mut distances = JumpDistances {
-            entries: vec![[0; STRAIGHT_DIRECTIONS]; moves.len()],
-            diagonal: vec![[0; DIAGONAL_DIRECTIONS]; diagonals],
+            entries: PagedVec::filled([0; STRAIGHT_DIRECTIONS], moves.len()),
+            diagonal: PagedVec::filled([0; DIAGONAL_DIRECTIONS], diagonals),
         };
         let offsets = direction_offsets(width);
         let directions = if diagonals == 0 {
@@ -114,7 +117,7 @@ impl JumpDistances {
 
     /// Brings the table up to date after the move masks of the anchors in `changed` changed;
     /// the result equals a fresh [`build`](Self::build) (see the module docs).
-    pub(crate) fn repair(&mut self, moves: &[u8], width: usize, changed: Window) {
+    pub(crate) fn repair(&mut self, moves: &PagedVec<u8>, width: usize, changed: Window) {
         let height = moves.len() / width.max(1);
         let offsets = direction_offsets(width);
         let inside = |x: usize, y: usize| {
@@ -175,7 +178,7 @@ impl JumpDistances {
     /// of every anchor whose next anchor's entry changed, row by row from the far end.
     fn repair_diagonal(
         &mut self,
-        moves: &[u8],
+        moves: &PagedVec<u8>,
         width: usize,
         direction: usize,
         seeds: &mut [(usize, usize)],
@@ -223,7 +226,13 @@ impl JumpDistances {
 
     /// Computes, stores and returns the entry of `anchor` in `direction` from its next
     /// anchor's (see the module docs), which must be up to date.
-    fn refill(&mut self, moves: &[u8], anchor: usize, direction: usize, offset: isize) -> u16 {
+    fn refill(
+        &mut self,
+        moves: &PagedVec<u8>,
+        anchor: usize,
+        direction: usize,
+        offset: isize,
+    ) -> u16 {
         let here = moves[anchor];
         let next = anchor.wrapping_add_signed(offset);
         if direction < STRAIGHT_DIRECTIONS {
@@ -234,7 +243,9 @@ impl JumpDistances {
             } else {
                 self.entries[next][direction] + 1
             };
-            self.entries[anchor][direction] = entry;
+            if self.entries[anchor][direction] != entry {
+                self.entries[anchor][direction] = entry;
+            }
             return entry;
         }
         let lane = direction - STRAIGHT_DIRECTIONS;
@@ -250,7 +261,9 @@ impl JumpDistances {
                 self.diagonal[next][lane] + 1
             }
         };
-        self.diagonal[anchor][lane] = entry;
+        if self.diagonal[anchor][lane] != entry {
+            self.diagonal[anchor][lane] = entry;
+        }
         entry
     }
 
@@ -269,14 +282,23 @@ impl JumpDistances {
 
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<[u16; STRAIGHT_DIRECTIONS]>()
-            + self.diagonal.capacity() * std::mem::size_of::<[u16; DIAGONAL_DIRECTIONS]>()
+        self.entries.memory_bytes() + self.diagonal.memory_bytes()
     }
 
     /// Bytes a table of `anchors` anchors holds under `movement`.
     pub(crate) fn estimated_bytes(anchors: usize, movement: Movement) -> usize {
         let directions = movement.direction_count();
         anchors.saturating_mul(directions * std::mem::size_of::<u16>())
+    }
+}
+
+#[cfg(test)]
+impl JumpDistances {
+    /// Compares both tables with `before`'s page by page (see [`PagedVec::audit`]).
+    pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
+        self.entries.audit(&before.entries, "straight rays", audit);
+        self.diagonal
+            .audit(&before.diagonal, "diagonal rays", audit);
     }
 }
 
@@ -309,7 +331,7 @@ mod tests {
     use crate::search::test_masks;
 
     /// Move masks of a `width x height` map whose open cells `open` lists row by row.
-    fn move_masks(open: &[bool], width: usize, height: usize) -> Vec<u8> {
+    fn move_masks(open: &[bool], width: usize, height: usize) -> PagedVec<u8> {
         test_masks::move_masks(width, height, |x, y| open[y * width + x])
     }
 
@@ -327,7 +349,7 @@ mod tests {
     }
 
     /// The ray walked one anchor at a time, as the search did before it had a table.
-    fn walked(moves: &[u8], width: usize, anchor: usize, direction: usize) -> StoredRay {
+    fn walked(moves: &PagedVec<u8>, width: usize, anchor: usize, direction: usize) -> StoredRay {
         let offset = direction_offsets(width)[direction];
         let (mut at, mut steps) = (anchor, 0);
         loop {
@@ -347,7 +369,12 @@ mod tests {
     }
 
     /// The diagonal ray walked one anchor at a time, trying both straight rays at each.
-    fn walked_diagonal(moves: &[u8], width: usize, anchor: usize, direction: usize) -> StoredRay {
+    fn walked_diagonal(
+        moves: &PagedVec<u8>,
+        width: usize,
+        anchor: usize,
+        direction: usize,
+    ) -> StoredRay {
         let offset = direction_offsets(width)[direction];
         let parts = PARTS[direction];
         let (mut at, mut steps) = (anchor, 0);

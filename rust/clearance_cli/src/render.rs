@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn waypoints_are_joined_by_lines_between_footprint_centres() {
         let grid = TerrainGrid::new(Region::new(0, 0, 10, 4), b'.').unwrap();
-        let clearance = vec![1; 40];
+        let clearance = clearance_core::PagedVec::from(vec![1u8; 40]);
         let waypoints = [Cell::new(0, 0), Cell::new(9, 0), Cell::new(9, 3)];
         let picture = Picture {
             grid: &grid,

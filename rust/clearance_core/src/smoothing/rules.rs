@@ -1,5 +1,6 @@
 //! What a swept cell may be: its multiplier for the profile, with the counted units.
 
+use crate::paged::PagedVec;
 use crate::occupancy::OtherUnits;
 use crate::profile::AgentProfile;
 use crate::search::UnitsView;
@@ -21,7 +22,7 @@ pub(crate) struct CellUnits<'a> {
 /// The rules one smoothing call holds swept cells to (see the parent module's "The rule a
 /// segment keeps"), on map-local coordinates.
 pub(crate) struct CellRules<'a> {
-    terrain: &'a [u8],
+    terrain: &'a PagedVec<u8>,
     width: usize,
     /// Fixed-point multiplier per terrain id, [`FORBIDDEN`] where the profile may not enter.
     multipliers: [u32; 256],
@@ -39,7 +40,7 @@ impl<'a> CellRules<'a> {
     /// The rules for an agent of `size` with `profile` on `terrain` (row by row, `width`
     /// wide), starting at map-local `start`, with `units` counted (`None` if none counts).
     pub(crate) fn new(
-        (terrain, width): (&'a [u8], usize),
+        (terrain, width): (&'a PagedVec<u8>, usize),
         profile: &AgentProfile,
         size: u8,
         start: (i64, i64),

@@ -93,8 +93,9 @@ impl GridFrame {
         )
     }
 
-    /// The outline of `cell`'s tile: a rectangle, a diamond or a hexagon, clockwise.
-    pub fn cell_polygon(&self, cell: Cell) -> PackedVector2Array {
+    /// The outline of `cell`'s tile: a rectangle, a diamond or a hexagon, clockwise. (Plain
+    /// vectors: packed arrays need the engine, and the frame is tested without one.)
+    pub fn cell_polygon(&self, cell: Cell) -> Vec<Vector2> {
         let centre = self.footprint_center(cell, 1);
         (self.shape.corners().iter())
             .map(|&(x, y)| centre + Vector2::new(x as f32, y as f32) * self.cell_size)
@@ -105,7 +106,7 @@ impl GridFrame {
     /// parallelogram where cells tile affinely (squares, diamond-laid diamonds), otherwise
     /// each cell's tile (up to [`MAX_OUTLINED_SIZE`]; larger footprints get the parallelogram
     /// [`GridFrame::region_outline`] draws).
-    pub fn footprint_polygons(&self, anchor: Cell, size: u8) -> Vec<PackedVector2Array> {
+    pub fn footprint_polygons(&self, anchor: Cell, size: u8) -> Vec<Vec<Vector2>> {
         if self.shape.is_affine_tiling() || size > MAX_OUTLINED_SIZE {
             return vec![self.parallelogram(anchor, i32::from(size), i32::from(size))];
         }
@@ -116,13 +117,13 @@ impl GridFrame {
     /// The outline of `region`: exact where cells tile affinely, and on staggered layouts the
     /// parallelogram the layout step maps the region's square to (within half a tile of the
     /// tiles' ragged edge).
-    pub fn region_outline(&self, region: Region) -> PackedVector2Array {
+    pub fn region_outline(&self, region: Region) -> Vec<Vector2> {
         self.parallelogram(Cell::new(region.x, region.y), region.width, region.height)
     }
 
     /// The image, without stagger, of the `width` x `height` cells from `corner`: the corners
     /// of their square in cell coordinates (cell centres at whole numbers), laid out.
-    fn parallelogram(&self, corner: Cell, width: i32, height: i32) -> PackedVector2Array {
+    fn parallelogram(&self, corner: Cell, width: i32, height: i32) -> Vec<Vector2> {
         let (left, top) = (f64::from(corner.x) - 0.5, f64::from(corner.y) - 0.5);
         let (right, bottom) = (left + f64::from(width), top + f64::from(height));
         [(left, top), (right, top), (right, bottom), (left, bottom)]

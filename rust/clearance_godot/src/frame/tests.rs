@@ -55,8 +55,7 @@ impl Numbers {
 
 /// Whether `point` lies inside the convex `polygon` (clockwise on screen, y down), or within
 /// `slack` of its edges.
-fn inside(polygon: &PackedVector2Array, point: Vector2, slack: f32) -> bool {
-    let corners = polygon.as_slice();
+fn inside(corners: &[Vector2], point: Vector2, slack: f32) -> bool {
     (0..corners.len()).all(|i| {
         let (a, b) = (corners[i], corners[(i + 1) % corners.len()]);
         let edge = b - a;
@@ -270,8 +269,7 @@ fn every_cell_contains_its_tile_on_every_shape() {
     for frame in frames() {
         for cell in cells().into_iter().take(361) {
             let centre = frame.footprint_center(cell, 1);
-            let polygon = frame.cell_polygon(cell);
-            let corners = polygon.as_slice();
+            let corners = frame.cell_polygon(cell);
             for (i, &corner) in corners.iter().enumerate() {
                 let middle = (corner + corners[(i + 1) % corners.len()]) / 2.0;
                 for towards in [corner, middle] {
@@ -405,9 +403,9 @@ fn affine_footprints_are_one_parallelogram_with_the_cells_outer_corners() {
     // The top of cell (0, 0), the right of (1, 0), the bottom of (1, 1), the left of (0, 1).
     let tops: Vec<Vector2> = [(0, 0, 0), (1, 0, 1), (1, 1, 2), (0, 1, 3)]
         .into_iter()
-        .map(|(x, y, corner)| frame.cell_polygon(Cell::new(x, y)).as_slice()[corner])
+        .map(|(x, y, corner)| frame.cell_polygon(Cell::new(x, y))[corner])
         .collect();
-    assert_eq!(polygons[0].as_slice(), tops.as_slice());
+    assert_eq!(polygons[0], tops);
     let staggered = GridFrame {
         shape: CellShape::new(Isometric, Stacked, Horizontal),
         ..frame

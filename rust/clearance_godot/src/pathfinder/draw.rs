@@ -114,14 +114,14 @@ impl ClearancePathfinder {
     fn draw_units(&mut self) {
         let region = self.map.region();
         let frame = self.frame();
-        let footprints: Vec<PackedVector2Array> = (self.map.occupancy().units().iter())
+        let footprints: Vec<Vec<Vector2>> = (self.map.occupancy().units().iter())
             .filter_map(|unit| clipped(unit.footprint(), region))
             .flat_map(|square| square_polygons(&frame, square))
             .collect();
         let line_width = (self.cell_size.x.min(self.cell_size.y) / 10.0).max(1.0);
         let mut base = self.base_mut();
         for footprint in footprints {
-            base.draw_colored_polygon(&footprint, Color::from_rgba(1.0, 0.45, 0.1, 0.3));
+            fill_polygon(&mut base, &footprint, Color::from_rgba(1.0, 0.45, 0.1, 0.3));
             let colour = Color::from_rgba(1.0, 0.55, 0.15, 0.95);
             outline_polygon(&mut base, &footprint, colour, line_width);
         }
@@ -180,7 +180,7 @@ impl ClearancePathfinder {
         let size = self.last_agent_size;
         let frame = self.frame();
         // A path's anchors lie on the map, so every footprint exists.
-        let footprints: Vec<PackedVector2Array> = self
+        let footprints: Vec<Vec<Vector2>> = self
             .last_path
             .iter()
             .filter(|&&anchor| footprint(anchor, size).is_some())
@@ -226,23 +226,25 @@ fn fill_cell(base: &mut Gd<Node2D>, frame: &GridFrame, cell: Cell, colour: Color
     if frame.shape == CellShape::SQUARE {
         base.draw_rect(frame.rect_of(Region::new(cell.x, cell.y, 1, 1)), colour);
     } else {
-        base.draw_colored_polygon(&frame.cell_polygon(cell), colour);
+        fill_polygon(base, &frame.cell_polygon(cell), colour);
     }
 }
 
 /// Draws the closed outline of `polygon`.
-fn outline_polygon(base: &mut Gd<Node2D>, polygon: &PackedVector2Array, colour: Color, width: f32) {
-    let mut closed = polygon.clone();
-    if let Some(&first) = polygon.as_slice().first() {
-        closed.push(first);
-    }
+fn outline_polygon(base: &mut Gd<Node2D>, polygon: &[Vector2], colour: Color, width: f32) {
+    let closed: PackedVector2Array = polygon.iter().chain(polygon.first()).copied().collect();
     base.draw_polyline_ex(&closed, colour).width(width).done();
+}
+
+/// Fills the convex `polygon`.
+fn fill_polygon(base: &mut Gd<Node2D>, polygon: &[Vector2], colour: Color) {
+    base.draw_colored_polygon(&PackedVector2Array::from(polygon), colour);
 }
 
 /// The outlines covering the cells of `square` (a footprint, perhaps clipped to the map): one
 /// parallelogram where cells tile affinely or the footprint is large, each cell's tile
 /// otherwise (as [`GridFrame::footprint_polygons`]).
-fn square_polygons(frame: &GridFrame, square: Region) -> Vec<PackedVector2Array> {
+fn square_polygons(frame: &GridFrame, square: Region) -> Vec<Vec<Vector2>> {
     let largest = i32::from(MAX_OUTLINED_SIZE);
     if frame.shape.is_affine_tiling() || square.width > largest || square.height > largest {
         return vec![frame.region_outline(square)];

@@ -175,7 +175,7 @@ func check_every_func_bad_input() -> void:
 	var pf := _map(["....", ".#..", "...."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var before := _snapshot(pf)
-	var settings := [pf.region, pf.cell_size, pf.offset, pf.diagonal_mode, pf.default_terrain,
+	var settings := [pf.region, pf.cell_size, pf.offset, pf.cell_shape, pf.diagonal_mode, pf.default_terrain,
 		pf.empty_cell_terrain, pf.landmark_count, pf.worker_thread_count, pf.search_expansion_limit,
 		pf.cache_memory_limit_mb, pf.max_map_cells]
 	var bad_cell := Vector2i(99, 99)
@@ -206,6 +206,7 @@ func check_every_func_bad_input() -> void:
 	_expect(not pf.apply_terrain_batch([bad_cell] as Array[Vector2i], PackedInt32Array([WALL])), "apply_terrain_batch off the map")
 	_expect_eq(pf.get_cell_terrain(bad_cell), -1, "get_cell_terrain off the map")
 	_expect(not pf.import_tile_map_layer(null, "terrain"), "import_tile_map_layer null")
+	_expect(not pf.match_tile_map_layer(null), "match_tile_map_layer null")
 	# Profiles and landmarks
 	_expect(not pf.set_profile(&"unit", {GROUND: NAN}), "set_profile NaN")
 	_expect(not pf.remove_profile(&"nobody"), "remove_profile unknown")
@@ -216,6 +217,7 @@ func check_every_func_bad_input() -> void:
 	pf.region = Rect2i(0, 0, -1, 4)
 	pf.cell_size = Vector2(-1, 1)
 	pf.offset = Vector2(NAN, 0)
+	pf.cell_shape = 5
 	pf.diagonal_mode = 7
 	pf.default_terrain = 999
 	pf.empty_cell_terrain = -2
@@ -227,7 +229,7 @@ func check_every_func_bad_input() -> void:
 	pf.cache_memory_limit_mb = 2000000
 	pf.max_map_cells = 0
 	pf.max_map_cells = 300000000
-	var after := [pf.region, pf.cell_size, pf.offset, pf.diagonal_mode, pf.default_terrain,
+	var after := [pf.region, pf.cell_size, pf.offset, pf.cell_shape, pf.diagonal_mode, pf.default_terrain,
 		pf.empty_cell_terrain, pf.landmark_count, pf.worker_thread_count, pf.search_expansion_limit,
 		pf.cache_memory_limit_mb, pf.max_map_cells]
 	_expect_eq(after, settings, "every property kept its value")

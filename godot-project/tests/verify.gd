@@ -15,6 +15,7 @@ const AsyncChecks := preload("res://tests/async_checks.gd")
 const FieldChecks := preload("res://tests/field_checks.gd")
 const UnitChecks := preload("res://tests/unit_checks.gd")
 const RangeChecks := preload("res://tests/range_checks.gd")
+const ShapeChecks := preload("res://tests/shape_checks.gd")
 
 var checks: Array[Dictionary] = []
 var expectations := Expectations.new()
@@ -83,6 +84,11 @@ func _initialize() -> void:
 	await _run("movement_ranges_pass_allies_and_count_enemies", ranges.check_allies_and_enemies)
 	await _run("async_movement_range_belongs_to_the_map_it_was_asked_on", ranges.check_async_range)
 	await _run("movement_range_methods_refuse_bad_input", ranges.check_bad_input)
+	var shapes := ShapeChecks.new(expectations, rng, self)
+	await _run("cell_shapes_follow_every_tile_set_layout", shapes.check_tile_set_layouts)
+	await _run("isometric_cell_shapes_match_astar_grid_2d", shapes.check_isometric_cell_shapes)
+	await _run("isometric_world_queries_and_steering", shapes.check_isometric_queries)
+	await _run("bad_layers_and_cell_shapes_are_refused", shapes.check_bad_shapes)
 	var failed := checks.filter(func(check: Dictionary) -> bool: return not check["pass"]).size()
 	var receipt := {
 		"suite": "clearance_pathfinder_godot",

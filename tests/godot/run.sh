@@ -101,8 +101,17 @@ if ! grep -q 'tactics: scripted turn OK' "$logs/tactics.log"; then
     grep 'tactics:' "$logs/tactics.log" | head -n 10
     failed=1
 fi
+# --scripted walks the isometric demo's 2x2 truck (steered by a flow field) and 1x1 scout over
+# a TileMapLayer of diamonds, after checking every footprint centre against the layer's
+# map_to_local. It quits by itself, with status 1 if a check failed.
+run isometric 300 res://demo/isometric.tscn -- --scripted --quit-after-frames=1200
+if ! grep -q 'isometric: scripted walk OK' "$logs/isometric.log"; then
+    echo "FAIL: the isometric demo's scripted walk did not pass"
+    grep 'isometric:' "$logs/isometric.log" | head -n 10
+    failed=1
+fi
 # The demos have no expected errors: any error line is a failure.
-for log in demo demo-group tactics; do
+for log in demo demo-group tactics isometric; do
     if grep -E '^(ERROR|USER ERROR):' "$logs/$log.log" >/dev/null; then
         echo "FAIL: the demo ($log) printed errors:"
         grep -E -A 2 '^(ERROR|USER ERROR):' "$logs/$log.log" | head -n 30

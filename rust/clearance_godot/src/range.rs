@@ -35,8 +35,8 @@ use std::rc::Rc;
 /// unit would overlap an ally are never in range.
 ///
 /// A range is a snapshot: it answers for the map and the units as they were when it was made
-/// (`get_map_version()`, `get_units_version()`), with the node's `result_format`, `offset` and
-/// `cell_size` of that moment; later edits and moves do not change it.
+/// (`get_map_version()`, `get_units_version()`), with the node's `result_format`, `offset`,
+/// `cell_size` and cell shape of that moment; later edits and moves do not change it.
 #[derive(GodotClass)]
 #[class(no_init, base = RefCounted)]
 pub struct ClearanceMovementRange {

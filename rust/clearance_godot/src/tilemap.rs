@@ -1,9 +1,11 @@
-//! The TileMapLayer import: the terrain grid a layer's tiles describe.
+//! The TileMapLayer import: the terrain grid a layer's tiles describe, and where the layer
+//! draws its tiles.
 #![forbid(unsafe_code)]
 
 use crate::convert::{region_of, terrain_id, vector_of};
+use crate::frame::{CellShape, GridFrame, OffsetAxis, TileLayout, TileShape};
 use clearance_core::{Region, TerrainGrid, TerrainId};
-use godot::classes::{TileMapLayer, TileSet};
+use godot::classes::{tile_set, TileMapLayer, TileSet};
 use godot::prelude::*;
 
 /// The terrain grid a TileMapLayer describes, or why it describes none: the layer's used
@@ -84,4 +86,54 @@ fn tile_terrain(
         .ok_or_else(|| {
             format!("the tile at {coords} has '{name}' = {value}, not a terrain id from 0 to 255")
         })
+}
+
+/// Where `layer` draws its tiles, in `node`'s local space: its TileSet's layout and tile size,
+/// scaled and moved by the layer's transform relative to the node, or why that is no grid
+/// frame (no TileSet, an empty tile size, a rotated, skewed or mirrored layer).
+pub fn layer_frame(node: &Gd<Node2D>, layer: &Gd<TileMapLayer>) -> Result<GridFrame, String> {
+    let Some(tile_set) = layer.get_tile_set() else {
+        return Err("the layer has no TileSet".to_owned());
+    };
+    let tile_size = tile_set.get_tile_size();
+    if tile_size.x < 1 || tile_size.y < 1 {
+        return Err(format!("the TileSet's tile size {tile_size} is below 1"));
+    }
+    let relative = node.get_global_transform().affine_inverse() * layer.get_global_transform();
+    let (across, down) = (relative.a, relative.b);
+    let aligned = across.y.abs() <= 1e-5 * across.x.abs() && down.x.abs() <= 1e-5 * down.y.abs();
+    if !(relative.is_finite() && aligned && across.x > 0.0 && down.y > 0.0) {
+        return Err(format!(
+            "the layer's transform relative to this node ({relative}) rotates, skews or \
+             mirrors it; only moving and scaling are followed"
+        ));
+    }
+    Ok(GridFrame {
+        offset: relative.origin,
+        cell_size: Vector2::new(tile_size.x as f32 * across.x, tile_size.y as f32 * down.y),
+        shape: cell_shape_of_tile_set(&tile_set),
+    })
+}
+
+/// The layout of a TileSet's cells.
+fn cell_shape_of_tile_set(tile_set: &Gd<TileSet>) -> CellShape {
+    let tile_shape = match tile_set.get_tile_shape() {
+        tile_set::TileShape::ISOMETRIC => TileShape::Isometric,
+        tile_set::TileShape::HALF_OFFSET_SQUARE => TileShape::HalfOffsetSquare,
+        tile_set::TileShape::HEXAGON => TileShape::Hexagon,
+        _ => TileShape::Square,
+    };
+    let layout = match tile_set.get_tile_layout() {
+        tile_set::TileLayout::STACKED_OFFSET => TileLayout::StackedOffset,
+        tile_set::TileLayout::STAIRS_RIGHT => TileLayout::StairsRight,
+        tile_set::TileLayout::STAIRS_DOWN => TileLayout::StairsDown,
+        tile_set::TileLayout::DIAMOND_RIGHT => TileLayout::DiamondRight,
+        tile_set::TileLayout::DIAMOND_DOWN => TileLayout::DiamondDown,
+        _ => TileLayout::Stacked,
+    };
+    let axis = match tile_set.get_tile_offset_axis() {
+        tile_set::TileOffsetAxis::VERTICAL => OffsetAxis::Vertical,
+        _ => OffsetAxis::Horizontal,
+    };
+    CellShape::new(tile_shape, layout, axis)
 }

@@ -6,7 +6,9 @@ use super::ClearancePathfinder;
 use crate::convert::{cell_of, cell_outside, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::anchor_array;
+use crate::tilemap::layer_frame;
 use clearance_core::{footprint, Cell, Region};
+use godot::classes::TileMapLayer;
 use godot::prelude::*;
 
 #[godot_api(secondary)]
@@ -62,9 +64,10 @@ impl ClearancePathfinder {
         }
     }
 
-    /// The cell containing `local_position` (in the node's local space). A NaN or infinite
-    /// position prints an error and returns `Vector2i(0, 0)`; very distant positions clamp to
-    /// the 32-bit range.
+    /// The cell whose tile contains `local_position` (in the node's local space), by
+    /// `cell_shape`: on a tile's edge, the tile further down, then further right. A NaN or
+    /// infinite position prints an error and returns `Vector2i(0, 0)`; very distant positions
+    /// clamp to the 32-bit range.
     #[func]
     pub fn local_to_cell(&self, local_position: Vector2) -> Vector2i {
         if !local_position.is_finite() {
@@ -74,20 +77,53 @@ impl ClearancePathfinder {
         vector_of(self.frame().cell_containing(local_position))
     }
 
-    /// The local position of the centre of `cell`.
+    /// The local position of the centre of `cell`'s tile; after `match_tile_map_layer(layer)`,
+    /// where `layer.map_to_local(cell)` puts it (in this node's space).
     #[func]
     pub fn cell_to_local(&self, cell: Vector2i) -> Vector2 {
         self.frame().footprint_center(cell_of(cell), 1)
     }
 
     /// The local position of the centre of the footprint of a unit of `agent_size` at `anchor`:
-    /// where its sprite belongs. An agent size outside 1 to 255 prints an error and returns
-    /// `Vector2(0, 0)`.
+    /// where its sprite belongs. It is the mean of the centres of the footprint's cells: on
+    /// square and isometric cells the middle of the square or diamond the footprint covers.
+    /// An agent size outside 1 to 255 prints an error and returns `Vector2(0, 0)`.
     #[func]
     pub fn footprint_center(&self, anchor: Vector2i, agent_size: i64) -> Vector2 {
         match agent_size_or_error("footprint_center", agent_size) {
             Some(size) => self.frame().footprint_center(cell_of(anchor), size),
             None => Vector2::ZERO,
+        }
+    }
+
+    /// Places cells where `layer` draws its tiles: `cell_size` becomes the TileSet's
+    /// `tile_size` (times the layer's scale relative to this node), `offset` the layer's
+    /// origin in this node's space, and the layout the TileSet's `tile_shape`, `tile_layout`
+    /// and `tile_offset_axis` (square, isometric, half-offset or hexagonal, any layout), so
+    /// that `cell_to_local(c)` is `to_local(layer.to_global(layer.map_to_local(c)))` and
+    /// `local_to_cell()` undoes it. `cell_shape` reads the AStarGrid2D name of the layout, or
+    /// `CELL_SHAPE_TILE_SET`. Terrain is not touched (see `import_tile_map_layer()`); call it
+    /// again when the layer or its TileSet changes. Returns `false` and prints an error,
+    /// changing nothing, if the layer is null, has no TileSet or a tile size below 1, or is
+    /// rotated, skewed or mirrored relative to this node.
+    #[func]
+    pub fn match_tile_map_layer(&mut self, layer: Option<Gd<TileMapLayer>>) -> bool {
+        let Some(layer) = layer else {
+            pathfinder_error!("match_tile_map_layer", "the layer is null");
+            return false;
+        };
+        let node = self.to_gd().upcast::<Node2D>();
+        match layer_frame(&node, &layer) {
+            Ok(frame) => {
+                self.cell_size = frame.cell_size;
+                self.offset = frame.offset;
+                self.apply_cell_layout(frame.shape);
+                true
+            }
+            Err(problem) => {
+                pathfinder_error!("match_tile_map_layer", "{problem}; nothing changed");
+                false
+            }
         }
     }
 }
@@ -98,14 +134,16 @@ impl ClearancePathfinder {
         GridFrame {
             offset: self.offset,
             cell_size: self.cell_size,
+            shape: self.cell_layout,
         }
     }
 
     /// The global positions of the footprint centres of a unit of `size` along `path`.
     pub(super) fn global_footprint_centers(&self, path: &[Cell], size: u8) -> PackedVector2Array {
+        let frame = self.frame();
         path.iter()
             .map(|&anchor| {
-                let local = self.frame().footprint_center(anchor, size);
+                let local = frame.footprint_center(anchor, size);
                 self.base().to_global(local)
             })
             .collect()

@@ -1,12 +1,14 @@
 //! The debug overlay: the clearance heat map, flow fields, the last movement range, the units'
-//! footprints and the last path.
+//! footprints and the last path, each cell drawn as its tile's outline (squares, diamonds,
+//! hexagons) by the frame's cell shape.
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
 use crate::convert::region_of;
 use crate::field::ClearanceFlowField;
+use crate::frame::{CellShape, GridFrame, MAX_OUTLINED_SIZE};
 use crate::range::ClearanceMovementRange;
-use clearance_core::{cost_to_f64, footprint, AgentProfile as CoreProfile, Region};
+use clearance_core::{cost_to_f64, footprint, AgentProfile as CoreProfile, Cell, Region};
 use godot::classes::Engine;
 use godot::prelude::*;
 
@@ -18,12 +20,14 @@ impl ClearancePathfinder {
     /// Draws the map's outline in the editor, then the overlays that are turned on.
     pub(super) fn draw_overlay(&mut self) {
         if Engine::singleton().is_editor_hint() {
-            let outline = self.frame().rect_of(self.map.region());
-            self.base_mut()
-                .draw_rect_ex(outline, Color::from_rgba(1.0, 1.0, 1.0, 0.5))
-                .filled(false)
-                .width(1.0)
-                .done();
+            let outline = self.frame().region_outline(self.map.region());
+            let mut base = self.base_mut();
+            outline_polygon(
+                &mut base,
+                &outline,
+                Color::from_rgba(1.0, 1.0, 1.0, 0.5),
+                1.0,
+            );
         }
         if self.debug_draw_clearance {
             self.draw_heat_map();
@@ -64,8 +68,7 @@ impl ClearancePathfinder {
             };
             let warmth = (cost_to_f64(cost) / largest).clamp(0.0, 1.0);
             let colour = Color::from_hsv((1.0 - warmth) * 0.62, 0.85, 0.95);
-            let cell = frame.rect_of(Region::new(anchor.x, anchor.y, 1, 1));
-            base.draw_rect(cell, colour.with_alpha(0.35));
+            fill_cell(&mut base, &frame, anchor, colour.with_alpha(0.35));
             if let Some(next) = built.next_anchor(anchor) {
                 let from = frame.footprint_center(anchor, 1);
                 let towards = frame.footprint_center(next, 1);
@@ -94,19 +97,16 @@ impl ClearancePathfinder {
             let cost = built.cost(anchor).map_or(budget, cost_to_f64);
             let warmth = (cost / budget).clamp(0.0, 1.0);
             let colour = Color::from_hsv((1.0 - warmth) * 0.62, 0.85, 0.95);
-            base.draw_rect(
-                frame.rect_of(Region::new(anchor.x, anchor.y, 1, 1)),
-                colour.with_alpha(0.4),
-            );
+            fill_cell(&mut base, &frame, anchor, colour.with_alpha(0.4));
         }
         for anchor in border {
-            base.draw_rect_ex(
-                frame.rect_of(Region::new(anchor.x, anchor.y, 1, 1)),
+            let outline = frame.cell_polygon(anchor);
+            outline_polygon(
+                &mut base,
+                &outline,
                 Color::from_rgba(1.0, 1.0, 1.0, 0.8),
-            )
-            .filled(false)
-            .width(line_width)
-            .done();
+                line_width,
+            );
         }
     }
 
@@ -114,18 +114,16 @@ impl ClearancePathfinder {
     fn draw_units(&mut self) {
         let region = self.map.region();
         let frame = self.frame();
-        let footprints: Vec<Rect2> = (self.map.occupancy().units().iter())
+        let footprints: Vec<Vec<Vector2>> = (self.map.occupancy().units().iter())
             .filter_map(|unit| clipped(unit.footprint(), region))
-            .map(|square| frame.rect_of(square))
+            .flat_map(|square| square_polygons(&frame, square))
             .collect();
         let line_width = (self.cell_size.x.min(self.cell_size.y) / 10.0).max(1.0);
         let mut base = self.base_mut();
         for footprint in footprints {
-            base.draw_rect(footprint, Color::from_rgba(1.0, 0.45, 0.1, 0.3));
-            base.draw_rect_ex(footprint, Color::from_rgba(1.0, 0.55, 0.15, 0.95))
-                .filled(false)
-                .width(line_width)
-                .done();
+            fill_polygon(&mut base, &footprint, Color::from_rgba(1.0, 0.45, 0.1, 0.3));
+            let colour = Color::from_rgba(1.0, 0.55, 0.15, 0.95);
+            outline_polygon(&mut base, &footprint, colour, line_width);
         }
     }
 
@@ -165,16 +163,14 @@ impl ClearancePathfinder {
             return;
         };
         let width = region.width.max(1) as usize;
-        let cell_size = self.cell_size;
-        let offset = self.offset;
+        let frame = self.frame();
         let mut base = self.base_mut();
         for (index, &clearance) in layer.values().iter().enumerate() {
-            let cell = Vector2::new(
-                (region.x as f32) + (index % width) as f32,
-                (region.y as f32) + (index / width) as f32,
+            let cell = Cell::new(
+                region.x + (index % width) as i32,
+                region.y + (index / width) as i32,
             );
-            let rect = Rect2::new(offset + cell * cell_size, cell_size);
-            base.draw_rect(rect, clearance_colour(clearance));
+            fill_cell(&mut base, &frame, cell, clearance_colour(clearance));
         }
     }
 
@@ -182,25 +178,28 @@ impl ClearancePathfinder {
     /// from a green start to a red end.
     fn draw_last_path(&mut self) {
         let size = self.last_agent_size;
+        let frame = self.frame();
         // A path's anchors lie on the map, so every footprint exists.
-        let footprints: Vec<Rect2> = self
+        let footprints: Vec<Vec<Vector2>> = self
             .last_path
             .iter()
-            .filter_map(|&anchor| footprint(anchor, size))
-            .map(|square| self.frame().rect_of(square))
+            .filter(|&&anchor| footprint(anchor, size).is_some())
+            .flat_map(|&anchor| frame.footprint_polygons(anchor, size))
             .collect();
         let centres: PackedVector2Array = self
             .last_path
             .iter()
-            .map(|&anchor| self.frame().footprint_center(anchor, size))
+            .map(|&anchor| frame.footprint_center(anchor, size))
             .collect();
         let line_width = (self.cell_size.x.min(self.cell_size.y) / 8.0).max(1.0);
         let mut base = self.base_mut();
         for footprint in footprints {
-            base.draw_rect_ex(footprint, Color::from_rgba(0.3, 0.85, 1.0, 0.7))
-                .filled(false)
-                .width(1.0)
-                .done();
+            outline_polygon(
+                &mut base,
+                &footprint,
+                Color::from_rgba(0.3, 0.85, 1.0, 0.7),
+                1.0,
+            );
         }
         if centres.len() > 1 {
             base.draw_polyline_ex(&centres, Color::from_rgba(1.0, 1.0, 1.0, 0.95))
@@ -220,6 +219,40 @@ impl ClearancePathfinder {
             );
         }
     }
+}
+
+/// Fills `cell`'s tile: a rectangle for square cells (cheaper), its outline otherwise.
+fn fill_cell(base: &mut Gd<Node2D>, frame: &GridFrame, cell: Cell, colour: Color) {
+    if frame.shape == CellShape::SQUARE {
+        base.draw_rect(frame.rect_of(Region::new(cell.x, cell.y, 1, 1)), colour);
+    } else {
+        fill_polygon(base, &frame.cell_polygon(cell), colour);
+    }
+}
+
+/// Draws the closed outline of `polygon`.
+fn outline_polygon(base: &mut Gd<Node2D>, polygon: &[Vector2], colour: Color, width: f32) {
+    let closed: PackedVector2Array = polygon.iter().chain(polygon.first()).copied().collect();
+    base.draw_polyline_ex(&closed, colour).width(width).done();
+}
+
+/// Fills the convex `polygon`.
+fn fill_polygon(base: &mut Gd<Node2D>, polygon: &[Vector2], colour: Color) {
+    base.draw_colored_polygon(&PackedVector2Array::from(polygon), colour);
+}
+
+/// The outlines covering the cells of `square` (a footprint, perhaps clipped to the map): one
+/// parallelogram where cells tile affinely or the footprint is large, each cell's tile
+/// otherwise (as [`GridFrame::footprint_polygons`]).
+fn square_polygons(frame: &GridFrame, square: Region) -> Vec<Vec<Vector2>> {
+    let largest = i32::from(MAX_OUTLINED_SIZE);
+    if frame.shape.is_affine_tiling() || square.width > largest || square.height > largest {
+        return vec![frame.region_outline(square)];
+    }
+    square
+        .cells()
+        .map(|cell| frame.cell_polygon(cell))
+        .collect()
 }
 
 /// The cells `square` shares with `region`, if any (a unit's footprint may reach past the

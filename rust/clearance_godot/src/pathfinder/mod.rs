@@ -36,12 +36,14 @@ mod terrain;
 mod units;
 
 use self::modes::{
+    CELL_SHAPE_ISOMETRIC_DOWN, CELL_SHAPE_ISOMETRIC_RIGHT, CELL_SHAPE_SQUARE, CELL_SHAPE_TILE_SET,
     DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, NO_UNIT, OTHER_UNITS_BLOCK,
     OTHER_UNITS_COST, OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
     RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
 };
 use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
+use crate::frame::CellShape;
 use crate::marshal::ResultKeys;
 use crate::profile::AgentProfile;
 use crate::range::ClearanceMovementRange;
@@ -85,9 +87,12 @@ const DEFAULT_OTHER_UNITS_COST: f64 = 4.0;
 /// diagonal) times the highest multiplier under the footprint where it arrives; the start is
 /// never charged. Equal queries on equal maps return equal paths.
 ///
-/// **Coordinates**: cell `(0, 0)` has its top-left corner at `offset` in the node's local
-/// space and each cell is `cell_size` wide, as in AStarGrid2D. `cell_to_local()` and
-/// `footprint_center()` return local positions; `find_path_world()` works in global positions.
+/// **Coordinates**: cell `(0, 0)`'s tile has the top-left corner of its bounding box at
+/// `offset` in the node's local space, each tile is `cell_size` wide, and `cell_shape` lays
+/// tiles out as squares or isometric diamonds, as in AStarGrid2D; `match_tile_map_layer()`
+/// follows any TileMapLayer's layout (half-offset, stacked isometric, hexagonal...).
+/// `cell_to_local()` and `footprint_center()` return local positions; `find_path_world()`
+/// works in global positions.
 ///
 /// **Units**: `add_unit()` registers a unit by id on an occupancy layer kept apart from the
 /// terrain; `move_unit()` and `move_units()` follow it as it walks (cheap, and no terrain cache
@@ -121,15 +126,29 @@ pub struct ClearancePathfinder {
     #[var(set = set_region)]
     region: Rect2i,
 
-    /// Size of one cell in local units (both components finite and above 0).
+    /// Size of one cell's tile in local units, the box round it for diamonds and hexagons
+    /// (both components finite and above 0).
     #[export]
     #[var(set = set_cell_size)]
     cell_size: Vector2,
 
-    /// Local position of the top-left corner of cell `(0, 0)`.
+    /// Local position of the top-left corner of cell `(0, 0)`'s tile (of the box round it for
+    /// diamonds and hexagons).
     #[export]
     #[var(set = set_offset)]
     offset: Vector2,
+
+    /// How tiles are laid out, with AStarGrid2D's constants: `CELL_SHAPE_SQUARE` (0, the
+    /// default), `CELL_SHAPE_ISOMETRIC_RIGHT` (1) or `CELL_SHAPE_ISOMETRIC_DOWN` (2): diamonds
+    /// centred where AStarGrid2D puts its points, as an isometric TileSet in the
+    /// `DIAMOND_RIGHT` or `DIAMOND_DOWN` layout puts its tiles. After `match_tile_map_layer()`
+    /// it reads `CELL_SHAPE_TILE_SET` (3) for a layout AStarGrid2D has no name for; that
+    /// layout is not saved with the scene. Other values are refused with an error.
+    #[export(enum = (Square = 0, IsometricRight = 1, IsometricDown = 2))]
+    #[var(set = set_cell_shape)]
+    cell_shape: i64,
+    /// The layout `cell_shape` stands for: any TileSet's after `match_tile_map_layer()`.
+    cell_layout: CellShape,
 
     /// How units move, with AStarGrid2D's constants: `DIAGONAL_MODE_NEVER` (1) for 4-way
     /// movement, or `DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES` (3, the default) for 8-way movement
@@ -326,6 +345,8 @@ impl INode2D for ClearancePathfinder {
             region: rect_of(region),
             cell_size: Vector2::new(16.0, 16.0),
             offset: Vector2::ZERO,
+            cell_shape: CELL_SHAPE_SQUARE,
+            cell_layout: CellShape::SQUARE,
             diagonal_mode: DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES,
             search_mode: SEARCH_MODE_AUTO,
             result_format: RESULT_FORMAT_ANCHORS,
@@ -404,6 +425,22 @@ impl ClearancePathfinder {
     /// AStarGrid2D's).
     #[constant]
     const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES;
+
+    /// `cell_shape`: square cells (same value as AStarGrid2D's).
+    #[constant]
+    const CELL_SHAPE_SQUARE: i64 = CELL_SHAPE_SQUARE;
+
+    /// `cell_shape`: diamonds, x up and to the right (same value as AStarGrid2D's).
+    #[constant]
+    const CELL_SHAPE_ISOMETRIC_RIGHT: i64 = CELL_SHAPE_ISOMETRIC_RIGHT;
+
+    /// `cell_shape`: diamonds, x down and to the right (same value as AStarGrid2D's).
+    #[constant]
+    const CELL_SHAPE_ISOMETRIC_DOWN: i64 = CELL_SHAPE_ISOMETRIC_DOWN;
+
+    /// `cell_shape`: a TileSet layout from `match_tile_map_layer()` AStarGrid2D has no name for.
+    #[constant]
+    const CELL_SHAPE_TILE_SET: i64 = CELL_SHAPE_TILE_SET;
 
     /// `search_mode`: jump-point search where it pays, plain A* elsewhere (the default).
     #[constant]
@@ -496,6 +533,12 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_offset(&mut self, offset: Vector2) {
         self.apply_offset(offset);
+    }
+
+    /// Sets `cell_shape`; see the property.
+    #[func]
+    pub fn set_cell_shape(&mut self, shape: i64) {
+        self.apply_cell_shape(shape);
     }
 
     /// Sets `diagonal_mode`; see the property.

@@ -1,8 +1,10 @@
 //! The values of the node's mode properties (`diagonal_mode`, `search_mode`,
-//! `result_format`, `other_units`) and what each stands for in the core.
+//! `result_format`, `other_units`, `cell_shape`) and what each stands for in the core (or, for
+//! `cell_shape`, in the frame).
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
+use crate::frame::CellShape;
 use crate::marshal::PathFormat;
 use clearance_core::{Movement, OtherUnits, SearchMode};
 
@@ -31,6 +33,15 @@ pub(super) const OTHER_UNITS_IGNORE: i64 = 0;
 pub(super) const OTHER_UNITS_BLOCK: i64 = 1;
 /// `other_units`: cells under other units cost at least `other_units_cost`.
 pub(super) const OTHER_UNITS_COST: i64 = 2;
+
+/// AStarGrid2D's `CELL_SHAPE_SQUARE`: square cells in rows and columns.
+pub(super) const CELL_SHAPE_SQUARE: i64 = 0;
+/// AStarGrid2D's `CELL_SHAPE_ISOMETRIC_RIGHT`: diamonds, x running up and to the right.
+pub(super) const CELL_SHAPE_ISOMETRIC_RIGHT: i64 = 1;
+/// AStarGrid2D's `CELL_SHAPE_ISOMETRIC_DOWN`: diamonds, x running down and to the right.
+pub(super) const CELL_SHAPE_ISOMETRIC_DOWN: i64 = 2;
+/// `cell_shape`: a TileSet layout AStarGrid2D has no name for, from `match_tile_map_layer()`.
+pub(super) const CELL_SHAPE_TILE_SET: i64 = 3;
 
 /// The unit id the queries' `moving_unit` argument takes for "no moving unit"; refused as the
 /// id of a unit.
@@ -95,6 +106,29 @@ pub(super) fn other_units_of(rule: i64, cost: f64) -> Option<OtherUnits> {
     }
 }
 
+/// The cell shape a `cell_shape` value names, if it names one (`CELL_SHAPE_TILE_SET` names
+/// none: it stands for whichever layout `match_tile_map_layer()` read).
+pub(super) fn cell_shape_of(value: i64) -> Option<CellShape> {
+    match value {
+        CELL_SHAPE_SQUARE => Some(CellShape::SQUARE),
+        CELL_SHAPE_ISOMETRIC_RIGHT => Some(CellShape::ISOMETRIC_RIGHT),
+        CELL_SHAPE_ISOMETRIC_DOWN => Some(CellShape::ISOMETRIC_DOWN),
+        _ => None,
+    }
+}
+
+/// The `cell_shape` value of `shape`: AStarGrid2D's name for it, or `CELL_SHAPE_TILE_SET`.
+pub(super) fn cell_shape_value(shape: CellShape) -> i64 {
+    [
+        CELL_SHAPE_SQUARE,
+        CELL_SHAPE_ISOMETRIC_RIGHT,
+        CELL_SHAPE_ISOMETRIC_DOWN,
+    ]
+    .into_iter()
+    .find(|&value| cell_shape_of(value) == Some(shape))
+    .unwrap_or(CELL_SHAPE_TILE_SET)
+}
+
 /// A moving unit as the queries take it: [`NO_UNIT`] for none.
 pub(super) fn moving_unit_of(id: i64) -> Option<i64> {
     (id != NO_UNIT).then_some(id)
@@ -123,5 +157,24 @@ mod tests {
         assert_eq!(other_units_of(3, 4.0), None);
         assert_eq!(moving_unit_of(NO_UNIT), None);
         assert_eq!(moving_unit_of(0), Some(0));
+    }
+
+    #[test]
+    fn cell_shape_values_name_astar_grid_2d_shapes_and_round_trip() {
+        for value in [
+            CELL_SHAPE_SQUARE,
+            CELL_SHAPE_ISOMETRIC_RIGHT,
+            CELL_SHAPE_ISOMETRIC_DOWN,
+        ] {
+            assert_eq!(cell_shape_value(cell_shape_of(value).unwrap()), value);
+        }
+        assert_eq!(cell_shape_of(CELL_SHAPE_TILE_SET), None);
+        assert_eq!(cell_shape_of(-1), None);
+        let stacked = CellShape::new(
+            crate::frame::TileShape::Isometric,
+            crate::frame::TileLayout::Stacked,
+            crate::frame::OffsetAxis::Horizontal,
+        );
+        assert_eq!(cell_shape_value(stacked), CELL_SHAPE_TILE_SET);
     }
 }

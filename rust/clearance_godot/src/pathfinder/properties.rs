@@ -6,14 +6,16 @@
 
 use super::errors::{pathfinder_error, terrain_or_error};
 use super::modes::{
-    movement_of, other_units_of, path_format_of, search_mode_of, DIAGONAL_MODE_NEVER,
-    DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_BLOCK, OTHER_UNITS_COST, OTHER_UNITS_IGNORE,
-    RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO,
-    SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
+    cell_shape_of, cell_shape_value, movement_of, other_units_of, path_format_of, search_mode_of,
+    CELL_SHAPE_ISOMETRIC_DOWN, CELL_SHAPE_ISOMETRIC_RIGHT, CELL_SHAPE_SQUARE, CELL_SHAPE_TILE_SET,
+    DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_BLOCK, OTHER_UNITS_COST,
+    OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS,
+    SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
 };
 use super::ClearancePathfinder;
 use crate::convert::region_of;
 use crate::field::ClearanceFlowField;
+use crate::frame::CellShape;
 use crate::profile::AgentProfile;
 use clearance_core::{LandmarkPlacement, OtherUnits, MAX_LANDMARKS};
 use godot::prelude::*;
@@ -64,6 +66,32 @@ impl ClearancePathfinder {
             return;
         }
         self.offset = offset;
+        self.base_mut().queue_redraw();
+    }
+
+    /// What `set_cell_shape()` does: validates, then applies. `CELL_SHAPE_TILE_SET` is only
+    /// accepted as it stands (a scene saved after `match_tile_map_layer()` stores it).
+    pub(super) fn apply_cell_shape(&mut self, value: i64) {
+        if value == CELL_SHAPE_TILE_SET && self.cell_shape == value {
+            return;
+        }
+        let Some(shape) = cell_shape_of(value) else {
+            pathfinder_error!(
+                "cell_shape",
+                "{value} is not CELL_SHAPE_SQUARE ({CELL_SHAPE_SQUARE}), CELL_SHAPE_ISOMETRIC_RIGHT \
+                 ({CELL_SHAPE_ISOMETRIC_RIGHT}) or CELL_SHAPE_ISOMETRIC_DOWN \
+                 ({CELL_SHAPE_ISOMETRIC_DOWN}) (match_tile_map_layer() sets \
+                 CELL_SHAPE_TILE_SET); unchanged"
+            );
+            return;
+        };
+        self.apply_cell_layout(shape);
+    }
+
+    /// Lays cells out by `shape`, and names it in `cell_shape`.
+    pub(super) fn apply_cell_layout(&mut self, shape: CellShape) {
+        self.cell_layout = shape;
+        self.cell_shape = cell_shape_value(shape);
         self.base_mut().queue_redraw();
     }
 

@@ -123,8 +123,8 @@ impl ClearancePathfinder {
     /// layer named `terrain_layer_name` (0 to 255); cells without a tile get
     /// `empty_cell_terrain`. Returns `false` and prints an error, changing nothing, if the
     /// layer is null or empty, has no TileSet, the TileSet has no int custom data layer of that
-    /// name, or a tile's value is out of range. Profiles are kept; `cell_size` and `offset` are
-    /// not changed (set them to match the layer's tile size and position).
+    /// name, or a tile's value is out of range. Profiles are kept; `cell_size`, `offset` and
+    /// `cell_shape` are not changed (`match_tile_map_layer()` sets them from the layer).
     #[func]
     pub fn import_tile_map_layer(
         &mut self,

@@ -163,8 +163,8 @@ func _send_scout(goal: Vector2i) -> void:
 func _send_truck(goal: Vector2i) -> void:
 	field = pathfinder.get_flow_field([goal], 2, &"walker")
 	truck.goal = goal
-	var anchor := pathfinder.local_to_cell(pathfinder.to_local(truck.position))
-	var result := pathfinder.find_path(anchor, goal, 2, &"walker")
+	var target := pathfinder.to_global(pathfinder.footprint_center(goal, 2))
+	var result := pathfinder.find_path_world(truck.position, target, 2, &"walker")
 	if not (field.is_ok() and result.ok):
 		problems.append("the truck found no way to %s: %s" % [goal, field.get_code()])
 

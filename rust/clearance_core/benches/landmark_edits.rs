@@ -1,7 +1,8 @@
 //! Landmark tables under edits and large builds, paired in one run.
 //!
 //! Run: `cargo bench -p clearance_core --bench landmark_edits` (optionally `-- ROUNDS`,
-//! default 20; `LANDMARK_BUILD=0` skips the 4096 x 4096 builds).
+//! default 20; `LANDMARK_BUILD=0` skips the 4096 x 4096 builds, `LANDMARK_PROFILES=tank`
+//! builds for that profile only).
 //!
 //! 1. AR0011SR (512 x 512, the Moving AI profile), 8 landmarks (farthest-point): ROUNDS open
 //!    cells drawn with a fixed seed (no landmark among them), each closed and then opened
@@ -143,12 +144,28 @@ fn closing_then_opening(rounds: usize) {
     );
 }
 
+/// CPU seconds this process has used, all threads (Linux; 0 elsewhere): on a busy machine
+/// the wall-clock time of a build says more about the other processes than about it.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after_name = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<f64> = (after_name.split_whitespace())
+        .map(|field| field.parse().unwrap_or(0.0))
+        .collect();
+    // utime and stime, fields 14 and 15 of the line, in clock ticks (100 per second).
+    fields
+        .get(11)
+        .zip(fields.get(12))
+        .map_or(0.0, |(u, s)| (u + s) / 100.0)
+}
+
 fn large_builds() {
     let map = generated::generated_map_of_side(&mut generated::Lcg(0x5EED), 4096);
     println!();
-    println!("| 4096 x 4096 generated map, profile | landmarks | threads | build s |");
-    println!("|---|---|---:|---:|");
-    for profile in ["tank", "soldier"] {
+    println!("| 4096 x 4096 generated map, profile | landmarks | threads | build s | CPU s |");
+    println!("|---|---|---:|---:|---:|");
+    let profiles = std::env::var("LANDMARK_PROFILES").unwrap_or("tank,soldier".into());
+    for profile in profiles.split(',') {
         assert_eq!(map.prepare(profile, 1), PathCode::Ok);
         let mut map = map.clone();
         let anchor = (0..)
@@ -165,12 +182,13 @@ fn large_builds() {
             ("8 farthest", LandmarkPlacement::Farthest(8), 2),
         ] {
             map.set_landmarks(placement).unwrap();
-            let started = Instant::now();
+            let (started, cpu) = (Instant::now(), cpu_seconds());
             let stats = map.bake_landmarks_with(profile, threads, &|_| {}).unwrap();
             let seconds = started.elapsed().as_secs_f64();
             println!(
-                "| `{profile}` | {label} ({}) | {threads} | {seconds:.2} |",
-                stats.landmarks.len()
+                "| `{profile}` | {label} ({}) | {threads} | {seconds:.2} | {:.2} |",
+                stats.landmarks.len(),
+                cpu_seconds() - cpu
             );
         }
     }

@@ -14,8 +14,9 @@
 //! **Layout.** One concept per file: `grid`, `terrain`, `profile`, `cost`, `movement`,
 //! `footprint`, `clearance`, `graph` (move masks and entry multipliers per agent size),
 //! `connectivity` (region labels), `occupancy` (the units standing on the map), `paged` (the
-//! shared pages every per-anchor array is stored in, so snapshots copy only what edits write), `landmarks`, `flow_field` (one backward search that leads
-//! every anchor to the nearest of some goals), `heap`, `query`, `result`, `error`; two
+//! shared pages every per-anchor array is stored in, so snapshots copy only what edits
+//! write), `landmarks`, `flow_field` (one backward search that leads every anchor to the
+//! nearest of some goals), `heap`, `query`, `result`, `error`; two
 //! concepts have parts and a folder each: `map/` (the [`PathMap`] facade, its caches, edits,
 //! queries, batches and landmark configuration) and `search/` (one file per search algorithm,
 //! beside the heuristics, step costs, open-list keys and pruning tables they share).

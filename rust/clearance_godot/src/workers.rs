@@ -10,7 +10,7 @@
 
 use clearance_core::{
     Cell, FlowField, FlowFieldOptions, MovementRange, OtherUnits, PathCode, PathMap, PathQuery,
-    PathResult, RangeError, RangeOptions, SearchMode, UnitId,
+    PathResult, RangeError, RangeOptions, SearchMode, Smoothing, UnitId,
 };
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -34,6 +34,8 @@ pub struct OwnedQuery {
     pub other_units: OtherUnits,
     pub moving_unit: Option<UnitId>,
     pub exempt_units: Vec<UnitId>,
+    /// The node's `smoothing` when the query was made.
+    pub smoothing: Smoothing,
 }
 
 impl OwnedQuery {
@@ -49,6 +51,7 @@ impl OwnedQuery {
             other_units: self.other_units,
             moving_unit: self.moving_unit,
             exempt_units: &self.exempt_units,
+            smoothing: self.smoothing,
         }
     }
 }

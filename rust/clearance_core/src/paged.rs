@@ -143,7 +143,7 @@ impl<T: Copy + Default> PagedVec<T> {
         let full = Arc::new([value; PAGE_LEN]);
         let mut pages = vec![full; page_count];
         if let Some(last) = pages.last_mut() {
-            if len % PAGE_LEN != 0 {
+            if !len.is_multiple_of(PAGE_LEN) {
                 let mut tail = [T::default(); PAGE_LEN];
                 tail[..len % PAGE_LEN].fill(value);
                 *last = Arc::new(tail);

@@ -138,7 +138,9 @@ impl ResultWriter<'_> {
             match value {
                 FieldValue::Flag(flag) => dictionary.set(key, flag),
                 FieldValue::Text(_) => dictionary.set(key, self.keys.code(result.code)),
-                FieldValue::Anchors(anchors) => dictionary.set(key, &self.path(anchors, agent_size)),
+                FieldValue::Anchors(anchors) => {
+                    dictionary.set(key, &self.path(anchors, agent_size))
+                }
                 FieldValue::Number(number) => dictionary.set(key, number),
                 FieldValue::Count(count) => {
                     dictionary.set(key, i64::try_from(count).unwrap_or(i64::MAX));
@@ -162,7 +164,11 @@ impl ResultWriter<'_> {
 /// The footprint centres of `anchors` for a unit of `agent_size`, in `frame`'s (the node's
 /// local) coordinates: how `path` and `waypoints` read as points, and what `get_point_path()`
 /// returns.
-pub fn footprint_centers(frame: &GridFrame, anchors: &[Cell], agent_size: i64) -> PackedVector2Array {
+pub fn footprint_centers(
+    frame: &GridFrame,
+    anchors: &[Cell],
+    agent_size: i64,
+) -> PackedVector2Array {
     // A path exists only for a legal size.
     let size = checked_agent_size(agent_size).unwrap_or(1);
     let points: Vec<Vector2> = anchors

@@ -84,6 +84,8 @@ pub struct FieldOrder {
     pub agent_size: i64,
     pub profile: String,
     pub options: FlowFieldOptions,
+    /// The node's `smoothing` when the field was asked for: its paths' waypoints.
+    pub smoothing: Smoothing,
 }
 
 impl FieldOrder {
@@ -140,6 +142,8 @@ pub enum Outcome {
     Field {
         order: FieldOrder,
         field: Box<Result<FlowField, PathCode>>,
+        /// The snapshot the field was built on (a smoothed field keeps it for its waypoints).
+        map: Arc<PathMap>,
     },
     /// The range, or why the core refused it, with the order that asked for it.
     Range {
@@ -342,7 +346,11 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
             }
             Work::Field(order) => {
                 let field = Box::new(order.build(&job.map));
-                Outcome::Field { order, field }
+                Outcome::Field {
+                    order,
+                    field,
+                    map: Arc::clone(&job.map),
+                }
             }
             Work::Range(order) => {
                 let range = Box::new(order.build(&job.map));

@@ -39,7 +39,8 @@ use self::modes::{
     CELL_SHAPE_ISOMETRIC_DOWN, CELL_SHAPE_ISOMETRIC_RIGHT, CELL_SHAPE_SQUARE, CELL_SHAPE_TILE_SET,
     DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, NO_UNIT, OTHER_UNITS_BLOCK,
     OTHER_UNITS_COST, OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
-    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN, SMOOTHING_OFF, SMOOTHING_TAUT,
+    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN, SMOOTHING_OFF,
+    SMOOTHING_TAUT,
 };
 use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
@@ -270,7 +271,7 @@ pub struct ClearancePathfinder {
     debug_profile: StringName,
 
     /// Draws the footprints and centre line of the last path `find_path()` or
-    /// `find_path_world()` found.
+    /// `find_path_world()` found, and with `smoothing` the straight lines of its waypoints.
     #[export]
     #[var(set = set_debug_draw_last_path)]
     debug_draw_last_path: bool,

@@ -481,8 +481,8 @@ impl ClearancePathfinder {
                     .paths_found()
                     .emit(done.id, &VarArray::from(results.as_slice()));
             }
-            Outcome::Field { order, field } => {
-                let field = self.field_object(*field, order);
+            Outcome::Field { order, field, map } => {
+                let field = self.field_object(*field, order, &map);
                 self.signals().flow_field_ready().emit(done.id, &field);
             }
             Outcome::Range { order, range } => {

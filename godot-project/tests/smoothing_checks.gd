@@ -79,7 +79,8 @@ func check_find_path_waypoints() -> String:
 					fewer += 1
 	pf.result_format = ClearancePathfinder.RESULT_FORMAT_ANCHORS
 	var open := pf.find_path(Vector2i(0, 0), Vector2i(3, 1), 1, &"unit")
-	_expect_eq(open.waypoints, [Vector2i(0, 0), Vector2i(3, 1)], "an unobstructed staircase is one straight line")
+	var line: Array = open.waypoints
+	_expect_eq([line.size(), line.front(), line.back()], [2, Vector2i(0, 0), Vector2i(3, 1)], "an unobstructed staircase is one straight line")
 	_expect(absf(open.waypoint_length - sqrt(10.0)) < 1e-9, "its waypoint_length is the straight distance")
 	pf.smoothing = OFF
 	var plain := pf.find_path(Vector2i(0, 0), Vector2i(7, 2), 1, &"unit")
@@ -128,7 +129,7 @@ func check_request_waypoints() -> void:
 
 
 ## A field made with smoothing answers `get_path_from()` with waypoints that run from the
-## anchor to the goal along its path; one made without has none.
+## anchor to the goal along its path, and so does a group order; a field made without has none.
 func check_flow_field_waypoints() -> void:
 	var pf := _smoothed_map()
 	var goal := Vector2i(8, 3)
@@ -141,6 +142,13 @@ func check_flow_field_waypoints() -> void:
 			var waypoints: Array = result.waypoints
 			_expect_eq([waypoints.front(), waypoints.back()], [start, goal], "%s: waypoints from anchor to goal" % start)
 			_expect(_is_taut_subsequence(waypoints, result.path), "%s: waypoints are a subsequence of the field's path" % start)
+	var starts: Array[Vector2i] = STARTS
+	var orders := pf.find_paths_to(goal, starts, 1, &"unit")
+	for i in orders.size():
+		var order := orders[i]
+		_expect(order.ok and order.has("waypoints"), "group order %d: a path with waypoints" % i)
+		if order.has("waypoints"):
+			_expect(_is_taut_subsequence(order.waypoints, order.path), "group order %d: waypoints are a subsequence of its path" % i)
 	pf.smoothing = OFF
 	var plain := pf.get_flow_field([goal], 1, &"unit")
 	_expect(not plain.get_path_from(STARTS[0]).has("waypoints"), "a field made without smoothing has no waypoints")

@@ -7,7 +7,7 @@ use crate::convert::{cell_of, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::{anchor_array, PathFormat, ResultKeys, ResultWriter};
 use crate::workers::FieldOrder;
-use clearance_core::{Cell, FlowField, PathCode, PathMap, PathResult, Smoothing};
+use clearance_core::{FlowField, OtherUnits, PathCode, PathMap, PathResult, Smoothing, UnitId};
 use godot::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -186,8 +186,19 @@ impl ClearanceFlowField {
             Err(code) => PathResult::failure(*code),
         };
         if let Some(map) = &self.smoothing_map {
-            result.smoothing = self.order.smoothing;
-            result.waypoints = self.waypoints(map, &result.path);
+            let options = &self.order.options;
+            let rules = (
+                self.order.profile.as_str(),
+                options.other_units,
+                &options.exempt_units[..],
+            );
+            add_waypoints(
+                map,
+                &mut result,
+                self.order.smoothing,
+                self.order.agent_size,
+                rules,
+            );
         }
         self.writer().dictionary(&result, self.order.agent_size)
     }
@@ -236,6 +247,30 @@ impl ClearanceFlowField {
     }
 }
 
+/// Gives `result`, a path a flow field or group order found on `map` for a unit of
+/// `agent_size` by `rules` (profile name, other units, exempt ids), the waypoints `smoothing`
+/// asks for, as a query with that smoothing would carry them (none for no path).
+pub fn add_waypoints(
+    map: &PathMap,
+    result: &mut PathResult,
+    smoothing: Smoothing,
+    agent_size: i64,
+    (profile, other_units, exempt_units): (&str, OtherUnits, &[UnitId]),
+) {
+    result.smoothing = smoothing;
+    if smoothing == Smoothing::Off || result.path.is_empty() {
+        result.waypoints = Vec::new();
+        return;
+    }
+    let smoothed = map.smooth_path(&result.path, agent_size, profile, other_units, exempt_units);
+    result.waypoints = smoothed.unwrap_or_else(|error| {
+        // Those paths keep the map's rules, so this does not happen; the path itself is
+        // always a valid sequence of waypoints.
+        godot_error!("Clearance Pathfinder: smoothing a path: {error}; its waypoints are the path");
+        result.path.clone()
+    });
+}
+
 impl ClearanceFlowField {
     /// A field object for `field` (or the code that refused it), built for `order`.
     pub fn create(
@@ -262,28 +297,6 @@ impl ClearanceFlowField {
     /// Where the node placed cells when the field was made.
     pub fn frame(&self) -> GridFrame {
         self.frame
-    }
-
-    /// The taut waypoints of `path`, one of this field's paths on `map` (empty for none), by
-    /// the field's own rules for other units.
-    fn waypoints(&self, map: &PathMap, path: &[Cell]) -> Vec<Cell> {
-        if path.is_empty() {
-            return Vec::new();
-        }
-        let options = &self.order.options;
-        let smoothed = map.smooth_path(
-            path,
-            self.order.agent_size,
-            &self.order.profile,
-            options.other_units,
-            &options.exempt_units,
-        );
-        smoothed.unwrap_or_else(|error| {
-            // The field's paths keep its map's rules, so this does not happen; the path itself
-            // is always a valid sequence of waypoints.
-            godot_error!("ClearanceFlowField.get_path_from: {error}; waypoints are the path");
-            path.to_vec()
-        })
     }
 
     fn writer(&self) -> ResultWriter<'_> {

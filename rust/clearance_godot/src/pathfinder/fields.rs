@@ -5,7 +5,7 @@
 use super::errors::pathfinder_error;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
-use crate::field::{ClearanceFlowField, FieldContext};
+use crate::field::{add_waypoints, ClearanceFlowField, FieldContext};
 use crate::marshal::anchors_of;
 use crate::workers::{FieldOrder, Work};
 use clearance_core::{Cell, FlowField, FlowFieldOptions, PathCode, PathMap, Smoothing, COST_SCALE};
@@ -140,7 +140,8 @@ impl ClearancePathfinder {
     /// each start; otherwise a flow field bounded to reach every start. Units count as
     /// `other_units` says, but those in `exempt_units` (the group's own ids: under
     /// `OTHER_UNITS_BLOCK` a start on a unit that is not exempt gets `NO_PATH`), each result
-    /// what `find_path()` would return with that rule and those exemptions. An entry of
+    /// what `find_path()` would return with that rule and those exemptions (with `smoothing`,
+    /// waypoints too). An entry of
     /// `starts` that is not a Vector2i prints an error and returns an empty array.
     #[func]
     pub fn find_paths_to(
@@ -162,7 +163,7 @@ impl ClearancePathfinder {
             self.report_unknown_units(method, None, exempt);
         }
         let rule = self.other_units_rule();
-        let results = (self.map).find_paths_to_counting(
+        let mut results = (self.map).find_paths_to_counting(
             cell_of(goal),
             &starts,
             agent_size,
@@ -170,6 +171,10 @@ impl ClearancePathfinder {
             rule,
             exempt,
         );
+        for result in &mut results {
+            let rules = (&name[..], rule, exempt);
+            add_waypoints(&self.map, result, self.smoothing(), agent_size, rules);
+        }
         let writer = self.result_writer();
         let dictionaries: Vec<VarDictionary> = results
             .iter()

@@ -171,7 +171,7 @@ pub struct ClearancePathfinder {
     #[var(set = set_search_mode)]
     search_mode: i64,
 
-    /// The form of `path` in the result Dictionaries of `find_path()`, `find_paths()`,
+    /// The form of `path` (and `waypoints`) in the result Dictionaries of `find_path()`, `find_paths()`,
     /// `find_path_world()` and the request signals. `RESULT_FORMAT_ANCHORS` (0, the default):
     /// an `Array[Vector2i]` of anchors. `RESULT_FORMAT_PACKED_ANCHORS` (1): a
     /// `PackedInt32Array` of the same anchors' coordinates, `x0, y0, x1, y1, ...` (Godot has
@@ -237,8 +237,8 @@ pub struct ClearancePathfinder {
 
     /// Whether path results carry taut waypoints besides the grid path, as the path queries
     /// (`find_path()`, `find_path_world()`, `get_id_path()`, `get_point_path()`,
-    /// `find_paths()`, `request_path()`, `request_paths()`) and the flow fields made while it
-    /// is set answer. `SMOOTHING_OFF` (0, the default): no waypoints. `SMOOTHING_TAUT` (1):
+    /// `find_paths()`, `request_path()`, `request_paths()`), group orders (`find_paths_to()`)
+    /// and the flow fields made while it is set answer. `SMOOTHING_OFF` (0, the default): no waypoints. `SMOOTHING_TAUT` (1):
     /// each result also has `waypoints`, a subsequence of `path` from its first anchor to its
     /// last (in `result_format`) such that the unit may walk in a straight line from each to
     /// the next, keeping to the terrain, weights and units rules the path keeps to, and none

@@ -33,7 +33,11 @@ func _entries(value: Variant) -> Array:
 		for i in range(0, packed.size(), 2):
 			anchors.append(Vector2i(packed[i], packed[i + 1]))
 		return anchors
-	return Array(value)
+	if value is PackedVector2Array:
+		var points: PackedVector2Array = value
+		return Array(points)
+	var entries: Array = value
+	return entries
 
 
 ## Whether `part` is `whole` with entries left out, in order, first and last kept.

@@ -9,8 +9,10 @@ extends Node2D
 ## (get_arrival_slots) by one batch of queries (find_paths), timed on the HUD. A right click
 ## builds or removes a wall, and every unit on its way re-plans off the main thread
 ## (request_path / path_found); H toggles the clearance heat map of the selected profile, U the
-## units' footprints, F the flow field to the last group order's target, T opens the tactics
-## demo (movement ranges, tactics.tscn).
+## units' footprints, F the flow field to the last group order's target, S smoothing (units
+## walk straight between taut waypoints rather than along every anchor of the grid path; the
+## lines drawn ahead of them show which), T opens the tactics demo (movement ranges,
+## tactics.tscn).
 ##
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
 ## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
@@ -164,6 +166,8 @@ func _unhandled_input(event: InputEvent) -> void:
 			pathfinder.debug_draw_units = not pathfinder.debug_draw_units
 		elif key.keycode == KEY_F:
 			_toggle_group_field()
+		elif key.keycode == KEY_S:
+			_toggle_smoothing()
 		elif key.keycode == KEY_T:
 			get_tree().change_scene_to_file("res://demo/tactics.tscn")
 	if event is InputEventMouseMotion and dragging:
@@ -244,7 +248,7 @@ func _order_selected(target: Vector2) -> void:
 		if result.ok:
 			unit.goal = queries[k].goal
 			unit.has_goal = true
-			_follow(unit, result.path)
+			_follow(unit, _anchors_to_follow(result))
 			unit.status = "group order: slot %s, cost %.2f" % [unit.goal, result.total_cost]
 			arrived += 1
 		else:
@@ -283,6 +287,19 @@ func _toggle_group_field() -> void:
 func _anchor_at(position: Vector2, agent_size: int) -> Vector2i:
 	var shift := pathfinder.cell_size * (agent_size - 1) / 2.0
 	return pathfinder.local_to_cell(pathfinder.to_local(position) - shift)
+
+
+## The anchors a unit walks through along `result`: its waypoints with smoothing, else its
+## path.
+func _anchors_to_follow(result: Dictionary) -> Array:
+	return result.get("waypoints", result.path)
+
+
+## Switches the pathfinder's smoothing; orders from now on follow it.
+func _toggle_smoothing() -> void:
+	var taut := pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT
+	pathfinder.smoothing = ClearancePathfinder.SMOOTHING_OFF if taut else ClearancePathfinder.SMOOTHING_TAUT
+	_update_status()
 
 
 ## Sets `unit` on its way along the anchors of `path`.
@@ -349,7 +366,7 @@ func _on_path_found(id: int, result: Dictionary) -> void:
 			unit.points.clear()
 			unit.status = "%s after the map changed" % result.code
 			break
-		_follow(unit, result.path)
+		_follow(unit, _anchors_to_follow(result))
 		unit.status = "re-planned: %s, cost %.2f" % [result.code, result.total_cost]
 		print("demo: %s re-planned after an edit: %s" % [unit.title, result.code])
 	_update_status()
@@ -364,12 +381,14 @@ func _update_status() -> void:
 			unit.profile, unit.status])
 	lines.append("Last refused order: " + last_refusal)
 	lines.append("Last group order: " + last_group_order)
+	var taut := pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT
+	lines.append("Smoothing (S): " + ("taut waypoints" if taut else "off, grid paths"))
 	status_label.text = "\n".join(lines)
 	help_label.text = "\n".join([
 		"Keys 1-6 or click a unit: select; drag a box: select a group.",
 		"Click the map: send the selection; a group spreads over arrival slots.",
 		"Right-click: build or remove a wall; units on the move re-plan.",
-		"Units block each other.  H: heat map.  U: footprints.  F: group field.  T: tactics.",
+		"Units block each other.  H: heat map.  U: footprints.  F: group field.  S: smoothing.  T: tactics.",
 		"Infantry wades: ground, road 1; swamp 1.5; water 2.",
 		"Vehicles keep to land: ground 1; road 0.5; swamp 6.",
 	])

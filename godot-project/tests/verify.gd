@@ -16,6 +16,7 @@ const FieldChecks := preload("res://tests/field_checks.gd")
 const UnitChecks := preload("res://tests/unit_checks.gd")
 const RangeChecks := preload("res://tests/range_checks.gd")
 const ShapeChecks := preload("res://tests/shape_checks.gd")
+const SmoothingChecks := preload("res://tests/smoothing_checks.gd")
 
 var checks: Array[Dictionary] = []
 var expectations := Expectations.new()
@@ -89,6 +90,12 @@ func _initialize() -> void:
 	await _run("isometric_cell_shapes_match_astar_grid_2d", shapes.check_isometric_cell_shapes)
 	await _run("isometric_world_queries_and_steering", shapes.check_isometric_queries)
 	await _run("bad_layers_and_cell_shapes_are_refused", shapes.check_bad_shapes)
+	var smoothing := SmoothingChecks.new(expectations, rng, self)
+	await _run("find_path_waypoints_in_every_result_format", smoothing.check_find_path_waypoints)
+	await _run("get_point_path_follows_the_waypoints", smoothing.check_point_path_follows_waypoints)
+	await _run("requests_answer_with_waypoints", smoothing.check_request_waypoints)
+	await _run("flow_field_paths_are_smoothed", smoothing.check_flow_field_waypoints)
+	await _run("bad_smoothing_is_refused_and_changes_nothing", smoothing.check_bad_smoothing)
 	var failed := checks.filter(func(check: Dictionary) -> bool: return not check["pass"]).size()
 	var receipt := {
 		"suite": "clearance_pathfinder_godot",

@@ -135,6 +135,7 @@ fn every_func_is_documented() {
             "set_result_format",
             "set_search_expansion_limit",
             "set_search_mode",
+            "set_smoothing",
             "set_worker_thread_count",
             "trim_search_memory",
         ]
@@ -154,6 +155,7 @@ fn every_func_is_documented() {
             "get_path_from",
             "get_profile",
             "get_reached_count",
+            "get_smoothing",
             "get_units_version",
             "is_complete",
             "is_ok",

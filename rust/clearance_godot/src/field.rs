@@ -7,9 +7,10 @@ use crate::convert::{cell_of, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::{anchor_array, PathFormat, ResultKeys, ResultWriter};
 use crate::workers::FieldOrder;
-use clearance_core::{FlowField, PathCode, PathResult};
+use clearance_core::{FlowField, OtherUnits, PathCode, PathMap, PathResult, Smoothing, UnitId};
 use godot::prelude::*;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The way from every anchor to the nearest of one or more goals, for one agent size and
 /// profile: what many units sent to one place follow instead of searching a path each.
@@ -25,7 +26,7 @@ use std::rc::Rc;
 ///
 /// A field is a snapshot: it answers for the map as it was when it was made
 /// (`get_map_version()`), with the units as they stood then (where the node's `other_units`
-/// counted them), with the node's `result_format`, `offset`, `cell_size`, cell shape and
+/// counted them), with the node's `smoothing`, `result_format`, `offset`, `cell_size`, cell shape and
 /// global transform of that moment, and later edits do not change it. To follow a changing map,
 /// make a new field when the node emits `map_changed` (or when
 /// `pathfinder.get_map_version()` differs).
@@ -49,6 +50,8 @@ pub struct ClearanceFlowField {
     frame: GridFrame,
     /// The node's global transform when the field was made.
     global_transform: Transform2D,
+    /// The map the field was built on, kept only with smoothing, for the waypoints.
+    smoothing_map: Option<Arc<PathMap>>,
 }
 
 /// What a field needs from its node, besides the field itself.
@@ -57,6 +60,8 @@ pub struct FieldContext {
     pub format: PathFormat,
     pub frame: GridFrame,
     pub global_transform: Transform2D,
+    /// The map the field is built on, if its paths are to be smoothed.
+    pub smoothing_map: Option<Arc<PathMap>>,
 }
 
 #[godot_api]
@@ -170,13 +175,43 @@ impl ClearanceFlowField {
     /// (`path` in the node's `result_format`; `expanded` 0): `OK` with every anchor, `NO_PATH`
     /// where the field did not reach, `START_CLEARANCE_INSUFFICIENT` where the unit does not
     /// fit, `START_OUT_OF_BOUNDS` off the map; a refused field answers with its own code.
+    /// A field made while the node's `smoothing` was `SMOOTHING_TAUT` also gives `waypoints`
+    /// and `waypoint_length`, as `find_path()` does, by the terrain and units of the field's
+    /// snapshot (such a field keeps that snapshot, so while it lives the node's next edit
+    /// copies the map).
     #[func]
     pub fn get_path_from(&self, anchor: Vector2i) -> VarDictionary {
-        let result = match &self.field {
+        let mut result = match &self.field {
             Ok(field) => field.path_from(cell_of(anchor)),
             Err(code) => PathResult::failure(*code),
         };
+        if let Some(map) = &self.smoothing_map {
+            let options = &self.order.options;
+            let rules = (
+                self.order.profile.as_str(),
+                options.other_units,
+                &options.exempt_units[..],
+            );
+            add_waypoints(
+                map,
+                &mut result,
+                self.order.smoothing,
+                self.order.agent_size,
+                rules,
+            );
+        }
         self.writer().dictionary(&result, self.order.agent_size)
+    }
+
+    /// The node's `smoothing` when the field was made: `SMOOTHING_OFF` (0) or
+    /// `SMOOTHING_TAUT` (1).
+    #[func]
+    pub fn get_smoothing(&self) -> i64 {
+        // The node's constants are the positions in `Smoothing::ALL` (its modes tests check).
+        let position = Smoothing::ALL
+            .iter()
+            .position(|&choice| choice == self.order.smoothing);
+        position.map_or(0, |index| index as i64)
     }
 
     /// Which way a unit whose footprint centre is at the **global** `position` should go: the
@@ -212,6 +247,30 @@ impl ClearanceFlowField {
     }
 }
 
+/// Gives `result`, a path a flow field or group order found on `map` for a unit of
+/// `agent_size` by `rules` (profile name, other units, exempt ids), the waypoints `smoothing`
+/// asks for, as a query with that smoothing would carry them (none for no path).
+pub fn add_waypoints(
+    map: &PathMap,
+    result: &mut PathResult,
+    smoothing: Smoothing,
+    agent_size: i64,
+    (profile, other_units, exempt_units): (&str, OtherUnits, &[UnitId]),
+) {
+    result.smoothing = smoothing;
+    if smoothing == Smoothing::Off || result.path.is_empty() {
+        result.waypoints = Vec::new();
+        return;
+    }
+    let smoothed = map.smooth_path(&result.path, agent_size, profile, other_units, exempt_units);
+    result.waypoints = smoothed.unwrap_or_else(|error| {
+        // Those paths keep the map's rules, so this does not happen; the path itself is
+        // always a valid sequence of waypoints.
+        godot_error!("Clearance Pathfinder: smoothing a path: {error}; its waypoints are the path");
+        result.path.clone()
+    });
+}
+
 impl ClearanceFlowField {
     /// A field object for `field` (or the code that refused it), built for `order`.
     pub fn create(
@@ -226,6 +285,7 @@ impl ClearanceFlowField {
             format: context.format,
             frame: context.frame,
             global_transform: context.global_transform,
+            smoothing_map: context.smoothing_map,
         })
     }
 

@@ -9,7 +9,7 @@ use crate::profile::{ProfileBuilder, TerrainProblem};
 use crate::workers::OwnedQuery;
 use clearance_core::{
     checked_agent_size, AgentProfile as CoreProfile, Cell, FieldValue, LandmarkStats, OtherUnits,
-    PathCode, PathResult, ResultField, SearchMode, Unit, UnitId,
+    PathCode, PathResult, ResultField, SearchMode, Smoothing, Unit, UnitId,
 };
 use godot::prelude::*;
 
@@ -130,16 +130,17 @@ impl ResultWriter<'_> {
     /// The Dictionary `find_path()` returns for a unit of `agent_size`: one entry per public
     /// field of the result, in the core's order and under its names ([`PathResult::fields`]).
     /// Flags become bools, the code a String, numbers floats, counts ints (saturating at
-    /// `i64::MAX`) and unit ids ints; `path` takes the writer's [`PathFormat`].
+    /// `i64::MAX`) and unit ids ints; `path` and `waypoints` take the writer's [`PathFormat`].
     pub fn dictionary(&self, result: &PathResult, agent_size: i64) -> VarDictionary {
-        let path = self.path(&result.path, agent_size);
         let mut dictionary = VarDictionary::new();
         for (field, value) in result.fields() {
             let key = self.keys.field(field);
             match value {
                 FieldValue::Flag(flag) => dictionary.set(key, flag),
                 FieldValue::Text(_) => dictionary.set(key, self.keys.code(result.code)),
-                FieldValue::Anchors(_) => dictionary.set(key, &path),
+                FieldValue::Anchors(anchors) => {
+                    dictionary.set(key, &self.path(anchors, agent_size))
+                }
                 FieldValue::Number(number) => dictionary.set(key, number),
                 FieldValue::Count(count) => {
                     dictionary.set(key, i64::try_from(count).unwrap_or(i64::MAX));
@@ -155,16 +156,36 @@ impl ResultWriter<'_> {
         match self.format {
             PathFormat::Anchors => anchor_array(anchors).to_variant(),
             PathFormat::PackedAnchors => packed_anchors(anchors).to_variant(),
-            PathFormat::Points => {
-                // A path exists only for a legal size.
-                let size = checked_agent_size(agent_size).unwrap_or(1);
-                let points: Vec<Vector2> = anchors
-                    .iter()
-                    .map(|&anchor| self.frame.footprint_center(anchor, size))
-                    .collect();
-                PackedVector2Array::from(points.as_slice()).to_variant()
-            }
+            PathFormat::Points => footprint_centers(&self.frame, anchors, agent_size).to_variant(),
         }
+    }
+}
+
+/// The footprint centres of `anchors` for a unit of `agent_size`, in `frame`'s (the node's
+/// local) coordinates: how `path` and `waypoints` read as points, and what `get_point_path()`
+/// returns.
+pub fn footprint_centers(
+    frame: &GridFrame,
+    anchors: &[Cell],
+    agent_size: i64,
+) -> PackedVector2Array {
+    // A path exists only for a legal size.
+    let size = checked_agent_size(agent_size).unwrap_or(1);
+    let points: Vec<Vector2> = anchors
+        .iter()
+        .map(|&anchor| frame.footprint_center(anchor, size))
+        .collect();
+    PackedVector2Array::from(points.as_slice())
+}
+
+/// The anchors a unit walks through along `result`: its waypoints when the query asked for
+/// smoothing (straight lines between them keep the path's rules), else every anchor of its
+/// path. What `get_point_path()`, `find_path_world()`'s `points` and the overlay's line follow.
+pub fn anchors_to_follow(result: &PathResult) -> &[Cell] {
+    if result.smoothing == Smoothing::Off {
+        &result.path
+    } else {
+        &result.waypoints
     }
 }
 
@@ -254,12 +275,13 @@ pub fn query_from_variant(
         profile,
         allow_partial_path,
         max_expansions,
-        // The node's `search_mode` and `other_units` apply to every query; the caller sets
-        // them, and turns `NO_UNIT` into no moving unit.
+        // The node's `search_mode`, `other_units` and `smoothing` apply to every query; the
+        // caller sets them, and turns `NO_UNIT` into no moving unit.
         search: SearchMode::Auto,
         other_units: OtherUnits::Ignore,
         moving_unit,
         exempt_units,
+        smoothing: Smoothing::Off,
     })
 }
 

@@ -10,7 +10,7 @@
 
 use clearance_core::{
     Cell, FlowField, FlowFieldOptions, MovementRange, OtherUnits, PathCode, PathMap, PathQuery,
-    PathResult, RangeError, RangeOptions, SearchMode, UnitId,
+    PathResult, RangeError, RangeOptions, SearchMode, Smoothing, UnitId,
 };
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -34,6 +34,8 @@ pub struct OwnedQuery {
     pub other_units: OtherUnits,
     pub moving_unit: Option<UnitId>,
     pub exempt_units: Vec<UnitId>,
+    /// The node's `smoothing` when the query was made.
+    pub smoothing: Smoothing,
 }
 
 impl OwnedQuery {
@@ -49,6 +51,7 @@ impl OwnedQuery {
             other_units: self.other_units,
             moving_unit: self.moving_unit,
             exempt_units: &self.exempt_units,
+            smoothing: self.smoothing,
         }
     }
 }
@@ -81,6 +84,8 @@ pub struct FieldOrder {
     pub agent_size: i64,
     pub profile: String,
     pub options: FlowFieldOptions,
+    /// The node's `smoothing` when the field was asked for: its paths' waypoints.
+    pub smoothing: Smoothing,
 }
 
 impl FieldOrder {
@@ -137,6 +142,8 @@ pub enum Outcome {
     Field {
         order: FieldOrder,
         field: Box<Result<FlowField, PathCode>>,
+        /// The snapshot the field was built on (a smoothed field keeps it for its waypoints).
+        map: Arc<PathMap>,
     },
     /// The range, or why the core refused it, with the order that asked for it.
     Range {
@@ -339,7 +346,11 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
             }
             Work::Field(order) => {
                 let field = Box::new(order.build(&job.map));
-                Outcome::Field { order, field }
+                Outcome::Field {
+                    order,
+                    field,
+                    map: Arc::clone(&job.map),
+                }
             }
             Work::Range(order) => {
                 let range = Box::new(order.build(&job.map));

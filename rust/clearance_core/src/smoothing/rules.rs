@@ -1,7 +1,7 @@
 //! What a swept cell may be: its multiplier for the profile, with the counted units.
 
-use crate::paged::PagedVec;
 use crate::occupancy::OtherUnits;
+use crate::paged::PagedVec;
 use crate::profile::AgentProfile;
 use crate::search::UnitsView;
 

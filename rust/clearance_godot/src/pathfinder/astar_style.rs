@@ -6,8 +6,7 @@
 use super::queries::Asked;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
-use crate::marshal::anchor_array;
-use clearance_core::checked_agent_size;
+use crate::marshal::{anchor_array, anchors_to_follow, footprint_centers};
 use godot::prelude::*;
 
 #[godot_api(secondary)]
@@ -18,7 +17,8 @@ impl ClearancePathfinder {
     /// AStarGrid2D, the reason is kept: `get_last_code()` says why a path is empty, and
     /// `get_last_result()` gives the whole Dictionary. Cheaper than `find_path()` for scripts
     /// that ask often. Registered units count as in `find_path()`, with the same `moving_unit`
-    /// and `exempt_units`.
+    /// and `exempt_units`. Always the grid path: with `smoothing`, the waypoints are in
+    /// `get_last_result()` (and `get_point_path()` follows them).
     #[func]
     // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
     #[allow(clippy::too_many_arguments)]
@@ -48,7 +48,9 @@ impl ClearancePathfinder {
     /// `get_id_path()` as positions, as AStarGrid2D's `get_point_path()` returns them: the
     /// footprint centres of the path's anchors in this node's local coordinates (what
     /// `footprint_center()` gives), ready for a `Line2D`, a `Curve2D` or a tween; empty when
-    /// there is no path (see `get_last_code()`). Units count as in `get_id_path()`.
+    /// there is no path (see `get_last_code()`). With `smoothing` set to `SMOOTHING_TAUT`, the
+    /// footprint centres of the path's waypoints instead: the straight lines a unit may walk
+    /// (the whole grid path stays in `get_last_result()`). Units count as in `get_id_path()`.
     #[func]
     // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
     #[allow(clippy::too_many_arguments)]
@@ -71,15 +73,7 @@ impl ClearancePathfinder {
             exempt_units: exempt_units.as_slice(),
         };
         self.answer("get_point_path", query, &profile, |node, result| {
-            // A path exists only for a legal size.
-            let size = checked_agent_size(agent_size).unwrap_or(1);
-            let frame = node.frame();
-            let points: Vec<Vector2> = result
-                .path
-                .iter()
-                .map(|&anchor| frame.footprint_center(anchor, size))
-                .collect();
-            PackedVector2Array::from(points.as_slice())
+            footprint_centers(&node.frame(), anchors_to_follow(result), agent_size)
         })
     }
 

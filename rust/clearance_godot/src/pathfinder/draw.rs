@@ -175,7 +175,8 @@ impl ClearancePathfinder {
     }
 
     /// Outlines the footprints along the last path and draws the line through their centres,
-    /// from a green start to a red end.
+    /// from a green start to a red end; with waypoints (`smoothing`), also the straight lines
+    /// through theirs, in amber, with a dot at each.
     fn draw_last_path(&mut self) {
         let size = self.last_agent_size;
         let frame = self.frame();
@@ -188,6 +189,11 @@ impl ClearancePathfinder {
             .collect();
         let centres: PackedVector2Array = self
             .last_path
+            .iter()
+            .map(|&anchor| frame.footprint_center(anchor, size))
+            .collect();
+        let waypoints: PackedVector2Array = self
+            .last_waypoints
             .iter()
             .map(|&anchor| frame.footprint_center(anchor, size))
             .collect();
@@ -205,6 +211,15 @@ impl ClearancePathfinder {
             base.draw_polyline_ex(&centres, Color::from_rgba(1.0, 1.0, 1.0, 0.95))
                 .width(line_width)
                 .done();
+        }
+        let amber = Color::from_rgba(1.0, 0.75, 0.1, 0.95);
+        if waypoints.len() > 1 {
+            base.draw_polyline_ex(&waypoints, amber)
+                .width(line_width)
+                .done();
+        }
+        for &waypoint in waypoints.as_slice() {
+            base.draw_circle(waypoint, line_width * 1.5, amber);
         }
         if let (Some(first), Some(last)) = (centres.as_slice().first(), centres.as_slice().last()) {
             base.draw_circle(

@@ -5,12 +5,13 @@
 use super::errors::pathfinder_error;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
-use crate::field::{ClearanceFlowField, FieldContext};
+use crate::field::{add_waypoints, ClearanceFlowField, FieldContext};
 use crate::marshal::anchors_of;
 use crate::workers::{FieldOrder, Work};
-use clearance_core::{Cell, FlowField, FlowFieldOptions, PathCode, COST_SCALE};
+use clearance_core::{Cell, FlowField, FlowFieldOptions, PathCode, PathMap, Smoothing, COST_SCALE};
 use godot::prelude::*;
 use std::rc::Rc;
+use std::sync::Arc;
 
 #[godot_api(secondary)]
 impl ClearancePathfinder {
@@ -22,7 +23,8 @@ impl ClearancePathfinder {
     /// beyond that cost, for a field that need not cover the whole map (see also
     /// `get_flow_field_reaching()`).
     ///
-    /// Registered units count as `other_units` says, as they stand now, but those in
+    /// The field answers `get_path_from()` with the node's `smoothing` of now. Registered
+    /// units count as `other_units` says, as they stand now, but those in
     /// `exempt_units` (the group that follows the field): no anchor of a field is a moving
     /// unit's, so under `OTHER_UNITS_BLOCK` a unit that is not exempt cannot start from where it
     /// stands, and a goal under such a unit gives `GOAL_OCCUPIED`.
@@ -53,7 +55,7 @@ impl ClearancePathfinder {
             exempt,
         )?;
         let field = order.build(&self.map);
-        Some(self.field_object(field, order))
+        Some(self.field_object(field, order, &self.map))
     }
 
     /// `get_flow_field()` bounded to what a group order needs: the search stops once every
@@ -78,7 +80,7 @@ impl ClearancePathfinder {
         let exempt = exempt_units.as_slice();
         let order = self.field_order(method, &goals, agent_size, &profile, bound, exempt)?;
         let field = order.build(&self.map);
-        Some(self.field_object(field, order))
+        Some(self.field_object(field, order, &self.map))
     }
 
     /// Starts `get_flow_field()` on a worker thread and returns its request id at once;
@@ -138,7 +140,8 @@ impl ClearancePathfinder {
     /// each start; otherwise a flow field bounded to reach every start. Units count as
     /// `other_units` says, but those in `exempt_units` (the group's own ids: under
     /// `OTHER_UNITS_BLOCK` a start on a unit that is not exempt gets `NO_PATH`), each result
-    /// what `find_path()` would return with that rule and those exemptions. An entry of
+    /// what `find_path()` would return with that rule and those exemptions (with `smoothing`,
+    /// waypoints too). An entry of
     /// `starts` that is not a Vector2i prints an error and returns an empty array.
     #[func]
     pub fn find_paths_to(
@@ -160,7 +163,7 @@ impl ClearancePathfinder {
             self.report_unknown_units(method, None, exempt);
         }
         let rule = self.other_units_rule();
-        let results = (self.map).find_paths_to_counting(
+        let mut results = (self.map).find_paths_to_counting(
             cell_of(goal),
             &starts,
             agent_size,
@@ -168,6 +171,10 @@ impl ClearancePathfinder {
             rule,
             exempt,
         );
+        for result in &mut results {
+            let rules = (&name[..], rule, exempt);
+            add_waypoints(&self.map, result, self.smoothing(), agent_size, rules);
+        }
         let writer = self.result_writer();
         let dictionaries: Vec<VarDictionary> = results
             .iter()
@@ -234,17 +241,21 @@ impl ClearancePathfinder {
             agent_size,
             profile: name,
             options: options.other_units(self.other_units_rule(), exempt),
+            smoothing: self.smoothing(),
         })
     }
 
-    /// The GDScript object for a field built (or refused) for `order`, with what it needs of
-    /// this node as it is now.
+    /// The GDScript object for a field built (or refused) for `order` on `map`, with what it
+    /// needs of this node as it is now. A field with smoothing keeps `map` (the snapshot it
+    /// was built on) to smooth its paths by the same terrain and units.
     pub(super) fn field_object(
         &self,
         field: Result<FlowField, PathCode>,
         order: FieldOrder,
+        map: &Arc<PathMap>,
     ) -> Gd<ClearanceFlowField> {
         let context = FieldContext {
+            smoothing_map: (order.smoothing != Smoothing::Off).then(|| Arc::clone(map)),
             keys: Rc::clone(&self.result_keys),
             format: self.path_format(),
             frame: self.frame(),

@@ -39,7 +39,8 @@ use self::modes::{
     CELL_SHAPE_ISOMETRIC_DOWN, CELL_SHAPE_ISOMETRIC_RIGHT, CELL_SHAPE_SQUARE, CELL_SHAPE_TILE_SET,
     DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, NO_UNIT, OTHER_UNITS_BLOCK,
     OTHER_UNITS_COST, OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
-    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
+    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN, SMOOTHING_OFF,
+    SMOOTHING_TAUT,
 };
 use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
@@ -170,7 +171,7 @@ pub struct ClearancePathfinder {
     #[var(set = set_search_mode)]
     search_mode: i64,
 
-    /// The form of `path` in the result Dictionaries of `find_path()`, `find_paths()`,
+    /// The form of `path` (and `waypoints`) in the result Dictionaries of `find_path()`, `find_paths()`,
     /// `find_path_world()` and the request signals. `RESULT_FORMAT_ANCHORS` (0, the default):
     /// an `Array[Vector2i]` of anchors. `RESULT_FORMAT_PACKED_ANCHORS` (1): a
     /// `PackedInt32Array` of the same anchors' coordinates, `x0, y0, x1, y1, ...` (Godot has
@@ -234,6 +235,21 @@ pub struct ClearancePathfinder {
     #[var(set = set_other_units)]
     other_units: i64,
 
+    /// Whether path results carry taut waypoints besides the grid path, as the path queries
+    /// (`find_path()`, `find_path_world()`, `get_id_path()`, `get_point_path()`,
+    /// `find_paths()`, `request_path()`, `request_paths()`), group orders (`find_paths_to()`)
+    /// and the flow fields made while it is set answer. `SMOOTHING_OFF` (0, the default): no waypoints. `SMOOTHING_TAUT` (1):
+    /// each result also has `waypoints`, a subsequence of `path` from its first anchor to its
+    /// last (in `result_format`) such that the unit may walk in a straight line from each to
+    /// the next, keeping to the terrain, weights and units rules the path keeps to, and none
+    /// can be dropped; and `waypoint_length`, their straight-line length in cells (never more
+    /// than the path's). `get_point_path()` and `find_path_world()`'s `points` then give the
+    /// waypoints' footprint centres, the line a unit follows. Other values are refused with an
+    /// error.
+    #[export(enum = (Off = 0, Taut = 1))]
+    #[var(set = set_smoothing)]
+    smoothing: i64,
+
     /// The multiplier of cells under other units with `OTHER_UNITS_COST` (a cell costs the
     /// larger of its terrain multiplier and this): finite, 0 to 10000, rounded to 1/1000 as
     /// profile multipliers are; 4.0 by default. Other values are refused with an error.
@@ -255,7 +271,7 @@ pub struct ClearancePathfinder {
     debug_profile: StringName,
 
     /// Draws the footprints and centre line of the last path `find_path()` or
-    /// `find_path_world()` found.
+    /// `find_path_world()` found, and with `smoothing` the straight lines of its waypoints.
     #[export]
     #[var(set = set_debug_draw_last_path)]
     debug_draw_last_path: bool,
@@ -322,6 +338,8 @@ pub struct ClearancePathfinder {
     resource_profile_names: Vec<String>,
     /// The last path found by a synchronous query, for the debug overlay, and its agent size.
     last_path: Vec<Cell>,
+    /// The last path's waypoints (empty without smoothing), for the debug overlay.
+    last_waypoints: Vec<Cell>,
     last_agent_size: u8,
     /// The last synchronous query's result and agent size, for `get_last_result()`.
     last_result: Option<(PathResult, i64)>,
@@ -358,6 +376,7 @@ impl INode2D for ClearancePathfinder {
             profiles: Array::new(),
             other_units: OTHER_UNITS_IGNORE,
             other_units_cost: DEFAULT_OTHER_UNITS_COST,
+            smoothing: SMOOTHING_OFF,
             debug_draw_clearance: false,
             debug_profile: StringName::default(),
             debug_draw_last_path: false,
@@ -376,6 +395,7 @@ impl INode2D for ClearancePathfinder {
             profiles_stale: true,
             resource_profile_names: Vec::new(),
             last_path: Vec::new(),
+            last_waypoints: Vec::new(),
             last_agent_size: 1,
             last_result: None,
             last_range: None,
@@ -478,6 +498,14 @@ impl ClearancePathfinder {
     #[constant]
     const OTHER_UNITS_COST: i64 = OTHER_UNITS_COST;
 
+    /// `smoothing`: results carry no waypoints (the default).
+    #[constant]
+    const SMOOTHING_OFF: i64 = SMOOTHING_OFF;
+
+    /// `smoothing`: results carry taut waypoints besides the path.
+    #[constant]
+    const SMOOTHING_TAUT: i64 = SMOOTHING_TAUT;
+
     /// The `moving_unit` argument of the queries for "no moving unit" (the default), -1.
     /// `add_unit()` refuses it as a unit's id.
     #[constant]
@@ -563,6 +591,12 @@ impl ClearancePathfinder {
     #[func]
     pub fn set_other_units(&mut self, rule: i64) {
         self.apply_other_units(rule);
+    }
+
+    /// Sets `smoothing`; see the property.
+    #[func]
+    pub fn set_smoothing(&mut self, smoothing: i64) {
+        self.apply_smoothing(smoothing);
     }
 
     /// Sets `other_units_cost`; see the property.

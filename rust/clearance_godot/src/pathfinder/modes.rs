@@ -1,12 +1,12 @@
 //! The values of the node's mode properties (`diagonal_mode`, `search_mode`,
-//! `result_format`, `other_units`, `cell_shape`) and what each stands for in the core (or, for
+//! `result_format`, `other_units`, `smoothing`, `cell_shape`) and what each stands for in the core (or, for
 //! `cell_shape`, in the frame).
 #![forbid(unsafe_code)]
 
 use super::ClearancePathfinder;
 use crate::frame::CellShape;
 use crate::marshal::PathFormat;
-use clearance_core::{Movement, OtherUnits, SearchMode};
+use clearance_core::{Movement, OtherUnits, SearchMode, Smoothing};
 
 /// AStarGrid2D's `DIAGONAL_MODE_NEVER`: 4-way movement.
 pub(super) const DIAGONAL_MODE_NEVER: i64 = 1;
@@ -34,6 +34,11 @@ pub(super) const OTHER_UNITS_BLOCK: i64 = 1;
 /// `other_units`: cells under other units cost at least `other_units_cost`.
 pub(super) const OTHER_UNITS_COST: i64 = 2;
 
+/// `smoothing`: no waypoints ([`Smoothing::Off`]).
+pub(super) const SMOOTHING_OFF: i64 = 0;
+/// `smoothing`: taut waypoints ([`Smoothing::Taut`]).
+pub(super) const SMOOTHING_TAUT: i64 = 1;
+
 /// AStarGrid2D's `CELL_SHAPE_SQUARE`: square cells in rows and columns.
 pub(super) const CELL_SHAPE_SQUARE: i64 = 0;
 /// AStarGrid2D's `CELL_SHAPE_ISOMETRIC_RIGHT`: diamonds, x running up and to the right.
@@ -53,6 +58,15 @@ pub(super) fn path_format_of(format: i64) -> Option<PathFormat> {
         RESULT_FORMAT_ANCHORS => Some(PathFormat::Anchors),
         RESULT_FORMAT_PACKED_ANCHORS => Some(PathFormat::PackedAnchors),
         RESULT_FORMAT_POINTS => Some(PathFormat::Points),
+        _ => None,
+    }
+}
+
+/// The smoothing a `smoothing` value stands for, if it is one.
+pub(super) fn smoothing_of(value: i64) -> Option<Smoothing> {
+    match value {
+        SMOOTHING_OFF => Some(Smoothing::Off),
+        SMOOTHING_TAUT => Some(Smoothing::Taut),
         _ => None,
     }
 }
@@ -77,6 +91,12 @@ impl ClearancePathfinder {
     /// `other_units_cost` for `OTHER_UNITS_COST` (both validated by their setters).
     pub(super) fn other_units_rule(&self) -> OtherUnits {
         other_units_of(self.other_units, self.other_units_cost).unwrap_or_default()
+    }
+
+    /// The smoothing every path query and flow field of this node asks for (validated by
+    /// `set_smoothing()`).
+    pub(super) fn smoothing(&self) -> Smoothing {
+        smoothing_of(self.smoothing).unwrap_or(Smoothing::Off)
     }
 
     /// The form of `path` in this node's results.
@@ -157,6 +177,14 @@ mod tests {
         assert_eq!(other_units_of(3, 4.0), None);
         assert_eq!(moving_unit_of(NO_UNIT), None);
         assert_eq!(moving_unit_of(0), Some(0));
+    }
+
+    #[test]
+    fn smoothing_values_stand_for_every_core_choice_once() {
+        assert_eq!(smoothing_of(SMOOTHING_OFF), Some(Smoothing::Off));
+        assert_eq!(smoothing_of(SMOOTHING_TAUT), Some(Smoothing::Taut));
+        let named: Vec<_> = (-1..4).filter_map(smoothing_of).collect();
+        assert_eq!(named, Smoothing::ALL);
     }
 
     #[test]

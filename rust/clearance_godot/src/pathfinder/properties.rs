@@ -7,10 +7,11 @@
 use super::errors::{pathfinder_error, terrain_or_error};
 use super::modes::{
     cell_shape_of, cell_shape_value, movement_of, other_units_of, path_format_of, search_mode_of,
-    CELL_SHAPE_ISOMETRIC_DOWN, CELL_SHAPE_ISOMETRIC_RIGHT, CELL_SHAPE_SQUARE, CELL_SHAPE_TILE_SET,
-    DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_BLOCK, OTHER_UNITS_COST,
-    OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS,
-    SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN,
+    smoothing_of, CELL_SHAPE_ISOMETRIC_DOWN, CELL_SHAPE_ISOMETRIC_RIGHT, CELL_SHAPE_SQUARE,
+    CELL_SHAPE_TILE_SET, DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES,
+    OTHER_UNITS_BLOCK, OTHER_UNITS_COST, OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS,
+    RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP,
+    SEARCH_MODE_PLAIN, SMOOTHING_OFF, SMOOTHING_TAUT,
 };
 use super::ClearancePathfinder;
 use crate::convert::region_of;
@@ -42,6 +43,7 @@ impl ClearancePathfinder {
         self.region = region;
         self.map_stale = true;
         self.last_path.clear();
+        self.last_waypoints.clear();
         self.base_mut().update_configuration_warnings();
         self.after_terrain_change(region);
     }
@@ -135,6 +137,20 @@ impl ClearancePathfinder {
             return;
         }
         self.search_mode = mode;
+    }
+
+    /// What `set_smoothing()` does: validates, then applies. Flow fields already made keep
+    /// the smoothing they were made with.
+    pub(super) fn apply_smoothing(&mut self, smoothing: i64) {
+        if smoothing_of(smoothing).is_none() {
+            pathfinder_error!(
+                "smoothing",
+                "{smoothing} is not SMOOTHING_OFF ({SMOOTHING_OFF}) or SMOOTHING_TAUT \
+                 ({SMOOTHING_TAUT}); unchanged"
+            );
+            return;
+        }
+        self.smoothing = smoothing;
     }
 
     /// What `set_other_units()` does: validates, then applies.

@@ -6,7 +6,7 @@ use super::errors::{agent_size_or_error, pathfinder_error};
 use super::modes::moving_unit_of;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
-use crate::marshal::{query_from_variant, ResultWriter};
+use crate::marshal::{anchors_to_follow, query_from_variant, ResultWriter};
 use crate::workers::{Finished, Job, Outcome, OwnedQuery, Work, Workers};
 use clearance_core::{checked_agent_size, Cell, PathCode, PathQuery, PathResult};
 use godot::classes::Os;
@@ -36,6 +36,9 @@ impl ClearancePathfinder {
     ///   and the size that needed more.
     /// - `occupied_by` (int): only with `GOAL_OCCUPIED` (and a partial path for a goal another
     ///   unit stands on), the id of a unit in the way.
+    /// - `waypoints` (after `path`, in the same form) and `waypoint_length` (float, after
+    ///   `total_cost`): only with `smoothing` set to `SMOOTHING_TAUT`, the taut waypoints of
+    ///   `path` (empty with it) and their straight-line length in cells.
     ///
     /// With `allow_partial_path` (as in AStarGrid2D's `get_id_path()`), a goal that cannot be
     /// reached (`NO_PATH`, `GOAL_CLEARANCE_INSUFFICIENT`, or `GOAL_OCCUPIED`) gives
@@ -177,8 +180,9 @@ impl ClearancePathfinder {
     ///
     /// Returns `find_path()`'s Dictionary plus `start_anchor` and `goal_anchor` (Vector2i, the
     /// anchors used) and `points` (PackedVector2Array): the **global** positions of the
-    /// footprint centres along the path, for a sprite to follow (also for a partial path). A
-    /// NaN or infinite position prints an error and counts as off the map. `moving_unit` and
+    /// footprint centres along the path, for a sprite to follow (also for a partial path); with
+    /// `smoothing`, of the waypoints. A NaN or infinite position prints an error and counts as
+    /// off the map. `moving_unit` and
     /// `exempt_units` are `find_path()`'s.
     #[func]
     // GDScript's signature: the optional arguments trail, as in AStarGrid2D.
@@ -208,7 +212,7 @@ impl ClearancePathfinder {
         };
         self.answer("find_path_world", query, &profile, |node, result| {
             let mut dictionary = node.result_dictionary(result, agent_size);
-            let points = node.global_footprint_centers(&result.path, size);
+            let points = node.global_footprint_centers(anchors_to_follow(result), size);
             dictionary.set("start_anchor", vector_of(start));
             dictionary.set("goal_anchor", vector_of(goal));
             dictionary.set("points", &points);
@@ -261,6 +265,7 @@ impl ClearancePathfinder {
             other_units: self.other_units_rule(),
             moving_unit,
             exempt_units: asked.exempt_units,
+            smoothing: self.smoothing(),
             ..PathQuery::new(asked.start, asked.goal, asked.agent_size, name)
         };
         let result = self.map.query(&query);
@@ -276,6 +281,7 @@ impl ClearancePathfinder {
         }
         if !result.path.is_empty() {
             self.last_path.clone_from(&result.path);
+            self.last_waypoints.clone_from(&result.waypoints);
             self.last_agent_size = checked_agent_size(asked.agent_size).unwrap_or(1);
             if self.debug_draw_last_path {
                 self.base_mut().queue_redraw();
@@ -284,8 +290,8 @@ impl ClearancePathfinder {
         result
     }
 
-    /// The query as the worker threads take it, with the node's expansion limit, search mode
-    /// and `other_units` rule as they are now. Off-map, too narrow and unreachable are
+    /// The query as the worker threads take it, with the node's expansion limit, search mode,
+    /// `other_units` rule and `smoothing` as they are now. Off-map, too narrow and unreachable are
     /// outcomes a game meets in play (a click off the map); a bad size, an unknown profile or
     /// an unknown unit is a programming mistake, so it also prints an error.
     fn owned_query(&self, method: &str, asked: Asked<'_>, profile: &StringName) -> OwnedQuery {
@@ -305,6 +311,7 @@ impl ClearancePathfinder {
             other_units: self.other_units_rule(),
             moving_unit,
             exempt_units: asked.exempt_units.to_vec(),
+            smoothing: self.smoothing(),
         }
     }
 
@@ -343,6 +350,7 @@ impl ClearancePathfinder {
                     search: self.search(),
                     other_units: self.other_units_rule(),
                     moving_unit: query.moving_unit.and_then(moving_unit_of),
+                    smoothing: self.smoothing(),
                     ..query
                 }),
                 Err(problem) => {
@@ -473,8 +481,8 @@ impl ClearancePathfinder {
                     .paths_found()
                     .emit(done.id, &VarArray::from(results.as_slice()));
             }
-            Outcome::Field { order, field } => {
-                let field = self.field_object(*field, order);
+            Outcome::Field { order, field, map } => {
+                let field = self.field_object(*field, order, &map);
                 self.signals().flow_field_ready().emit(done.id, &field);
             }
             Outcome::Range { order, range } => {

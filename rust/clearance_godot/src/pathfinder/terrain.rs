@@ -167,6 +167,7 @@ impl ClearancePathfinder {
         self.map_mut().replace_grid(grid);
         self.map_stale = false;
         self.last_path.clear();
+        self.last_waypoints.clear();
     }
 
     /// Redraws and emits `map_changed(rect)`: after every terrain change that may have touched

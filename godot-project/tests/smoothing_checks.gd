@@ -1,0 +1,172 @@
+extends "res://tests/check_base.gd"
+## The verifier's smoothing checks (verify.gd runs them): taut waypoints from `find_path()` in
+## every `result_format`, `get_point_path()`, a request, a flow field, and a bad `smoothing`.
+## Problems go to the verifier's `Expectations`.
+
+const TAUT := ClearancePathfinder.SMOOTHING_TAUT
+const OFF := ClearancePathfinder.SMOOTHING_OFF
+## An open field with a wall the waypoints must go round.
+const ROWS := [
+	"..........",
+	"..........",
+	"....#.....",
+	"....#.....",
+	"....#.....",
+	"..........",
+]
+const STARTS: Array[Vector2i] = [Vector2i(0, 0), Vector2i(0, 4), Vector2i(1, 3)]
+const GOALS: Array[Vector2i] = [Vector2i(7, 2), Vector2i(8, 3), Vector2i(8, 0)]
+
+
+func _smoothed_map() -> ClearancePathfinder:
+	var pf := _map(ROWS, EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	pf.smoothing = TAUT
+	return pf
+
+
+## `path` or `waypoints` of any result_format as a plain Array of Vector2i or Vector2.
+func _entries(value: Variant) -> Array:
+	if value is PackedInt32Array:
+		var packed: PackedInt32Array = value
+		var anchors := []
+		for i in range(0, packed.size(), 2):
+			anchors.append(Vector2i(packed[i], packed[i + 1]))
+		return anchors
+	if value is PackedVector2Array:
+		var points: PackedVector2Array = value
+		return Array(points)
+	var entries: Array = value
+	return entries
+
+
+## Whether `part` is `whole` with entries left out, in order, first and last kept.
+func _is_taut_subsequence(part: Array, whole: Array) -> bool:
+	if part.size() < 2 or whole.is_empty() or part[0] != whole[0] or part[-1] != whole[-1]:
+		return false
+	var at := 0
+	for entry in part:
+		while at < whole.size() and whole[at] != entry:
+			at += 1
+		if at == whole.size():
+			return false
+		at += 1
+	return true
+
+
+## For each result_format and size 1 and 2: `waypoints` start at the start, end at the goal
+## (as that format writes them), are a subsequence of `path`, and are fewer on a staircase;
+## with smoothing off there are none.
+func check_find_path_waypoints() -> String:
+	var pf := _smoothed_map()
+	var fewer := 0
+	for format in [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]:
+		pf.result_format = format
+		for size in [1, 2]:
+			for i in STARTS.size():
+				var start := STARTS[i]
+				var goal := GOALS[i]
+				var label := "format %d size %d %s to %s" % [format, size, start, goal]
+				var result := pf.find_path(start, goal, size, &"unit")
+				_expect(result.ok and result.has("waypoints") and result.has("waypoint_length"), label + ": ok with waypoints")
+				if not result.has("waypoints"):
+					continue
+				var path := _entries(result.path)
+				var waypoints := _entries(result.waypoints)
+				var ends: Array = [start, goal]
+				if format == ClearancePathfinder.RESULT_FORMAT_POINTS:
+					ends = [pf.footprint_center(start, size), pf.footprint_center(goal, size)]
+				_expect_eq([waypoints.front(), waypoints.back()], ends, label + ": waypoints run from start to goal")
+				_expect(_is_taut_subsequence(waypoints, path), label + ": waypoints are a subsequence of path")
+				_expect(result.waypoint_length > 0.0, label + ": waypoint_length is positive")
+				if waypoints.size() < path.size():
+					fewer += 1
+	pf.result_format = ClearancePathfinder.RESULT_FORMAT_ANCHORS
+	var open := pf.find_path(Vector2i(0, 0), Vector2i(3, 1), 1, &"unit")
+	var line: Array = open.waypoints
+	_expect_eq([line.size(), line.front(), line.back()], [2, Vector2i(0, 0), Vector2i(3, 1)], "an unobstructed staircase is one straight line")
+	_expect(absf(open.waypoint_length - sqrt(10.0)) < 1e-9, "its waypoint_length is the straight distance")
+	pf.smoothing = OFF
+	var plain := pf.find_path(Vector2i(0, 0), Vector2i(7, 2), 1, &"unit")
+	_expect(not plain.has("waypoints") and not plain.has("waypoint_length"), "no waypoints with smoothing off")
+	pf.free()
+	_expect(fewer > 0, "some waypoints skip anchors")
+	return "%d results had fewer waypoints than anchors" % fewer
+
+
+## `get_point_path()` with smoothing gives the footprint centres of the waypoints of
+## `get_last_result()`; without, of the path.
+func check_point_path_follows_waypoints() -> void:
+	var pf := _smoothed_map()
+	for size in [1, 2]:
+		var points := pf.get_point_path(Vector2i(0, 0), Vector2i(7, 2), size, &"unit")
+		var waypoints: Array = pf.get_last_result().waypoints
+		var centres := PackedVector2Array()
+		for anchor in waypoints:
+			centres.append(pf.footprint_center(anchor, size))
+		_expect_eq(points, centres, "size %d: get_point_path gives the waypoints' centres" % size)
+		_expect(points.size() < pf.get_last_result().path.size(), "size %d: fewer points than path anchors" % size)
+	pf.smoothing = OFF
+	var plain := pf.get_point_path(Vector2i(0, 0), Vector2i(7, 2), 1, &"unit")
+	_expect_eq(plain.size(), pf.get_last_result().path.size(), "without smoothing, a point per anchor")
+	pf.free()
+
+
+## `request_path()` and `request_paths()` answer with the waypoints `find_path()` gives.
+func check_request_waypoints() -> void:
+	var pf := _smoothed_map()
+	var arrived := {}
+	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	pf.paths_found.connect(func(id: int, results: Array) -> void: arrived[id] = results)
+	var expected := pf.find_path(STARTS[0], GOALS[0], 2, &"unit")
+	var single := pf.request_path(STARTS[0], GOALS[0], 2, &"unit")
+	var batch := pf.request_paths([{"start": STARTS[1], "goal": GOALS[1], "agent_size": 1, "profile": &"unit"}])
+	var expected_batch := pf.find_path(STARTS[1], GOALS[1], 1, &"unit")
+	for frame in 600:
+		if arrived.has(single) and arrived.has(batch):
+			break
+		await tree.process_frame
+	_expect_eq(arrived.get(single, {}).get("waypoints"), expected.waypoints, "request_path carries find_path's waypoints")
+	var batch_results: Array = arrived.get(batch, [{}])
+	_expect_eq(batch_results[0].get("waypoints"), expected_batch.waypoints, "request_paths carries find_path's waypoints")
+	pf.free()
+
+
+## A field made with smoothing answers `get_path_from()` with waypoints that run from the
+## anchor to the goal along its path, and so does a group order; a field made without has none.
+func check_flow_field_waypoints() -> void:
+	var pf := _smoothed_map()
+	var goal := Vector2i(8, 3)
+	var field := pf.get_flow_field([goal], 1, &"unit")
+	_expect_eq(field.get_smoothing(), TAUT, "the field keeps the node's smoothing")
+	for start in STARTS:
+		var result := field.get_path_from(start)
+		_expect(result.ok and result.has("waypoints"), "%s: field path with waypoints" % start)
+		if result.has("waypoints"):
+			var waypoints: Array = result.waypoints
+			_expect_eq([waypoints.front(), waypoints.back()], [start, goal], "%s: waypoints from anchor to goal" % start)
+			_expect(_is_taut_subsequence(waypoints, result.path), "%s: waypoints are a subsequence of the field's path" % start)
+	var starts: Array[Vector2i] = STARTS
+	var orders := pf.find_paths_to(goal, starts, 1, &"unit")
+	for i in orders.size():
+		var order := orders[i]
+		_expect(order.ok and order.has("waypoints"), "group order %d: a path with waypoints" % i)
+		if order.has("waypoints"):
+			_expect(_is_taut_subsequence(order.waypoints, order.path), "group order %d: waypoints are a subsequence of its path" % i)
+	pf.smoothing = OFF
+	var plain := pf.get_flow_field([goal], 1, &"unit")
+	_expect(not plain.get_path_from(STARTS[0]).has("waypoints"), "a field made without smoothing has no waypoints")
+	_expect(field.get_path_from(STARTS[0]).has("waypoints"), "an older field keeps its own smoothing")
+	pf.free()
+
+
+## A `smoothing` value that is no choice is refused (with an error) and changes nothing.
+func check_bad_smoothing() -> void:
+	var pf := _smoothed_map()
+	var before := pf.find_path(STARTS[0], GOALS[0], 1, &"unit")
+	pf.smoothing = 7
+	_expect_eq(pf.smoothing, TAUT, "smoothing 7 refused")
+	pf.set_smoothing(-1)
+	_expect_eq(pf.smoothing, TAUT, "smoothing -1 refused")
+	_expect_eq(pf.find_path(STARTS[0], GOALS[0], 1, &"unit"), before, "results unchanged")
+	pf.free()

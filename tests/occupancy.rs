@@ -281,12 +281,7 @@ fn every_mode_matches_the_reference_with_units_on_generated_maps() {
         for _ in 0..4 {
             let size = rng.range(1, 5);
             let profile = *rng.pick(&NAMES);
-            let terrain = Reference::new(
-                map.grid(),
-                map.profile(profile).unwrap(),
-                size as i32,
-                map.movement() == Movement::EightWay,
-            );
+            let terrain = Reference::for_map(&map, profile, size);
             let mut start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
             if rng.chance(20) {
                 // On another unit, where the terrain lets it stand: never blocked.
@@ -537,12 +532,7 @@ fn answers_follow_the_units_as_they_move() {
         // Layers built before the units move must stay valid: build them now.
         let size = rng.range(1, 4);
         let profile = *rng.pick(&NAMES);
-        let terrain = Reference::new(
-            map.grid(),
-            map.profile(profile).unwrap(),
-            size as i32,
-            map.movement() == Movement::EightWay,
-        );
+        let terrain = Reference::for_map(&map, profile, size);
         let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
         let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
         let version = map.version();
@@ -822,12 +812,7 @@ fn unknown_moving_or_exempt_units_are_refused_after_the_clearance_checks() {
             .unwrap();
         let size = rng.range(1, 4);
         let profile = *rng.pick(&NAMES);
-        let terrain = Reference::new(
-            map.grid(),
-            map.profile(profile).unwrap(),
-            size as i32,
-            map.movement() == Movement::EightWay,
-        );
+        let terrain = Reference::for_map(&map, profile, size);
         let pick_anchor = |rng: &mut Rng| {
             if rng.chance(50) {
                 random_cell(rng, map.region())

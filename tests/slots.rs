@@ -287,12 +287,7 @@ fn check_generated_groups(seed: u64, cases: usize, starts: Starts) -> (Seen, usi
         for index in 0..rng.range(1, 9) {
             let size = *rng.pick(&[1, 1, 1, 2, 2, 3, 4]);
             let profile = *rng.pick(&NAMES);
-            let terrain = Reference::new(
-                map.grid(),
-                map.profile(profile).unwrap(),
-                size as i32,
-                map.movement() == Movement::EightWay,
-            );
+            let terrain = Reference::for_map(&map, profile, size);
             let on_an_outsider = |cell: Cell| {
                 terrain.legal(cell)
                     && (outsiders.iter())

@@ -283,12 +283,7 @@ fn every_segment_keeps_the_rules_and_no_waypoint_can_be_dropped_on_generated_map
         for _ in 0..4 {
             let size = rng.range(1, 5);
             let profile = *rng.pick(&NAMES);
-            let terrain = Reference::new(
-                map.grid(),
-                map.profile(profile).unwrap(),
-                size as i32,
-                map.movement() == Movement::EightWay,
-            );
+            let terrain = Reference::for_map(&map, profile, size);
             let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
             let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
             let rule = match rng.range(0, 3) {

@@ -1,7 +1,9 @@
 //! The independent reference solver: plain Dijkstra over anchors, with every footprint checked
 //! cell by cell on the raw terrain grid.
 
-use clearance_core::{AgentProfile, Cell, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP};
+use clearance_core::{
+    AgentProfile, Cell, Movement, PathMap, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
+};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -14,6 +16,18 @@ pub struct Reference<'a> {
 }
 
 impl<'a> Reference<'a> {
+    /// Rules for an agent of `size` with the profile `map` registers as `profile`, on `map`'s
+    /// terrain and movement (read as data: nothing of the engine's search is used).
+    pub fn for_map(map: &'a PathMap, profile: &str, size: i64) -> Self {
+        let eight_way = map.movement() == Movement::EightWay;
+        Reference::new(
+            map.grid(),
+            map.profile(profile).unwrap(),
+            size as i32,
+            eight_way,
+        )
+    }
+
     /// Rules for an agent of `size` with `profile` on `grid`.
     pub fn new(
         grid: &'a TerrainGrid,

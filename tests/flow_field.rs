@@ -11,7 +11,7 @@ use clearance_core::{
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{
-    random_cell, random_grid, random_profile, Rng, GROUND, ROAD, SWAMP, WATER,
+    map_with_random_profiles, random_cell, random_grid, Rng, GROUND, ROAD, SWAMP, WATER,
 };
 use clearance_tests::reference::Reference;
 
@@ -113,9 +113,7 @@ fn generated_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {
     } else {
         Movement::EightWay
     };
-    let mut map = PathMap::new(grid).with_movement(movement);
-    map.set_profile(random_profile(rng, "unit")).unwrap();
-    map
+    map_with_random_profiles(rng, grid, movement, &["unit"])
 }
 
 /// A profile whose terrains (ground, and road, swamp and water each maybe) all cost one

@@ -8,7 +8,7 @@ use clearance_core::{
 };
 use clearance_tests::check::check_query;
 use clearance_tests::generate::{
-    random_cell, random_grid, random_profile, Rng, GROUND, ROAD, SWAMP, WALL, WATER,
+    map_with_random_profiles, random_cell, random_grid, Rng, GROUND, ROAD, SWAMP, WALL, WATER,
 };
 use std::sync::Mutex;
 
@@ -25,10 +25,7 @@ fn generated_map(rng: &mut Rng, case: usize) -> (PathMap, TerrainGrid) {
     } else {
         Movement::FourWay
     };
-    let mut map = PathMap::new(grid.clone()).with_movement(movement);
-    for name in PROFILES {
-        map.set_profile(random_profile(rng, name)).unwrap();
-    }
+    let map = map_with_random_profiles(rng, grid.clone(), movement, &PROFILES);
     (map, grid)
 }
 

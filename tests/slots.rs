@@ -9,7 +9,7 @@ use clearance_core::{
     AgentProfile, Cell, Movement, PathMap, Region, SlotRequest, TerrainGrid, UnitError,
 };
 use clearance_tests::check::likely_legal_anchor;
-use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
+use clearance_tests::generate::{map_with_random_profiles, random_cell, random_grid, Rng};
 use clearance_tests::reference::Reference;
 use clearance_tests::units::{Standing, UnitRule, UnitsReference};
 use std::collections::HashMap;
@@ -229,11 +229,7 @@ fn random_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {
     } else {
         Movement::EightWay
     };
-    let mut map = PathMap::new(grid).with_movement(movement);
-    for name in NAMES {
-        map.set_profile(random_profile(rng, name)).unwrap();
-    }
-    map
+    map_with_random_profiles(rng, grid, movement, &NAMES)
 }
 
 /// Registers `unit` on `map` and in `units`.

@@ -1,6 +1,6 @@
 //! Seeded generators for maps, profiles and queries, so that every failure replays.
 
-use clearance_core::{AgentProfile, Cell, Region, TerrainGrid};
+use clearance_core::{AgentProfile, Cell, Movement, PathMap, Region, TerrainGrid};
 
 /// SplitMix64: a tiny, well-mixed generator; good enough for test cases and fully reproducible.
 #[derive(Debug, Clone)]
@@ -105,4 +105,19 @@ pub fn random_cell(rng: &mut Rng, region: Region) -> Cell {
         region.x + rng.range(0, i64::from(region.width)) as i32,
         region.y + rng.range(0, i64::from(region.height)) as i32,
     )
+}
+
+/// A map of `grid` moving by `movement`, with a random profile (see [`random_profile`]) under
+/// each of `names`, drawn in that order.
+pub fn map_with_random_profiles(
+    rng: &mut Rng,
+    grid: TerrainGrid,
+    movement: Movement,
+    names: &[&str],
+) -> PathMap {
+    let mut map = PathMap::new(grid).with_movement(movement);
+    for name in names {
+        map.set_profile(random_profile(rng, name)).unwrap();
+    }
+    map
 }

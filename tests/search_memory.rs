@@ -1,6 +1,7 @@
 //! Search memory grows with the searches, not with the map: a scratch reused for short
 //! queries on a large map holds a small fraction of a byte per anchor, gives it all back on a
-//! trim, and answers exactly as a fresh scratch does, whatever it searched before.
+//! trim, and answers exactly as a fresh scratch does, whatever it searched before. Small maps,
+//! and maps a search covered a quarter of, are searched on flat arrays: the same answers.
 
 use clearance_core::{
     AgentProfile, Cell, PathMap, PathQuery, PathResult, Region, SearchMode, SearchScratch,
@@ -164,4 +165,68 @@ fn a_thread_holds_what_its_largest_search_reached() {
     scratch.trim();
     answers(&large, &mut scratch, &queries);
     assert!(scratch.memory_bytes() < after_long / 4);
+}
+
+/// Bytes of flat per-anchor state: a node (16) and a jump link (8) per anchor.
+const FLAT_BYTES_PER_ANCHOR: usize = 24;
+
+#[test]
+fn a_search_over_a_quarter_of_the_map_moves_the_scratch_to_flat_arrays_with_the_same_answers() {
+    let mut rng = Rng::new(0x00F1_A7A7);
+    let (large, _) = maps(&mut rng);
+    let anchors = (SIDE * SIDE) as usize;
+    let queries = short_queries(&mut rng, &large, 150, 40);
+    let paged: Vec<PathResult> = queries
+        .iter()
+        .map(|query| large.query_with(&mut SearchScratch::new(), query))
+        .collect();
+    let mut scratch = SearchScratch::new();
+    assert_eq!(answers(&large, &mut scratch, &queries), paged);
+    assert!(scratch.memory_bytes() < anchors, "short queries stay paged");
+
+    // Plain A* across the map touches far more than a quarter of its pages: it stops, and
+    // runs again on flat arrays.
+    let across = across(&large).search(SearchMode::Plain);
+    let long = large.query_with(&mut scratch, &across);
+    assert!(
+        long.is_ok() && long.expanded > 10_000,
+        "the long search must reach far"
+    );
+    let flat = scratch.memory_bytes();
+    assert!(
+        flat >= FLAT_BYTES_PER_ANCHOR * anchors,
+        "{flat} bytes: not flat"
+    );
+    // Jump-point search across the map, on the flat arrays, and on pages from scratch.
+    let jump = across.search(SearchMode::Jump);
+    let on_pages = large.query_with(&mut SearchScratch::new(), &jump);
+    assert_eq!(large.query_with(&mut scratch, &jump), on_pages);
+    assert_eq!(answers(&large, &mut scratch, &queries), paged);
+    assert_eq!(large.query_with(&mut scratch, &across), long);
+    assert_eq!(scratch.memory_bytes(), flat, "the flat arrays are reused");
+    scratch.trim();
+    assert_eq!(scratch.memory_bytes(), 0);
+}
+
+#[test]
+fn small_maps_are_searched_on_flat_arrays_with_the_same_answers() {
+    let mut rng = Rng::new(0x05A1_1F1A);
+    let (large, small) = maps(&mut rng);
+    let anchors = small.grid().width() * small.grid().height();
+    let queries = short_queries(&mut rng, &small, 60, 60);
+    let mut scratch = SearchScratch::new();
+    let on_small = answers(&small, &mut scratch, &queries);
+    assert!(scratch.memory_bytes() >= FLAT_BYTES_PER_ANCHOR * anchors);
+    // A scratch that holds larger flat arrays answers the same, and one that searched a
+    // large map on pages first as well.
+    let mut paged_first = SearchScratch::new();
+    answers(
+        &large,
+        &mut paged_first,
+        &short_queries(&mut rng, &large, 20, 10),
+    );
+    assert_eq!(answers(&small, &mut paged_first, &queries), on_small);
+    let mut larger = SearchScratch::new();
+    large.query_with(&mut larger, &across(&large).search(SearchMode::Plain));
+    assert_eq!(answers(&small, &mut larger, &queries), on_small);
 }

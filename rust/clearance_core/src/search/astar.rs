@@ -5,14 +5,15 @@ use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
 use super::moves::MoveMasks;
 use super::pruning::REDUNDANT_STEPS;
-use super::scratch::{AnchorPages, Node, SearchScratch, DIRECTION_MASK};
+use super::scratch::{Layout, Node, NodeStore, SearchScratch, DIRECTION_MASK};
 use super::step_costs::StepCosts;
 use super::{Problem, SearchOutcome};
 use crate::movement::{direction_offsets, DIRECTIONS, OPPOSITE};
 
-/// A* proper. Returns `None` only if a key does not fit `K` (the caller then retries with a
-/// wider key type).
-pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
+/// A* proper, on per-anchor state laid out by `L`. Returns `None` only if a key does not fit
+/// `K` (the caller then retries with a wider key type) or the paged layout overflowed (the
+/// caller then runs it again on the flat one: `scratch/layout.rs`).
+pub(super) fn astar<L: Layout, K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
     scratch: &mut SearchScratch,
     problem: &Problem<H, M>,
     costs: &C,
@@ -27,9 +28,8 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
         max_expansions,
         ..
     } = *problem;
-    let reached = scratch.begin(moves.len());
+    let (mut pages, open, reached) = L::begin(scratch, moves.len());
     let offsets = direction_offsets(width);
-    let SearchScratch { pages, open, .. } = scratch;
     let open = K::heap(open);
 
     *pages.node_mut(start) = Node {
@@ -48,6 +48,9 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
         next_entry.or_else(|| open.pop(|key, slot| pages.node_mut(codec.index(key)).slot = slot))
     {
         next_entry = None;
+        if pages.overflowed() {
+            return None;
+        }
         if expanded == max_expansions {
             return Some(SearchOutcome::unfinished(expanded, true));
         }
@@ -56,7 +59,7 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
         if index == goal {
             return Some(SearchOutcome {
                 cost: Some(pages.node(index).g),
-                path: trace_back(pages, &offsets, start, goal),
+                path: trace_back(&pages, &offsets, start, goal),
                 expanded,
                 limit_reached: false,
             });
@@ -69,15 +72,18 @@ pub(super) fn astar<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks>(
             let direction = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let target = index.wrapping_add_signed(offsets[direction]);
-            let target_slot = pages.slot(target);
-            let next = pages.nodes[target_slot];
+            let node = pages.node_mut(target);
+            let next = *node;
             let next_g = g + costs.step_cost(direction, target);
             let unreached = next.state < reached;
             // An unreached anchor's stale cost reads as infinite; computed without a branch.
             let known_g = next.g | u64::from(unreached).wrapping_neg();
             if next_g < known_g {
-                pages.nodes[target_slot].g = next_g;
-                pages.nodes[target_slot].state = reached | direction as u32;
+                *node = Node {
+                    g: next_g,
+                    slot: next.slot,
+                    state: reached | direction as u32,
+                };
                 let step = DIRECTIONS[direction];
                 let h = heuristic.estimate(
                     target,
@@ -144,7 +150,12 @@ fn moves_worth_trying<C: StepCosts, M: MoveMasks>(
 }
 
 /// The anchors from `start` to `goal`, following each anchor's arrival direction back.
-fn trace_back(pages: &AnchorPages, offsets: &[isize; 8], start: usize, goal: usize) -> Vec<usize> {
+fn trace_back(
+    pages: &impl NodeStore,
+    offsets: &[isize; 8],
+    start: usize,
+    goal: usize,
+) -> Vec<usize> {
     let parent = |at: usize| {
         let direction = (pages.node(at).state & DIRECTION_MASK) as usize;
         at.wrapping_add_signed(-offsets[direction])
@@ -169,6 +180,7 @@ fn trace_back(pages: &AnchorPages, offsets: &[isize; 8], start: usize, goal: usi
 mod tests {
     use super::super::heuristic::DistanceHeuristic;
     use super::super::keys::{Compact, Packed, Wide};
+    use super::super::scratch::{Flat, Paged};
     use super::super::step_costs::{PerAnchorCosts, UniformCosts};
     use super::super::test_masks::move_masks;
     use super::*;
@@ -202,9 +214,10 @@ mod tests {
                 distances: None,
             };
             let compact = Compact::for_cells(moves.len());
-            let small = astar(&mut scratch, &problem, &costs, compact).unwrap();
-            let packed = astar(&mut scratch, &problem, &costs, Packed).unwrap();
-            let wide = astar(&mut scratch, &problem, &costs, Wide).unwrap();
+            let small =
+                astar::<Paged, _, _, _, _>(&mut scratch, &problem, &costs, compact).unwrap();
+            let packed = astar::<Flat, _, _, _, _>(&mut scratch, &problem, &costs, Packed).unwrap();
+            let wide = astar::<Paged, _, _, _, _>(&mut scratch, &problem, &costs, Wide).unwrap();
             assert_eq!(packed.cost, wide.cost);
             assert_eq!(packed.path, wide.path);
             assert_eq!(packed.expanded, wide.expanded);
@@ -260,8 +273,10 @@ mod tests {
                 max_expansions: u64::MAX,
                 distances: None,
             };
-            let pruned = astar(&mut scratch, &problem, &uniform, Packed).unwrap();
-            let plain = astar(&mut scratch, &problem, &per_anchor, Packed).unwrap();
+            let pruned =
+                astar::<Paged, _, _, _, _>(&mut scratch, &problem, &uniform, Packed).unwrap();
+            let plain =
+                astar::<Flat, _, _, _, _>(&mut scratch, &problem, &per_anchor, Packed).unwrap();
             assert_eq!(pruned.cost, plain.cost);
             assert_eq!(pruned.path, plain.path);
             assert_eq!(pruned.expanded, plain.expanded);

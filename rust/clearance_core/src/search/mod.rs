@@ -16,7 +16,7 @@
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
 //! | `pruning.rs` | the steps an expansion may skip on uniform-cost graphs |
-//! | `scratch/` | [`SearchScratch`], the per-anchor memory reused between queries (`mod.rs`), held in pages taken on first touch (`pages.rs`) |
+//! | `scratch/` | [`SearchScratch`], the per-anchor memory reused between queries (`mod.rs`), held in pages taken on first touch (`pages.rs`) or flat arrays once a search covers much of its map (`layout.rs`) |
 //! | `range.rs` | movement ranges: a forward Dijkstra bounded by a budget per turn |
 //! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
 //! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
@@ -86,6 +86,7 @@ pub(crate) use jump::JumpDistances;
 pub(crate) use moves::Unblocked;
 pub(crate) use range::{range_search, Budget, RangeFound, Reached, Window};
 pub use scratch::SearchScratch;
+use scratch::{Flat, Paged};
 pub use units::UnitsView;
 
 use crate::cost::STRAIGHT_STEP;
@@ -445,7 +446,8 @@ pub(crate) fn paths_from(
     )
 }
 
-/// [`jump_tree`] with compact keys; if a cost outgrows them, again with wider ones.
+/// [`jump_tree`] with compact keys on either layout; if a cost outgrows them, again with wider
+/// ones (paged: such costs are rare, and speed matters less than memory there).
 fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
     problem: &Problem<TowardsBox, M>,
@@ -453,13 +455,29 @@ fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     stops: (&[u64], usize),
     targets: &[usize],
 ) -> Vec<Option<FoundPath>> {
-    let compact = Compact::for_cells(problem.moves.len());
-    jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, compact, stops, targets)
+    let anchors = problem.moves.len();
+    let compact = Compact::for_cells(anchors);
+    scratch
+        .on_either_layout(
+            anchors,
+            |scratch| {
+                jump_tree::<Paged, _, _, _, M, FOUR_WAY>(
+                    scratch, problem, costs, compact, stops, targets,
+                )
+            },
+            |scratch| {
+                jump_tree::<Flat, _, _, _, M, FOUR_WAY>(
+                    scratch, problem, costs, compact, stops, targets,
+                )
+            },
+        )
         .or_else(|| {
-            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Packed, stops, targets)
+            jump_tree::<Paged, _, _, _, M, FOUR_WAY>(
+                scratch, problem, costs, Packed, stops, targets,
+            )
         })
         .or_else(|| {
-            jump_tree::<_, _, _, M, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets)
+            jump_tree::<Paged, _, _, _, M, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets)
         })
         .expect("wide keys hold any cost")
 }
@@ -555,7 +573,40 @@ fn search_with<H: Heuristic, M: MoveMasks, S: Stops>(
     }
 }
 
-/// Searches with compact keys; if a cost outgrows them, searches again with wider ones.
+/// [`jump_search`] as [`run_with_fallback`] runs it.
+fn jump_with_fallback<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const FOUR_WAY: bool>(
+    scratch: &mut SearchScratch,
+    problem: &Problem<H, M>,
+    costs: &C,
+    stops: &S,
+) -> Option<SearchOutcome> {
+    let anchors = problem.moves.len();
+    let compact = Compact::for_cells(anchors);
+    scratch
+        .on_either_layout(
+            anchors,
+            |scratch| {
+                jump_search::<Paged, _, _, _, _, _, FOUR_WAY>(
+                    scratch, problem, costs, compact, stops,
+                )
+            },
+            |scratch| {
+                jump_search::<Flat, _, _, _, _, _, FOUR_WAY>(
+                    scratch, problem, costs, compact, stops,
+                )
+            },
+        )
+        .or_else(|| {
+            jump_search::<Paged, _, _, _, _, _, FOUR_WAY>(scratch, problem, costs, Packed, stops)
+        })
+        .or_else(|| {
+            jump_search::<Paged, _, _, _, _, _, FOUR_WAY>(scratch, problem, costs, Wide, stops)
+        })
+}
+
+/// Searches with compact keys on either layout (`scratch/layout.rs`); if a cost outgrows
+/// them, searches again with wider ones (paged: such costs are rare, and speed matters less
+/// than memory there).
 fn run_with_fallback<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops>(
     scratch: &mut SearchScratch,
     problem: &Problem<H, M>,
@@ -563,19 +614,23 @@ fn run_with_fallback<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops>(
     jump: Option<Movement>,
     stops: &S,
 ) -> SearchOutcome {
-    let compact = Compact::for_cells(problem.moves.len());
-    if jump == Some(Movement::EightWay) {
-        jump_search::<_, _, _, _, _, false>(scratch, problem, costs, compact, stops)
-            .or_else(|| jump_search::<_, _, _, _, _, false>(scratch, problem, costs, Packed, stops))
-            .or_else(|| jump_search::<_, _, _, _, _, false>(scratch, problem, costs, Wide, stops))
-    } else if jump == Some(Movement::FourWay) {
-        jump_search::<_, _, _, _, _, true>(scratch, problem, costs, compact, stops)
-            .or_else(|| jump_search::<_, _, _, _, _, true>(scratch, problem, costs, Packed, stops))
-            .or_else(|| jump_search::<_, _, _, _, _, true>(scratch, problem, costs, Wide, stops))
-    } else {
-        astar(scratch, problem, costs, compact)
-            .or_else(|| astar(scratch, problem, costs, Packed))
-            .or_else(|| astar(scratch, problem, costs, Wide))
+    let anchors = problem.moves.len();
+    let compact = Compact::for_cells(anchors);
+    match jump {
+        Some(Movement::EightWay) => {
+            jump_with_fallback::<H, C, M, S, false>(scratch, problem, costs, stops)
+        }
+        Some(Movement::FourWay) => {
+            jump_with_fallback::<H, C, M, S, true>(scratch, problem, costs, stops)
+        }
+        None => scratch
+            .on_either_layout(
+                anchors,
+                |scratch| astar::<Paged, _, _, _, _>(scratch, problem, costs, compact),
+                |scratch| astar::<Flat, _, _, _, _>(scratch, problem, costs, compact),
+            )
+            .or_else(|| astar::<Paged, _, _, _, _>(scratch, problem, costs, Packed))
+            .or_else(|| astar::<Paged, _, _, _, _>(scratch, problem, costs, Wide)),
     }
     .expect("wide keys hold any cost")
 }

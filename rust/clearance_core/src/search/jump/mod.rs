@@ -125,7 +125,7 @@ pub(super) use rays::Goal;
 use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
 use super::moves::MoveMasks;
-use super::scratch::{AnchorPages, JumpLink, Node, SearchScratch};
+use super::scratch::{JumpLink, Layout, Node, NodeStore, SearchScratch};
 use super::step_costs::StepCosts;
 use super::{FoundPath, Problem, SearchOutcome};
 use crate::movement::direction_offsets;
@@ -145,6 +145,7 @@ enum Ending {
 /// Jump-point search proper. Returns `None` only if a key does not fit `K` (the caller then
 /// retries with a wider key type).
 pub(super) fn jump_search<
+    L: Layout,
     K: KeyCodec,
     H: Heuristic,
     C: StepCosts,
@@ -160,13 +161,18 @@ pub(super) fn jump_search<
 ) -> Option<SearchOutcome> {
     let goal = problem.goal;
     let (ending, expanded, _) =
-        expand::<K, H, C, M, S, FOUR_WAY>(scratch, problem, costs, codec, stops, |index| {
+        expand::<L, K, H, C, M, S, FOUR_WAY>(scratch, problem, costs, codec, stops, |index| {
             index == goal
         })?;
     Some(match ending {
         Ending::Done(index) => SearchOutcome {
-            cost: Some(scratch.pages.node(index).g),
-            path: trace_back(&scratch.pages, problem.width, problem.start, goal),
+            cost: Some(L::node(scratch, index).g),
+            path: trace_back(
+                |at| L::link(scratch, at),
+                problem.width,
+                problem.start,
+                goal,
+            ),
             expanded,
             limit_reached: false,
         },
@@ -182,6 +188,7 @@ pub(super) fn jump_search<
 /// fit `K`; otherwise, for each of `queried`, its cost (in graph units) and its path from the
 /// start, or `None` if the search did not expand it. `problem.goal` is not used.
 pub(super) fn jump_tree<
+    L: Layout,
     K: KeyCodec,
     H: Heuristic,
     C: StepCosts,
@@ -207,15 +214,16 @@ pub(super) fn jump_tree<
         remaining == 0
     };
     let (_, _, reached) =
-        expand::<K, H, C, M, _, FOUR_WAY>(scratch, problem, costs, codec, &stops, on_expand)?;
+        expand::<L, K, H, C, M, _, FOUR_WAY>(scratch, problem, costs, codec, &stops, on_expand)?;
     Some(
         queried
             .iter()
             .map(|&target| {
-                let node = scratch.pages.node(target);
+                let node = L::node(scratch, target);
                 let expanded = expanded_targets[target / 64] >> (target % 64) & 1 != 0;
                 (expanded && node.state >= reached).then(|| {
-                    let path = trace_back(&scratch.pages, problem.width, problem.start, target);
+                    let link = |at| L::link(scratch, at);
+                    let path = trace_back(link, problem.width, problem.start, target);
                     FoundPath { cost: node.g, path }
                 })
             })
@@ -228,7 +236,15 @@ pub(super) fn jump_tree<
 /// out, or the expansion limit is reached. Returns how it ended, the expansions, and the
 /// `state` from which a node counts as reached in this search. `None` only if a key does not
 /// fit `K`.
-fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const FOUR_WAY: bool>(
+fn expand<
+    L: Layout,
+    K: KeyCodec,
+    H: Heuristic,
+    C: StepCosts,
+    M: MoveMasks,
+    S: Stops,
+    const FOUR_WAY: bool,
+>(
     scratch: &mut SearchScratch,
     problem: &Problem<H, M>,
     costs: &C,
@@ -244,8 +260,7 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
         max_expansions,
         ..
     } = *problem;
-    let reached = scratch.begin_jumps(moves.len());
-    let SearchScratch { pages, open, .. } = scratch;
+    let (mut pages, open, reached) = L::begin(scratch, moves.len());
     let open = K::heap(open);
     let rays = Rays::<C, S, M, FOUR_WAY> {
         moves,
@@ -259,13 +274,13 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
         heuristic.estimate(anchor, x, y)
     };
 
-    let start_slot = pages.slot(start);
-    pages.nodes[start_slot] = Node {
+    let (start_node, start_link) = pages.entry_mut(start);
+    *start_node = Node {
         g: 0,
         slot: 0,
         state: reached,
     };
-    pages.links[start_slot] = JumpLink {
+    *start_link = JumpLink {
         parent: start as u32,
         pending: moves.mask(start),
         scanned: 0,
@@ -286,9 +301,11 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
         if done(index) {
             return Some((Ending::Done(index), expanded, reached));
         }
-        let index_slot = pages.slot(index);
-        let g = pages.nodes[index_slot].g;
-        let link = &mut pages.links[index_slot];
+        if pages.overflowed() {
+            return None;
+        }
+        let (node, link) = pages.entry_mut(index);
+        let g = node.g;
         let mut directions = link.pending & !link.scanned;
         link.scanned |= directions;
         link.pending = 0;
@@ -299,15 +316,18 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
                 continue;
             };
             let next_g = g + ray_cost;
-            let target_slot = pages.slot(target);
-            let next = pages.nodes[target_slot];
+            let (target_node, target_link) = pages.entry_mut(target);
+            let next = *target_node;
             let unreached = next.state < reached;
             let known_g = next.g | u64::from(unreached).wrapping_neg();
             let is_open = !unreached && open.holds(next.slot, |held| codec.index(held) == target);
             if next_g < known_g {
-                pages.nodes[target_slot].g = next_g;
-                pages.nodes[target_slot].state = reached;
-                pages.links[target_slot] = JumpLink {
+                *target_node = Node {
+                    g: next_g,
+                    slot: next.slot,
+                    state: reached,
+                };
+                *target_link = JumpLink {
                     parent: index as u32,
                     pending: rays.successors(target, direction),
                     scanned: 0,
@@ -322,7 +342,7 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
                 }
             } else if next_g == known_g {
                 // Another arrival at the same cost: scan whatever successors it adds.
-                let link = &mut pages.links[target_slot];
+                let link = target_link;
                 let added = rays.successors(target, direction) & !(link.scanned | link.pending);
                 if added != 0 {
                     link.pending |= added;
@@ -342,11 +362,16 @@ fn expand<K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const
 
 /// Every anchor from `start` to `goal`: the jump points, back through their parents, with the
 /// straight or diagonal line between each two filled in.
-fn trace_back(pages: &AnchorPages, width: usize, start: usize, goal: usize) -> Vec<usize> {
+fn trace_back(
+    link: impl Fn(usize) -> JumpLink,
+    width: usize,
+    start: usize,
+    goal: usize,
+) -> Vec<usize> {
     let mut jump_points = vec![goal];
     let mut at = goal;
     while at != start {
-        at = pages.link(at).parent as usize;
+        at = link(at).parent as usize;
         jump_points.push(at);
     }
     jump_points.reverse();

@@ -1,12 +1,16 @@
 //! Reusable per-anchor search memory, stamped with generations so that nothing proportional
-//! to the map is cleared per query, and held in pages taken on first touch (`pages.rs`) so
-//! that it grows with the searches rather than with the map.
+//! to the map is cleared per query, and held in pages taken on first touch (`pages.rs`), or
+//! in flat arrays once a search covers much of its map (`layout.rs`), so that it grows with
+//! the searches rather than with the map.
 
+mod layout;
 mod pages;
 
 use super::keys::{PackedKey, WideKey};
 use crate::heap::IndexedHeap;
-pub(super) use pages::AnchorPages;
+use layout::FlatNodes;
+pub(super) use layout::{Flat, Layout, NodeStore, Paged};
+use pages::AnchorPages;
 
 /// Reusable memory for path queries: per-anchor costs, parents and stamps, and the open list.
 ///
@@ -15,9 +19,13 @@ pub(super) use pages::AnchorPages;
 /// [`PathMap::find_path`](crate::PathMap::find_path) keeps one per thread for you.
 ///
 /// Memory follows the searches, not the map: a query takes per-anchor state by pages of
-/// neighbouring anchors as it first touches them and gives them all back to the scratch's
-/// pool when the next query begins, so a scratch holds about as much as its largest search
-/// reached, plus a page table of 4 bytes per 256 anchors of the largest map it searched.
+/// neighbouring anchors as it first touches them and gives them all back to the scratch
+/// when the next query begins, so a scratch holds about as much as its largest search
+/// reached, plus a page table of 8 bytes per 256 anchors of the largest map it searched.
+/// On maps small enough that flat arrays for them take at most 8 MiB, and once a search
+/// takes more than a quarter of its map's pages, the scratch keeps flat arrays for maps of
+/// that size instead, which spare the inner loops a table lookup per anchor: a scratch holds
+/// at most 8 MiB or four times what its largest search reached (see `layout.rs`).
 /// [`trim`](Self::trim) gives everything back.
 ///
 /// ```
@@ -32,10 +40,14 @@ pub(super) use pages::AnchorPages;
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SearchScratch {
-    /// Per-anchor [`Node`]s, and for jump-point search [`JumpLink`]s.
-    pub(super) pages: AnchorPages,
+    /// Per-anchor [`Node`]s and [`JumpLink`]s in pages taken on first touch (`pages.rs`)...
+    pages: AnchorPages,
+    /// ...or in flat arrays, once a search covered much of a map (`layout.rs`).
+    flat: FlatNodes,
+    /// Pages a paged search may take before it overflows.
+    page_limit: usize,
     pub(super) open: OpenLists,
     generation: u32,
     /// Other units, as the last query that counted them saw them (`units.rs`).
@@ -88,6 +100,20 @@ pub(super) const GENERATION_SHIFT: u32 = 3;
 pub(super) const DIRECTION_MASK: u32 = 0b111;
 const LAST_GENERATION: u32 = u32::MAX >> GENERATION_SHIFT;
 
+impl Default for SearchScratch {
+    fn default() -> Self {
+        SearchScratch {
+            pages: AnchorPages::default(),
+            flat: FlatNodes::default(),
+            page_limit: usize::MAX,
+            open: OpenLists::default(),
+            generation: 0,
+            units: super::UnitsView::default(),
+            unit_cells: super::UnitsView::default(),
+        }
+    }
+}
+
 impl SearchScratch {
     /// Empty scratch; it grows on first use.
     pub fn new() -> Self {
@@ -116,6 +142,7 @@ impl SearchScratch {
     /// ```
     pub fn memory_bytes(&self) -> usize {
         self.pages.memory_bytes()
+            + self.flat.memory_bytes()
             + self.open.compact.memory_bytes()
             + self.open.packed.memory_bytes()
             + self.open.wide.memory_bytes()
@@ -129,22 +156,38 @@ impl SearchScratch {
         *self = Self::new();
     }
 
+    /// Runs a search on the layout that suits this scratch and a map of `anchors` anchors
+    /// (`layout.rs`): `flat` if the scratch holds flat arrays that large, else `paged`, and
+    /// if that overflows, `flat` after growing them. `None` if the search's keys are too
+    /// narrow for its costs.
+    pub(super) fn on_either_layout<T>(
+        &mut self,
+        anchors: usize,
+        paged: impl FnOnce(&mut Self) -> Option<T>,
+        flat: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<T> {
+        if self.flat.holds(anchors) || FlatNodes::bytes_for(anchors) <= layout::FLAT_BUDGET {
+            self.flat.grow(anchors);
+            return flat(self);
+        }
+        self.page_limit = pages::pages_for(anchors) / 4;
+        let outcome = paged(self);
+        let overflowed = outcome.is_none() && self.pages.pages_taken() > self.page_limit;
+        self.page_limit = usize::MAX;
+        if !overflowed {
+            return outcome;
+        }
+        self.flat.grow(anchors);
+        flat(self)
+    }
+
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached
     /// in this query".
-    pub(super) fn begin(&mut self, cells: usize) -> u32 {
-        self.start_query(cells, false)
-    }
-
-    /// [`begin`](Self::begin) for a jump-point search, which also needs [`JumpLink`]s.
-    pub(super) fn begin_jumps(&mut self, cells: usize) -> u32 {
-        self.start_query(cells, true)
-    }
-
-    fn start_query(&mut self, cells: usize, with_links: bool) -> u32 {
-        self.pages.begin(cells, with_links);
+    fn begin(&mut self, cells: usize) -> u32 {
+        self.pages.begin(cells);
         if self.generation == LAST_GENERATION {
-            // The pool holds every node there is (an untouched page reads as state 0).
-            for node in self.pages.pool_mut() {
+            // Every page held is free now; an untouched page reads as state 0.
+            for node in self.pages.every_node_mut().chain(&mut self.flat.nodes) {
                 node.state = 0;
             }
             self.generation = 0;

@@ -12,7 +12,7 @@
 //! its clearance is at least `k` (Annotated A*, Harabor and Botea 2008).
 //!
 //! **Layout.** One concept per file: `grid`, `terrain`, `profile`, `cost`, `movement`,
-//! `footprint`, `clearance`, `graph` (move masks and entry multipliers per agent size),
+//! `footprint`, `clearance`, `graph` (move masks, entry multipliers and stored rays per agent size),
 //! `connectivity` (region labels), `occupancy` (the units standing on the map), `paged` (the
 //! shared pages every per-anchor array is stored in, so snapshots copy only what edits
 //! write), `landmarks`, `flow_field` (one backward search that leads every anchor to the

@@ -9,7 +9,7 @@ use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
-use crate::search::{paths_from, UnitsView};
+use crate::search::{graph_with_units, paths_from, UnitsView};
 
 impl PathMap {
     /// A [`FlowField`] for an agent of `agent_size` moving by the rules of the profile called
@@ -104,7 +104,7 @@ impl PathMap {
         let counted = self.units_for_field(size, options, &goal_indices)?;
         let patched = counted
             .as_ref()
-            .map(|view| graph.with_units(view, options.other_units));
+            .map(|view| graph_with_units(&graph, view, options.other_units));
         let source = FieldSource {
             grid: &self.grid,
             graph: patched.as_ref().unwrap_or(&graph),

@@ -182,9 +182,9 @@ mod tests {
     use super::super::keys::{Compact, Packed, Wide};
     use super::super::scratch::{Flat, Paged};
     use super::super::step_costs::{PerAnchorCosts, UniformCosts};
-    use super::super::test_masks::move_masks;
     use super::*;
     use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
+    use crate::graph::test_masks::move_masks;
     use crate::movement::STEP_LENGTHS;
     use crate::paged::PagedVec;
 

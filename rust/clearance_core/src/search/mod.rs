@@ -11,7 +11,7 @@
 //! |---|---|
 //! | `astar.rs` | plain A*: the expansion loop and the path trace |
 //! | `direct.rs` | the direct walk `auto` tries first, kept when it provably costs the lower bound |
-//! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), the rays between the anchors where a path may turn (`rays.rs`), and those rays stored ahead of the queries on uniform-cost graphs (`distances.rs`) |
+//! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), the rays between the anchors where a path may turn (`rays.rs`); the rays stored ahead of the queries on uniform-cost graphs live with the graph that owns them (`graph/stored_rays.rs`) |
 //! | `heuristic.rs` | the distance heuristic and its maximum with the landmark bounds |
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |
@@ -48,48 +48,15 @@ mod scratch;
 mod step_costs;
 mod units;
 
-#[cfg(test)]
-mod test_masks {
-    use crate::movement::DIRECTIONS;
-
-    /// Move masks of a `width x height` map whose open cells `open(x, y)` says, for size 1
-    /// and 8-way movement without corner cutting.
-    pub(crate) fn move_masks(
-        width: usize,
-        height: usize,
-        open: impl Fn(usize, usize) -> bool,
-    ) -> crate::paged::PagedVec<u8> {
-        let legal = |x: i64, y: i64| {
-            x >= 0
-                && y >= 0
-                && x < width as i64
-                && y < height as i64
-                && open(x as usize, y as usize)
-        };
-        (0..width * height)
-            .map(|index| {
-                let (x, y) = ((index % width) as i64, (index / width) as i64);
-                if !legal(x, y) {
-                    return 0;
-                }
-                DIRECTIONS.iter().enumerate().fold(0u8, |mask, (bit, d)| {
-                    let (dx, dy) = (i64::from(d.dx), i64::from(d.dy));
-                    let ok = legal(x + dx, y + dy) && legal(x + dx, y) && legal(x, y + dy);
-                    mask | u8::from(ok) << bit
-                })
-            })
-            .collect()
-    }
-}
-
-pub(crate) use jump::JumpDistances;
 pub(crate) use moves::Unblocked;
 pub(crate) use range::{range_search, Budget, RangeFound, Reached, Window};
 pub use scratch::SearchScratch;
 use scratch::{Flat, Paged};
+pub(crate) use units::graph_with_units;
 pub use units::UnitsView;
 
 use crate::cost::STRAIGHT_STEP;
+use crate::graph::JumpDistances;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::landmarks::LandmarkTable;
 use crate::movement::{Movement, STEP_LENGTHS};

@@ -91,7 +91,7 @@
 //!
 //! On a uniform-cost graph no cost test can stop a ray, so where each straight ray and each
 //! diagonal ray (under 8-way rules) ends depends only on the move masks: the graph stores them
-//! (`distances.rs`, after JPS+) and a ray is read, not walked, then cut short where it passes
+//! (`graph/stored_rays.rs`, after JPS+) and a ray is read, not walked, then cut short where it passes
 //! the goal or a target. The stops are the same, so the search expands the same jump points
 //! in the same order and returns the same path as with walked rays.
 //!
@@ -115,11 +115,9 @@
 //! straight or diagonal lines. Among equally cheap paths it may return a different one than
 //! plain A*, but the same one for the same query and map every time.
 
-mod distances;
 mod rays;
 mod units;
 
-pub(crate) use distances::JumpDistances;
 pub(super) use rays::Goal;
 
 use super::heuristic::Heuristic;

@@ -2,61 +2,14 @@
 //! and tests, and the straight, diagonal and 4-way vertical rays that walk from a jump point
 //! to the next.
 
-use super::distances::{JumpDistances, StoredRay};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
-use crate::movement::{direction_offsets, Direction, DIRECTIONS, OPPOSITE, STRAIGHT_DIRECTIONS};
+use crate::graph::{JumpDistances, StoredRay};
+use crate::movement::{
+    direction_of, direction_offsets, Direction, DIRECTIONS, OPPOSITE, PARTS, SIDES, SIDE_BITS,
+    STRAIGHT_DIRECTIONS,
+};
 use crate::search::moves::MoveMasks;
 use crate::search::step_costs::StepCosts;
-
-/// The index in [`DIRECTIONS`] of the step `(dx, dy)`.
-const fn direction_of(dx: i32, dy: i32) -> usize {
-    let mut direction = 0;
-    while DIRECTIONS[direction].dx != dx || DIRECTIONS[direction].dy != dy {
-        direction += 1;
-    }
-    direction
-}
-
-/// For a straight direction `d`: its two sides, each as `(side, diagonal)`, the straight
-/// direction at right angles and the diagonal between `d` and it.
-const SIDES: [[(usize, usize); 2]; STRAIGHT_DIRECTIONS] = {
-    let mut sides = [[(0, 0); 2]; STRAIGHT_DIRECTIONS];
-    let mut d = 0;
-    while d < STRAIGHT_DIRECTIONS {
-        let (dx, dy) = (DIRECTIONS[d].dx, DIRECTIONS[d].dy);
-        // Right angles to (dx, dy): (dy, dx) and (-dy, -dx).
-        let (ax, ay) = (dy, dx);
-        sides[d] = [
-            (direction_of(ax, ay), direction_of(dx + ax, dy + ay)),
-            (direction_of(-ax, -ay), direction_of(dx - ax, dy - ay)),
-        ];
-        d += 1;
-    }
-    sides
-};
-
-/// For a straight direction: the bits of its two sides (see [`SIDES`]).
-pub(super) const SIDE_BITS: [u8; 8] = {
-    let mut bits = [0; 8];
-    let mut d = 0;
-    while d < STRAIGHT_DIRECTIONS {
-        bits[d] = 1 << SIDES[d][0].0 | 1 << SIDES[d][1].0;
-        d += 1;
-    }
-    bits
-};
-
-/// For a diagonal direction `(dx, dy)`: its straight parts `(dx, 0)` and `(0, dy)`.
-pub(super) const PARTS: [[usize; 2]; 8] = {
-    let mut parts = [[0; 2]; 8];
-    let mut d = STRAIGHT_DIRECTIONS;
-    while d < 8 {
-        let (dx, dy) = (DIRECTIONS[d].dx, DIRECTIONS[d].dy);
-        parts[d] = [direction_of(dx, 0), direction_of(0, dy)];
-        d += 1;
-    }
-    parts
-};
 
 /// For a diagonal direction `(dx, dy)`: the two diagonals at right angles to it, each with
 /// the straight direction between it and the way back: `((-dx, dy), (-dx, 0))` and

@@ -27,8 +27,9 @@
 //! found at or after a touched step, the ray may stop there a step early, which is one stop
 //! more on a canonical path and harmless (the parent module's "Several targets").
 
-use super::distances::JumpDistances;
-use super::rays::{Rays, Stops, PARTS, SIDE_BITS};
+use super::rays::{Rays, Stops};
+use crate::graph::JumpDistances;
+use crate::movement::{PARTS, SIDE_BITS};
 use crate::search::moves::MoveMasks;
 use crate::search::step_costs::StepCosts;
 use crate::search::units::UnitsView;

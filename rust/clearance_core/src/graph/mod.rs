@@ -4,16 +4,23 @@
 //! the corner rule) at every expansion. Instead each anchor stores a bit mask of its legal moves
 //! and, unless all of the profile's terrains cost the same, the multiplier paid on entering it.
 //! It also labels connected regions. Built once per (profile, agent size) and cached by the map.
+//!
+//! On uniform-cost graphs the graph also stores, for every anchor and direction, where a
+//! jump-point search's ray from it ends (`stored_rays.rs`): a description of the graph's own
+//! moves, built and repaired with them. The searches (`crate::search`) read the graph; the
+//! graph knows nothing of them.
+
+mod stored_rays;
+
+pub(crate) use stored_rays::{JumpDistances, StoredRay};
 
 use crate::clearance::ClearanceLayer;
 use crate::connectivity::Regions;
 use crate::grid::{TerrainGrid, Window};
 use crate::movement::{direction_offsets, Movement, DIRECTIONS};
-use crate::occupancy::OtherUnits;
 use crate::paged::PagedVec;
 use crate::profile::AgentProfile;
 use crate::result::StepWeights;
-use crate::search::{JumpDistances, UnitCostScale, UnitsView};
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
 ///
@@ -43,7 +50,7 @@ pub(crate) struct AnchorGraph {
     /// How many legal anchors have their `even_costs` bit clear.
     uneven_anchors: usize,
     /// With uniform costs: the straight rays of jump-point search, stored ahead of the
-    /// queries (`search/jump/distances.rs`).
+    /// queries (`stored_rays.rs`).
     pub jump_distances: Option<JumpDistances>,
     agent_size: u8,
     movement: Movement,
@@ -308,15 +315,10 @@ impl AnchorGraph {
         weights
     }
 
-    /// This graph with other units counted as `view` and `rule` say (see `search/units.rs`),
-    /// for searches that read the graph's arrays directly (flow fields): under
-    /// [`OtherUnits::Block`] the blocked anchors lose their moves and their neighbours the
-    /// moves onto them; under [`OtherUnits::Cost`] the blocked anchors cost `max(m, M)`,
-    /// counted in a unit that divides both the graph's and `M`. The copy keeps the terrain's
-    /// region labels (units only split regions, which costs a search the time to find out)
-    /// and drops the stored rays, which describe the terrain's graph.
-    pub fn with_units(&self, view: &UnitsView, rule: OtherUnits) -> AnchorGraph {
-        let mut graph = AnchorGraph {
+    /// A copy of this graph without its stored rays, which describe this graph's moves only:
+    /// for a caller about to change the moves or costs of the copy (other units, say).
+    pub fn without_stored_rays(&self) -> AnchorGraph {
+        AnchorGraph {
             moves: self.moves.clone(),
             entry: self.entry.clone(),
             min_multiplier: self.min_multiplier,
@@ -328,42 +330,7 @@ impl AnchorGraph {
             jump_distances: None,
             agent_size: self.agent_size,
             movement: self.movement,
-        };
-        match rule {
-            OtherUnits::Ignore => {}
-            OtherUnits::Block => {
-                for anchor in 0..graph.moves.len() {
-                    let mask = graph.moves[anchor];
-                    graph.moves.set(anchor, view.unblocked_mask(anchor, mask));
-                }
-            }
-            OtherUnits::Cost(multiplier) => {
-                let UnitCostScale {
-                    unit,
-                    scale,
-                    multiplier: units_multiplier,
-                } = UnitCostScale::new(self.cost_unit, multiplier);
-                let entry: PagedVec<u32> = (0..self.moves.len())
-                    .map(|anchor| {
-                        let terrain = u64::from(match &self.entry {
-                            EntryCosts::Uniform(value) => *value,
-                            EntryCosts::PerAnchor(values) => values[anchor],
-                        }) * scale;
-                        let paid = if view.is_blocked(anchor) {
-                            terrain.max(units_multiplier)
-                        } else {
-                            terrain
-                        };
-                        // At most 10,000 x 1000 fixed-point units, so it fits.
-                        paid as u32
-                    })
-                    .collect();
-                graph.entry = EntryCosts::PerAnchor(entry);
-                graph.cost_unit = unit;
-                graph.min_multiplier = (u64::from(self.min_multiplier) * scale) as u32;
-            }
         }
-        graph
     }
 
     /// Whether a path may exist between two legal anchors: they lie in the same region.
@@ -608,4 +575,38 @@ fn window_max(
         }
     }
     result
+}
+
+#[cfg(test)]
+pub(crate) mod test_masks {
+    use crate::movement::DIRECTIONS;
+
+    /// Move masks of a `width x height` map whose open cells `open(x, y)` says, for size 1
+    /// and 8-way movement without corner cutting.
+    pub(crate) fn move_masks(
+        width: usize,
+        height: usize,
+        open: impl Fn(usize, usize) -> bool,
+    ) -> crate::paged::PagedVec<u8> {
+        let legal = |x: i64, y: i64| {
+            x >= 0
+                && y >= 0
+                && x < width as i64
+                && y < height as i64
+                && open(x as usize, y as usize)
+        };
+        (0..width * height)
+            .map(|index| {
+                let (x, y) = ((index % width) as i64, (index / width) as i64);
+                if !legal(x, y) {
+                    return 0;
+                }
+                DIRECTIONS.iter().enumerate().fold(0u8, |mask, (bit, d)| {
+                    let (dx, dy) = (i64::from(d.dx), i64::from(d.dy));
+                    let ok = legal(x + dx, y + dy) && legal(x + dx, y) && legal(x, y + dy);
+                    mask | u8::from(ok) << bit
+                })
+            })
+            .collect()
+    }
 }

@@ -13,7 +13,7 @@
 //! # Why the table is right
 //!
 //! Let `e(a, d)` be the entry of anchor `a` in straight direction `d`, and `n = a + d`. The
-//! ray from `a` (see `Rays::straight` in `rays.rs`) first checks the step `d` from `a`: if it
+//! ray from `a` (see `Rays::straight` in `search/jump/rays.rs`) first checks the step `d` from `a`: if it
 //! is illegal the ray is a dead end after 0 steps. Otherwise it steps to `n` and stops there
 //! if a side of `d` is legal at `n` but not at `a`: a stop after 1 step. Otherwise it goes on
 //! exactly as the ray from `n` does, one step later: `e(a, d) = e(n, d) + 1` with the same
@@ -33,7 +33,7 @@
 //! from `a` is illegal, a stop after 1 step if a stored straight ray of `n` along a part of `D`
 //! ends at a stop, and otherwise `n`'s entry plus one step. The goal ends a diagonal ray
 //! early at the anchor where it crosses the goal's row or column, if the straight ray from
-//! there reaches the goal; that is arithmetic on the stored entries (`rays.rs`).
+//! there reaches the goal; that is arithmetic on the stored entries (`search/jump/rays.rs`).
 //!
 //! A diagonal entry reads its own mask and, of `n`, whether its two straight rays end at
 //! stops, and `n`'s diagonal entry. So after an edit the repair recomputes, row by row from the
@@ -44,9 +44,10 @@
 //! A ray never leaves the map (a step off it is never legal), so it takes at most
 //! `MAX_SIDE - 1` steps, which fits the 15 bits an entry keeps for them.
 
-use super::rays::{PARTS, SIDE_BITS};
 use crate::grid::{Window, MAX_SIDE};
-use crate::movement::{direction_offsets, Direction, Movement, DIRECTIONS, STRAIGHT_DIRECTIONS};
+use crate::movement::{
+    direction_offsets, Direction, Movement, DIRECTIONS, PARTS, SIDE_BITS, STRAIGHT_DIRECTIONS,
+};
 use crate::paged::PagedVec;
 
 /// The flag of an entry whose ray ends at a stop, not at a dead end.
@@ -328,7 +329,7 @@ fn decode(entry: u16) -> StoredRay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::test_masks;
+    use crate::graph::test_masks;
 
     /// Move masks of a `width x height` map whose open cells `open` lists row by row.
     fn move_masks(open: &[bool], width: usize, height: usize) -> PagedVec<u8> {

@@ -252,10 +252,7 @@ mod tests {
             largest = largest.max(touched);
             assert_eq!(pages.pages_taken(), touched);
             assert_eq!(pages.pages_held(), largest);
-            assert_eq!(
-                pages.memory_bytes() >= largest * std::mem::size_of::<Page>(),
-                true
-            );
+            assert!(pages.memory_bytes() >= largest * std::mem::size_of::<Page>());
         }
     }
 

@@ -28,7 +28,7 @@ for map in "${maps[@]}"; do
             a="$(instructions "$map" "$before")"
             b="$(instructions "$map" "$after")"
             awk -v m="$map" -v a="$a" -v b="$b" \
-                'BEGIN { printf "%s: %d -> %d instructions (%.3fx)\n", m, a, b, b / a }'
+                'BEGIN { printf "%s: %.0f -> %.0f instructions (%.3fx)\n", m, a, b, b / a }'
             ;;
         time)
             for _ in 1 2 3; do

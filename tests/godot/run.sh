@@ -78,6 +78,19 @@ PY
     fi
 fi
 
+# The live-map stress test: a 1024 x 1024 map, 2 workers, 200 requests in flight while a 4 x 4
+# wall goes up or comes down every frame for 600 frames; every answer is checked against
+# find_path on the map as it was when asked, and the edit's time per frame is reported.
+run stress 900 --script res://tests/live_map_stress.gd
+stress="$(grep '^STRESS ' "$logs/stress.log" | tail -n 1)"
+if [[ -z "$stress" ]]; then
+    echo "FAIL: the live-map stress test printed no receipt; its output ends:"
+    tail -n 20 "$logs/stress.log"
+    failed=1
+else
+    echo "$stress"
+fi
+
 # --scripted-edits walls a bridge at frame 5: units on their way must re-plan asynchronously.
 run demo 300 res://demo/demo.tscn -- --quit-after-frames=120 --scripted-edits
 if ! grep -q 're-planned after an edit' "$logs/demo.log"; then

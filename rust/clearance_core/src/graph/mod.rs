@@ -466,11 +466,6 @@ fn greatest_common_divisor(a: u32, b: u32) -> u32 {
     }
 }
 
-/// For every anchor of `anchors`, the largest multiplier of the cells under its `size x size`
-/// footprint (cells beyond the map do not count; impassable cells count as 0, and never lie
-/// under the footprint of a legal anchor), row by row. A separable sliding-window maximum,
-/// rows then columns, each window formed from two overlapping power-of-two windows:
-/// O(cells * log size).
 /// Sets or clears the bit of every anchor in `window` in `bits` (see
 /// [`AnchorGraph::even_costs`]): set iff each of its legal neighbours on the `width x height`
 /// map has the same multiplier (and for illegal anchors, which no ray reaches); `uneven`
@@ -507,6 +502,11 @@ fn mark_even_costs(
     }
 }
 
+/// For every anchor of `anchors`, the largest multiplier of the cells under its `size x size`
+/// footprint (cells beyond the map do not count; impassable cells count as 0, and never lie
+/// under the footprint of a legal anchor), row by row. A separable sliding-window maximum,
+/// rows then columns, each window formed from two overlapping power-of-two windows:
+/// O(cells * log size).
 fn footprint_max_multipliers(
     grid: &TerrainGrid,
     profile: &AgentProfile,

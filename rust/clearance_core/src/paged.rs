@@ -95,6 +95,16 @@ impl<T> PagedVec<T> {
         self.pages().flatten()
     }
 
+    /// The elements of `range`, which must lie within one page (a row of a table whose rows
+    /// are a power of two long, at most a page, never straddles two).
+    #[inline]
+    pub fn slice(&self, range: Range<usize>) -> &[T] {
+        assert!(range.start <= range.end && range.end <= self.len);
+        let page = range.start >> PAGE_BITS;
+        let offset = range.start & OFFSET_MASK;
+        &self.pages[page][offset..offset + (range.end - range.start)]
+    }
+
     /// The elements of `range` as runs of consecutive elements, one per page they touch.
     pub fn runs(&self, range: Range<usize>) -> impl Iterator<Item = &[T]> + '_ {
         assert!(range.start <= range.end && range.end <= self.len);

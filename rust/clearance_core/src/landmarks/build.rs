@@ -14,10 +14,13 @@
 //! for any number of threads.
 
 use super::progress::{LandmarkProgressFn, Progress};
-use super::sweep::{Column, Sweep, Sweeper};
-use super::{LandmarkPlacement, LandmarkTable, SMALLEST_REGION_FOR_LANDMARK, UNREACHABLE};
+use super::sweep::{Sweep, Sweeper};
+use super::{
+    stride_for, LandmarkPlacement, LandmarkTable, SMALLEST_REGION_FOR_LANDMARK, UNREACHABLE,
+};
 use crate::connectivity::NO_REGION;
 use crate::graph::{AnchorGraph, EntryCosts};
+use crate::paged::PagedVec;
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver};
@@ -76,12 +79,9 @@ impl Shared<'_> {
             Sweep::ToSource => self.to_landmark.as_ref().expect("asymmetric tables"),
         };
         let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
-        Column {
-            table: &mut table[..],
-            count: self.count,
-            landmark: slot,
+        for (anchor, &distance) in column.iter().enumerate() {
+            table[anchor * self.count + slot] = distance;
         }
-        .fill(column);
     }
 
     /// Runs tasks until the sender is gone and the queue is empty.
@@ -180,28 +180,31 @@ impl LandmarkTable {
         if landmarks.is_empty() || shared.overflow.load(Ordering::Relaxed) {
             return None;
         }
+        let stride = stride_for(landmarks.len());
         let take = |table: Mutex<Vec<u32>>| {
             let table = table.into_inner().unwrap_or_else(PoisonError::into_inner);
-            compact(table, count, landmarks.len())
+            lay_out(table, count, landmarks.len(), stride)
         };
         Some(LandmarkTable {
             from_landmark: take(shared.from_landmark),
             to_landmark: shared.to_landmark.map(take),
+            stride,
             landmarks,
             exact: true,
         })
     }
 }
 
-/// The table of `count` slots per anchor cut down to its first `used` slots.
-fn compact(table: Vec<u32>, count: usize, used: usize) -> Vec<u32> {
-    if used == count {
-        return table;
+/// The table of `count` slots per anchor laid out in pages with `stride` slots per anchor:
+/// its first `used` slots, then unused ones up to the stride.
+fn lay_out(table: Vec<u32>, count: usize, used: usize, stride: usize) -> PagedVec<u32> {
+    if used == count && count == stride {
+        return PagedVec::from(table);
     }
+    let unused = std::iter::repeat_n(UNREACHABLE, stride - used);
     table
         .chunks_exact(count)
-        .flat_map(|slots| &slots[..used])
-        .copied()
+        .flat_map(|slots| slots[..used].iter().copied().chain(unused.clone()))
         .collect()
 }
 

@@ -49,6 +49,7 @@ pub use progress::{LandmarkProgress, LandmarkProgressFn};
 use crate::connectivity::NO_REGION;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::grid::Cell;
+use crate::paged::PagedVec;
 use sweep::{Sweep, Sweeper};
 
 /// Largest number of landmarks per profile.
@@ -100,16 +101,29 @@ pub struct LandmarkStats {
     pub bytes_per_cell_per_landmark: f64,
 }
 
+/// Slots per anchor in a table of `count` landmarks: `count` rounded up to a power of two, at
+/// most [`MAX_LANDMARKS`], which divides a page.
+fn stride_for(count: usize) -> usize {
+    count.next_power_of_two()
+}
+
+const _: () = assert!(crate::paged::PAGE_LEN % MAX_LANDMARKS.next_power_of_two() == 0);
+
 /// True distances between every anchor and a few landmarks, on the size-1 graph of a profile.
 #[derive(Debug, Clone)]
 pub(crate) struct LandmarkTable {
     /// Storage indices of the landmarks.
     pub landmarks: Vec<usize>,
-    /// `from_landmark[anchor * count + l] = d(L_l, anchor)`, in the graph's cost units.
-    from_landmark: Vec<u32>,
-    /// `to_landmark[anchor * count + l] = d(anchor, L_l)`; `None` when every step costs the
+    /// Slots per anchor in the tables: the landmark count rounded up to a power of two, so
+    /// that an anchor's row never straddles two pages (the slots past the count are unused).
+    stride: usize,
+    /// `from_landmark[anchor * stride + l] = d(L_l, anchor)`, in the graph's cost units.
+    /// Paged like every per-anchor array a snapshot shares, and written only where a value
+    /// changes, so an edit under a snapshot copies only the pages whose distances changed.
+    from_landmark: PagedVec<u32>,
+    /// `to_landmark[anchor * stride + l] = d(anchor, L_l)`; `None` when every step costs the
     /// same both ways, so it equals `from_landmark`.
-    to_landmark: Option<Vec<u32>>,
+    to_landmark: Option<PagedVec<u32>>,
     /// Whether the distances are the true ones of the current graph (what a rebuild from the
     /// same landmarks holds); `false` once an edit raised costs under the table, which then
     /// holds lower bounds.
@@ -139,7 +153,6 @@ impl LandmarkTable {
             return Err("the table stores other directions than a rebuild would".into());
         }
         let sweeper = Sweeper { graph, width };
-        let count = self.count();
         let kind = if self.exact { "exact" } else { "inexact" };
         for (l, &landmark) in self.landmarks.iter().enumerate() {
             if graph.regions.region_of(landmark) == NO_REGION {
@@ -153,7 +166,7 @@ impl LandmarkTable {
                 let Some(table) = table else { continue };
                 let fresh = sweeper.distances(landmark, sweep);
                 for (anchor, &rebuilt) in fresh.iter().enumerate() {
-                    let stored = match table[anchor * count + l] {
+                    let stored = match table[anchor * self.stride + l] {
                         UNREACHABLE => u64::MAX,
                         stored => u64::from(stored),
                     };
@@ -180,24 +193,42 @@ impl LandmarkTable {
     }
 
     /// Bytes a table of `count` landmarks on a map of `cells` cells may hold: distances to and
-    /// from each landmark, 4 bytes each (half that when costs are uniform).
+    /// from each landmark slot, 4 bytes each (half that when costs are uniform).
     pub fn estimated_bytes(cells: usize, count: usize) -> usize {
-        cells.saturating_mul(count).saturating_mul(8)
+        cells.saturating_mul(stride_for(count)).saturating_mul(8)
     }
 
     pub fn memory_bytes(&self) -> usize {
-        let to = self.to_landmark.as_ref().map_or(0, Vec::capacity);
-        (self.from_landmark.capacity() + to) * std::mem::size_of::<u32>()
+        let to = self.to_landmark.as_ref().map_or(0, PagedVec::memory_bytes);
+        self.from_landmark.memory_bytes() + to
+    }
+
+    /// Compares the table's pages with `before`'s (see [`PagedVec::audit`]).
+    #[cfg(test)]
+    pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
+        self.from_landmark
+            .audit(&before.from_landmark, "distances from landmarks", audit);
+        if let (Some(mine), Some(theirs)) = (&self.to_landmark, &before.to_landmark) {
+            mine.audit(theirs, "distances to landmarks", audit);
+        }
+    }
+
+    /// The distances of `anchor` in `table`, one per landmark.
+    #[inline]
+    fn row<'a>(&self, table: &'a PagedVec<u32>, anchor: usize) -> &'a [u32] {
+        let start = anchor * self.stride;
+        table.slice(start..start + self.count())
     }
 
     /// The heuristic towards `goal`, ready to evaluate at any anchor.
     pub fn towards(&self, goal: usize) -> LandmarkBounds<'_> {
-        let count = self.count();
-        let row = |table: &[u32]| table[goal * count..(goal + 1) * count].to_vec();
         LandmarkBounds {
             table: self,
-            goal_from_landmark: row(&self.from_landmark),
-            goal_to_landmark: self.to_landmark.as_deref().map(row),
+            goal_from_landmark: self.row(&self.from_landmark, goal).to_vec(),
+            goal_to_landmark: self
+                .to_landmark
+                .as_ref()
+                .map(|table| self.row(table, goal).to_vec()),
         }
     }
 }
@@ -218,11 +249,11 @@ impl LandmarkBounds<'_> {
     #[inline]
     pub fn estimate(&self, anchor: usize) -> u64 {
         let count = self.table.count();
-        let from = &self.table.from_landmark[anchor * count..(anchor + 1) * count];
+        let from = self.table.row(&self.table.from_landmark, anchor);
         let mut best = 0u32;
         match (&self.goal_to_landmark, &self.table.to_landmark) {
             (Some(goal_to), Some(to_table)) => {
-                let to = &to_table[anchor * count..(anchor + 1) * count];
+                let to = self.table.row(to_table, anchor);
                 for l in 0..count {
                     best = best
                         .max(self.goal_from_landmark[l].saturating_sub(from[l]))

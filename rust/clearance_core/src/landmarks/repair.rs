@@ -107,7 +107,6 @@ impl LandmarkTable {
         let sweeper = Sweeper { graph, width };
         let sweep_afresh = may_raise && graph.min_multiplier == 0;
         let largest_raised = graph.moves.len() / LARGEST_RAISED_SHARE;
-        let count = self.count();
         let mut queue = BinaryHeap::new();
         let mut raise = RaiseScratch::default();
         let tables = [Some(&mut self.from_landmark), self.to_landmark.as_mut()];
@@ -115,8 +114,8 @@ impl LandmarkTable {
             let Some(table) = table else { continue };
             for (l, &landmark) in self.landmarks.iter().enumerate() {
                 let mut column = Column {
-                    table: &mut table[..],
-                    count,
+                    table,
+                    stride: self.stride,
                     landmark: l,
                 };
                 let repaired = if sweep_afresh {

@@ -12,6 +12,7 @@ use super::queue::RadixQueue;
 use super::UNREACHABLE;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::movement::{direction_offsets, STEP_LENGTHS};
+use crate::paged::PagedVec;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -178,10 +179,12 @@ impl Sweeper<'_> {
     }
 }
 
-/// One landmark's distances inside an interleaved table (`[anchor][landmark]`).
+/// One landmark's distances inside an interleaved table (`[anchor][slot]`, `stride` slots per
+/// anchor). Writes go through [`PagedVec::set`], so a value that does not change leaves its
+/// page shared with any snapshot.
 pub(super) struct Column<'a> {
-    pub table: &'a mut [u32],
-    pub count: usize,
+    pub table: &'a mut PagedVec<u32>,
+    pub stride: usize,
     pub landmark: usize,
 }
 
@@ -189,7 +192,7 @@ impl Column<'_> {
     /// The stored distance, `u64::MAX` for `UNREACHABLE`.
     #[inline]
     pub fn get(&self, anchor: usize) -> u64 {
-        match self.table[anchor * self.count + self.landmark] {
+        match self.table[anchor * self.stride + self.landmark] {
             UNREACHABLE => u64::MAX,
             stored => u64::from(stored),
         }
@@ -204,13 +207,14 @@ impl Column<'_> {
             debug_assert!(distance < u64::from(UNREACHABLE));
             distance as u32
         };
-        self.table[anchor * self.count + self.landmark] = stored;
+        self.table.set(anchor * self.stride + self.landmark, stored);
     }
 
     /// Overwrites the whole column with `column` (as [`Sweeper::column`] returns it).
     pub fn fill(&mut self, column: &[u32]) {
         for (anchor, &distance) in column.iter().enumerate() {
-            self.table[anchor * self.count + self.landmark] = distance;
+            self.table
+                .set(anchor * self.stride + self.landmark, distance);
         }
     }
 }

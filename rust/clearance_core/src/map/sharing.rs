@@ -3,6 +3,7 @@
 
 use super::{read, PathMap};
 use crate::grid::{Region, TerrainGrid};
+use crate::landmarks::LandmarkPlacement;
 use crate::movement::Movement;
 use crate::paged::{PageAudit, PAGE_LEN};
 use crate::profile::AgentProfile;
@@ -53,6 +54,11 @@ fn warm_map(rng: &mut Rng, (width, height): (i32, i32), movement: Movement) -> P
             assert_eq!(map.prepare(profile, size), PathCode::Ok);
         }
     }
+    // Three landmarks: rows of four slots, one of them unused.
+    map.set_landmarks(LandmarkPlacement::Farthest(3)).unwrap();
+    for profile in ["scout", "wader"] {
+        assert!(map.bake_landmarks(profile).is_some());
+    }
     map
 }
 
@@ -68,6 +74,12 @@ fn audit(map: &PathMap, snapshot: &PathMap) -> PageAudit {
     for (name, by_size) in read(&map.graphs).iter() {
         for (size, graph) in by_size {
             graph.audit_pages(&before[name][size], &mut audit);
+        }
+    }
+    let before = read(&snapshot.landmarks);
+    for (name, table) in read(&map.landmarks).iter() {
+        if let (Some(table), Some(Some(old))) = (table, before.get(name)) {
+            table.audit_pages(old, &mut audit);
         }
     }
     audit

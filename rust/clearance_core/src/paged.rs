@@ -1,8 +1,8 @@
 //! Paged arrays: one value per anchor, in fixed-size pages behind shared pointers.
 //!
 //! Everything a snapshot of a map shares with the map (terrain, clearance layers, move masks,
-//! entry multipliers, region labels, stored rays) is a [`PagedVec`]: its elements lie in
-//! pages of [`PAGE_LEN`] consecutive indices, each page behind its own [`Arc`]. Cloning the
+//! entry multipliers, region labels, stored rays, landmark tables) is a [`PagedVec`]: its
+//! elements lie in pages of [`PAGE_LEN`] consecutive indices, each page behind its own [`Arc`]. Cloning the
 //! array copies the page table and shares every page; writing an element copies the one page
 //! it lies in if that page is still shared (copy on write, page by page). So a snapshot costs
 //! a page table, and an edit after it copies only the pages it writes, not whole arrays.

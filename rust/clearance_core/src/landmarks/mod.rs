@@ -107,7 +107,7 @@ fn stride_for(count: usize) -> usize {
     count.next_power_of_two()
 }
 
-const _: () = assert!(crate::paged::PAGE_LEN % MAX_LANDMARKS.next_power_of_two() == 0);
+const _: () = assert!(crate::paged::PAGE_LEN.is_multiple_of(MAX_LANDMARKS.next_power_of_two()));
 
 /// True distances between every anchor and a few landmarks, on the size-1 graph of a profile.
 #[derive(Debug, Clone)]

@@ -75,6 +75,7 @@ func check_batches() -> String:
 	var typed: Array[Dictionary] = []
 	typed.assign(queries)
 	_expect_eq(pf.find_paths(typed), expected, "find_paths takes a typed Array[Dictionary] too")
+	_expect_eq(pf.call(&"find_paths", typed), expected, "a dynamic call of find_paths takes a typed Array[Dictionary] too")
 	var delivered := []
 	pf.paths_found.connect(func(id: int, results: Array) -> void: delivered.append([id, results]))
 	var id := pf.request_paths(queries)

@@ -124,7 +124,7 @@ impl ClearancePathfinder {
     /// `find_path()` takes them; units count as for `request_path()`. If any entry is
     /// malformed, returns -1, prints an error naming it, and starts nothing.
     #[func]
-    pub fn request_paths(&mut self, queries: VarArray) -> i64 {
+    pub fn request_paths(&mut self, queries: AnyArray) -> i64 {
         self.ensure_ready();
         match self.owned_queries("request_paths", &queries) {
             Some(queries) => self.submit(Work::Paths {
@@ -140,7 +140,7 @@ impl ClearancePathfinder {
     /// per query, in order. If any entry is malformed, returns an empty array and prints an
     /// error naming it.
     #[func]
-    pub fn find_paths(&mut self, queries: VarArray) -> Array<VarDictionary> {
+    pub fn find_paths(&mut self, queries: AnyArray) -> Array<VarDictionary> {
         self.ensure_ready();
         let Some(owned) = self.owned_queries("find_paths", &queries) else {
             return Array::new();
@@ -342,7 +342,7 @@ impl ClearancePathfinder {
 
     /// The queries of a `request_paths()` or `find_paths()` batch, or `None` (with an error
     /// naming the first bad entry) if any entry is malformed.
-    fn owned_queries(&self, method: &str, queries: &VarArray) -> Option<Vec<OwnedQuery>> {
+    fn owned_queries(&self, method: &str, queries: &AnyArray) -> Option<Vec<OwnedQuery>> {
         let mut owned = Vec::with_capacity(queries.len());
         for (index, entry) in queries.iter_shared().enumerate() {
             match query_from_variant(&entry, self.expansion_limit()) {

@@ -10,8 +10,9 @@ extends SceneTree
 const SIDE := 1024
 const FRAMES := 600
 const IN_FLIGHT := 200
-const GROUND := 0
-const WALL := 1
+const CheckBase := preload("res://tests/check_base.gd")
+const GROUND := CheckBase.GROUND
+const WALL := CheckBase.WALL
 const REACH := 96
 ## Where the walls go up and come down, in turn: wall `f % size()` changes at frame `f`, so
 ## the map's state is which of them stand (a bit each).

@@ -56,11 +56,21 @@ if "$godot" --headless --help 2>/dev/null | grep -q -- '--import'; then
     run import 600 --import
 fi
 
+# The last line of $logs/$1.log that starts with "$2 ", printed; a failure (with the log's
+# last lines) if there is none.
+receipt_of() {
+    local line
+    line="$(grep "^$2 " "$logs/$1.log" | tail -n 1)"
+    if [[ -z "$line" ]]; then
+        echo "FAIL: $1 printed no $2 line; its output ends:" >&2
+        tail -n 30 "$logs/$1.log" >&2
+        return 1
+    fi
+    echo "$line"
+}
+
 run verify 600 --script res://tests/verify.gd
-receipt="$(grep '^RECEIPT ' "$logs/verify.log" | tail -n 1)"
-if [[ -z "$receipt" ]]; then
-    echo "FAIL: the verifier printed no receipt; its output ends:"
-    tail -n 30 "$logs/verify.log"
+if ! receipt="$(receipt_of verify RECEIPT)"; then
     failed=1
 else
     echo "$receipt"
@@ -82,14 +92,7 @@ fi
 # wall goes up or comes down every frame for 600 frames; every answer is checked against
 # find_path on the map as it was when asked, and the edit's time per frame is reported.
 run stress 900 --script res://tests/live_map_stress.gd
-stress="$(grep '^STRESS ' "$logs/stress.log" | tail -n 1)"
-if [[ -z "$stress" ]]; then
-    echo "FAIL: the live-map stress test printed no receipt; its output ends:"
-    tail -n 20 "$logs/stress.log"
-    failed=1
-else
-    echo "$stress"
-fi
+receipt_of stress STRESS || failed=1
 
 # --scripted-edits walls a bridge at frame 5: units on their way must re-plan asynchronously.
 run demo 300 res://demo/demo.tscn -- --quit-after-frames=120 --scripted-edits

@@ -166,19 +166,19 @@ impl SearchScratch {
         paged: impl FnOnce(&mut Self) -> Option<T>,
         flat: impl FnOnce(&mut Self) -> Option<T>,
     ) -> Option<T> {
+        // `Flat::begin` grows the arrays to the map, if they are smaller.
         if self.flat.holds(anchors) || FlatNodes::bytes_for(anchors) <= layout::FLAT_BUDGET {
-            self.flat.grow(anchors);
             return flat(self);
         }
         self.page_limit = pages::pages_for(anchors) / 4;
         let outcome = paged(self);
         let overflowed = outcome.is_none() && self.pages.pages_taken() > self.page_limit;
         self.page_limit = usize::MAX;
-        if !overflowed {
-            return outcome;
+        if overflowed {
+            flat(self)
+        } else {
+            outcome
         }
-        self.flat.grow(anchors);
-        flat(self)
     }
 
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached

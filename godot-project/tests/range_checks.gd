@@ -90,6 +90,10 @@ func check_ranges_match_find_path() -> String:
 	_expect_eq(typeof(packed.get_path_to(Vector2i(8, 2)).path), TYPE_PACKED_INT32_ARRAY, "packed anchors")
 	_expect_eq(packed.get_path_to(Vector2i(8, 2)).path.size(), found.path.size(), "as long as find_path's")
 	_expect_eq(pf.get_movement_range(Vector2i(0, 0), 1, &"walker", 0.0).get_cells(), [Vector2i(0, 0)] as Array[Vector2i], "budget 0: the start alone")
+	# Long lists come through the engine in bulk, and are still a typed Array of Vector2i.
+	var many := pf.get_movement_range(Vector2i(0, 0), 1, &"walker", 7.0).get_cells()
+	_expect(many.size() >= 16 and many.is_typed() and many.get_typed_builtin() == TYPE_VECTOR2I, "get_cells: a typed Array[Vector2i], %d long" % many.size())
+	_expect(many.all(func(cell: Variant) -> bool: return typeof(cell) == TYPE_VECTOR2I), "get_cells: every element a Vector2i")
 	pf.free()
 	return "%d anchors in range compared" % compared
 

@@ -108,13 +108,7 @@ impl MovementRange {
             (cell.x - self.region.x) as usize,
             (cell.y - self.region.y) as usize,
         );
-        let window = self.window;
-        let inside = (window.x0..window.x0 + window.width).contains(&x)
-            && (window.y0..window.y0 + window.height).contains(&y);
-        if !inside {
-            return None;
-        }
-        let place = self.places[(y - window.y0) * window.width + x - window.x0];
+        let place = self.places[self.window.place_of(x, y)?];
         (place != u32::MAX).then_some(place as usize)
     }
 

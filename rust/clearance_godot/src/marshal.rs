@@ -13,12 +13,31 @@ use clearance_core::{
 };
 use godot::prelude::*;
 
-/// `cells` as a typed Array. Built from a slice, so that gdext sizes the array once and writes
-/// the elements in place, rather than from an iterator, which pushes element by element (an
-/// engine call each): keep it so for anything as long as a path.
+/// `cells` as a typed Array.
+///
+/// Made one by one, each element costs two calls across the extension boundary (a Variant
+/// made, a placeholder dropped), each with gdext's thread check, which costs more than the
+/// element itself. So longer lists go through the engine in bulk: written into a
+/// `PackedVector2Array` (one copy), made an untyped Array and assigned to the typed one, which
+/// converts every element to `Vector2i` inside the engine. A float holds every coordinate
+/// below 2^24 exactly; a list with a coordinate beyond that, and short lists, take the direct
+/// way. (Tried and slower: the engine decoding the list from its binary serialization.)
 pub fn anchor_array(cells: &[Cell]) -> Array<Vector2i> {
-    let vectors: Vec<Vector2i> = cells.iter().map(|&cell| vector_of(cell)).collect();
-    Array::from(vectors.as_slice())
+    const EXACT_IN_FLOAT: u32 = 1 << 24;
+    const BULK_FROM: usize = 16;
+    let exact = |value: i32| value.unsigned_abs() < EXACT_IN_FLOAT;
+    if cells.len() < BULK_FROM || !cells.iter().all(|cell| exact(cell.x) && exact(cell.y)) {
+        let vectors: Vec<Vector2i> = cells.iter().map(|&cell| vector_of(cell)).collect();
+        return Array::from(vectors.as_slice());
+    }
+    let points: Vec<Vector2> = (cells.iter())
+        .map(|cell| Vector2::new(cell.x as f32, cell.y as f32))
+        .collect();
+    let untyped = PackedVector2Array::from(points.as_slice()).to_var_array();
+    let typed = Array::<Vector2i>::new();
+    // Arrays are shared by reference: `assign` on the Variant fills `typed` itself.
+    typed.to_variant().call("assign", &[untyped.to_variant()]);
+    typed
 }
 
 /// The anchors in `array` (typed `Array[Vector2i]` or untyped), or what is wrong with the

@@ -2,8 +2,10 @@
 
 use super::PathMap;
 use crate::error::RangeError;
+use crate::graph::EntryCosts;
 use crate::grid::Cell;
 use crate::occupancy::OtherUnits;
+use crate::paged::PagedVec;
 use crate::query::PathQuery;
 use crate::range::{fixed_budget, MovementRange, RangeOptions, MAX_TURNS};
 use crate::result::PathCode;
@@ -79,16 +81,24 @@ impl PathMap {
                 _ => terrain,
             }
         };
-        let (start, bound) = (checked.start, (multiplier, cheapest));
-        let found = match rule {
-            OtherUnits::Block => {
-                let moves = Unblocked {
-                    terrain: &graph.moves,
-                    units: &view,
-                };
-                range_search(moves, bound, size, start, budget)
+        let search = RangeSearch {
+            moves: &graph.moves,
+            units: (rule == OtherUnits::Block).then_some(&view),
+            size,
+            start: checked.start,
+            budget,
+            cheapest,
+        };
+        let found = match (&graph.entry, rule) {
+            // One multiplier everywhere: a constant, which the search's inner loop folds in.
+            (EntryCosts::Uniform(value), OtherUnits::Ignore | OtherUnits::Block) => {
+                let constant = u64::from(*value) * graph.cost_unit;
+                search.run(|_| constant)
             }
-            _ => range_search(&graph.moves, bound, size, start, budget),
+            (_, OtherUnits::Ignore | OtherUnits::Block) => {
+                search.run(|anchor| graph.entry_multiplier(anchor))
+            }
+            _ => search.run(multiplier),
         };
         let RangeFound {
             settled: reached,
@@ -119,5 +129,32 @@ impl PathMap {
             version: self.version,
             units_version: self.units_version,
         })
+    }
+}
+
+/// One range search's inputs besides the multipliers: the terrain's move masks, the units
+/// that block (under [`OtherUnits::Block`]), the map's size, the start and the bounds.
+struct RangeSearch<'a> {
+    moves: &'a PagedVec<u8>,
+    units: Option<&'a UnitsView>,
+    size: (usize, usize),
+    start: usize,
+    budget: Budget,
+    cheapest: u64,
+}
+
+impl RangeSearch<'_> {
+    fn run(&self, multiplier: impl Fn(usize) -> u64) -> RangeFound {
+        let bound = (multiplier, self.cheapest);
+        match self.units {
+            Some(units) => {
+                let moves = Unblocked {
+                    terrain: self.moves,
+                    units,
+                };
+                range_search(moves, bound, self.size, self.start, self.budget)
+            }
+            None => range_search(self.moves, bound, self.size, self.start, self.budget),
+        }
     }
 }

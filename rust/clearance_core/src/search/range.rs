@@ -17,13 +17,10 @@
 //! is `(1, cost)` and this is the plain search.
 //!
 //! Labels pack into one integer, `turns * (B + 1) + spent`, which orders them the same way.
-//! Ties break by storage index (lowest `y`, then `x`), so equal queries give equal ranges.
 
 use super::moves::MoveMasks;
 use crate::cost::STRAIGHT_STEP;
-use crate::movement::{direction_offsets, OPPOSITE, STEP_LENGTHS};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use crate::movement::{direction_offsets, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
 
 /// One anchor the search reached: its storage index, its packed label, the total cost of the
 /// path to it, and the direction of the last step (meaningless for the start).
@@ -62,10 +59,13 @@ pub(crate) fn range_search<M: MoveMasks>(
     let span = u128::from(budget.per_turn) + 1;
     let window = Window::around(start, size, budget, multiplier.1);
     // Labels and window indices in one 64-bit key where both fit (nearly always).
-    if u128::from(budget.turns) * span < 1 << 32 && window.width * window.height < 1 << 32 {
-        search_in::<u64, M>(moves, multiplier, size.0, start, budget, window)
-    } else {
-        search_in::<u128, M>(moves, multiplier, size.0, start, budget, window)
+    let compact = u128::from(budget.turns) * span < 1 << 32 && window.len() < 1 << 32;
+    match (compact, budget.turns == 1) {
+        (true, true) => search_in::<u64, M, true>(moves, multiplier, size.0, start, budget, window),
+        (true, false) => {
+            search_in::<u64, M, false>(moves, multiplier, size.0, start, budget, window)
+        }
+        (false, _) => search_in::<u128, M, false>(moves, multiplier, size.0, start, budget, window),
     }
 }
 
@@ -79,19 +79,18 @@ pub(crate) struct RangeFound {
 
 /// A queue key holding a label and a window index, ordered by label, then index.
 trait RangeKey: Ord + Copy {
+    /// Greater than every key of a label in range.
+    const MAX: Self;
     fn new(label: u64, local: usize) -> Self;
-    fn label(self) -> u64;
     fn local(self) -> usize;
 }
 
 impl RangeKey for u64 {
+    // Labels of `u64` keys are below `2^32 - 1` (see `range_search`).
+    const MAX: Self = u64::MAX;
     #[inline(always)]
     fn new(label: u64, local: usize) -> Self {
         label << 32 | local as u64
-    }
-    #[inline(always)]
-    fn label(self) -> u64 {
-        self >> 32
     }
     #[inline(always)]
     fn local(self) -> usize {
@@ -100,13 +99,11 @@ impl RangeKey for u64 {
 }
 
 impl RangeKey for u128 {
+    // Labels stay below `MAX_TURNS` times the greatest budget, far below `u64::MAX`.
+    const MAX: Self = u128::MAX;
     #[inline(always)]
     fn new(label: u64, local: usize) -> Self {
         u128::from(label) << 64 | local as u128
-    }
-    #[inline(always)]
-    fn label(self) -> u64 {
-        (self >> 64) as u64
     }
     #[inline(always)]
     fn local(self) -> usize {
@@ -114,13 +111,22 @@ impl RangeKey for u128 {
     }
 }
 
-/// [`range_search`] with keys of type `K`.
+/// [`range_search`] with keys of type `K`; `ONE_TURN` when the budget counts one turn, so
+/// that a label is the cost itself.
 ///
-/// The queue keeps duplicates instead of lowering keys in place: a lowered label pushes a new
-/// key and the old one is skipped when it comes up (its label no longer matches, or the
-/// anchor is settled). Keys come off in the same order as from a queue that lowers in place,
-/// so the settled order, and with it every parent chosen, is the same.
-fn search_in<K: RangeKey, M: MoveMasks>(
+/// # The open entries
+///
+/// Open anchors wait in one first-in-first-out queue per step weight (a straight or a
+/// diagonal step into an anchor of one multiplier) instead of a heap. Anchors are settled in
+/// order of label, and an entry a settled anchor adds to a queue has the label that anchor's
+/// label extends to across that queue's weight. The extension is monotone in the label, so
+/// each queue only grows at the back with labels that do not decrease, and the least open
+/// entry is the least of the queue heads (by label, then window index): constant time per
+/// operation for a profile with a few multipliers. A lowered label adds a new entry and the
+/// old one is skipped when it comes up: the lowered label is strictly lower, so it comes off
+/// first and settles its anchor. Anchors of equal label are settled in an order fixed by the
+/// input, so equal queries give equal ranges.
+fn search_in<K: RangeKey, M: MoveMasks, const ONE_TURN: bool>(
     moves: M,
     (multiplier, _): (impl Fn(usize) -> u64, u64),
     width: usize,
@@ -128,39 +134,41 @@ fn search_in<K: RangeKey, M: MoveMasks>(
     budget: Budget,
     window: Window,
 ) -> RangeFound {
-    let mut open: BinaryHeap<Reverse<K>> = BinaryHeap::with_capacity(1024);
-    let mut nodes = vec![RangeNode::default(); window.width * window.height];
+    let mut open = Queues::<K>::default();
+    let mut nodes = vec![RangeNode::UNREACHED; window.len()];
     let global_offsets = direction_offsets(width);
-    let local_offsets = direction_offsets(window.width);
+    let local_offsets = direction_offsets(window.stride);
     let span = budget.per_turn + 1;
     let last_label = u128::from(budget.turns) * u128::from(span);
 
     let local_start = window.local(start, width);
-    nodes[local_start].reached = true;
-    open.push(Reverse(K::new(0, local_start)));
-    let mut settled: Vec<Reached> = Vec::new();
-    while let Some(Reverse(entry)) = open.pop() {
-        let (local, label) = (entry.local(), entry.label());
-        let node = nodes[local];
-        if node.settled || label != node.label {
+    nodes[local_start].label = 0;
+    open.first = Some((K::new(0, local_start), start));
+    // Room for the anchors of a budget's square of open ground, so that few ranges grow it.
+    let mut settled: Vec<Reached> = Vec::with_capacity(window.len().min(1 << 16));
+    while let Some((entry, anchor)) = open.pop() {
+        let local = entry.local();
+        let node = &mut nodes[local];
+        if node.place != u32::MAX {
             continue;
         }
-        let anchor = window.global(local, width);
-        let direction = node.direction;
-        let cost = if anchor == start {
+        let (label, direction) = (node.label, node.direction);
+        node.place = settled.len() as u32;
+        let (turn, spent) = if ONE_TURN {
+            (0, label)
+        } else {
+            (label / span, label % span)
+        };
+        let cost = if ONE_TURN {
+            // One turn: nothing is left unspent, so the label is the cost.
+            label
+        } else if anchor == start {
             0
         } else {
             let parent = local.wrapping_add_signed(-local_offsets[usize::from(direction)]);
             // Settled before its child, so its `place` is set.
             let parent_entry = settled[nodes[parent].place as usize];
             parent_entry.cost + STEP_LENGTHS[usize::from(direction)] * multiplier(anchor)
-        };
-        nodes[local].place = settled.len() as u32;
-        nodes[local].settled = true;
-        let (turn, spent) = if budget.turns == 1 {
-            (0, label)
-        } else {
-            (label / span, label % span)
         };
         settled.push(Reached {
             anchor: anchor as u32,
@@ -169,46 +177,42 @@ fn search_in<K: RangeKey, M: MoveMasks>(
             cost,
         });
         let mut mask = moves.mask(anchor);
-        if anchor != start {
-            // The step back to the parent cannot improve it: labels never decrease.
-            mask &= !(1 << OPPOSITE[usize::from(direction)]);
-        }
         while mask != 0 {
             let step = mask.trailing_zeros() as usize;
             mask &= mask - 1;
+            // The window's margin holds the place of every neighbour of a window anchor.
+            let next_local = local.wrapping_add_signed(local_offsets[step]);
+            let node = &mut nodes[next_local];
+            // A settled anchor's label is never above a label offered to it (labels never
+            // decrease along a step), so only open or unseen anchors can improve.
+            if node.place != u32::MAX {
+                continue;
+            }
             let next = anchor.wrapping_add_signed(global_offsets[step]);
-            let paid = STEP_LENGTHS[step] * multiplier(next);
-            let next_label = if spent + paid <= budget.per_turn {
+            let entered = multiplier(next);
+            let paid = STEP_LENGTHS[step] * entered;
+            let next_label = if ONE_TURN {
+                spent + paid
+            } else if spent + paid <= budget.per_turn {
                 turn * span + spent + paid
             } else if paid <= budget.per_turn {
                 (turn + 1) * span + paid
             } else {
                 continue;
             };
+            // Past the last turn; this also turns away every anchor outside the window.
             if u128::from(next_label) >= last_label {
                 continue;
             }
-            // Within the window: every anchor the budget reaches lies in it.
-            let next_local = local.wrapping_add_signed(local_offsets[step]);
-            let node = &mut nodes[next_local];
-            // A settled anchor's label is never above `next_label` (labels never decrease
-            // along a step), so only open or unseen anchors can improve.
-            if !node.reached || next_label < node.label {
-                *node = RangeNode {
-                    label: next_label,
-                    place: 0,
-                    direction: step as u8,
-                    reached: true,
-                    settled: false,
-                };
-                open.push(Reverse(K::new(next_label, next_local)));
+            if next_label < node.label {
+                node.label = next_label;
+                node.direction = step as u8;
+                let diagonal = step >= STRAIGHT_DIRECTIONS;
+                open.push(entered, diagonal, (K::new(next_label, next_local), next));
             }
         }
     }
-    let places = nodes
-        .iter()
-        .map(|node| if node.settled { node.place } else { u32::MAX })
-        .collect();
+    let places = nodes.iter().map(|node| node.place).collect();
     RangeFound {
         settled,
         window,
@@ -216,25 +220,126 @@ fn search_in<K: RangeKey, M: MoveMasks>(
     }
 }
 
+/// An open entry: its key (label and window index) and the anchor's storage index.
+type Entry<K> = (K, usize);
+
+/// The open entries of a range search: one first-in-first-out queue per step weight, each
+/// sorted because it only grows with labels that do not decrease (see [`search_in`]).
+struct Queues<K> {
+    /// The multipliers met so far, in the order met: `queues[2 * m]` holds the entries of
+    /// straight steps into anchors of multiplier `multipliers[m]`, `queues[2 * m + 1]` those of
+    /// diagonal steps.
+    multipliers: Vec<u64>,
+    queues: Vec<Fifo<K>>,
+    /// The key at the front of each queue (`K::MAX` where it is empty): the next entry is the
+    /// least of them.
+    fronts: Vec<K>,
+    /// The start's entry, reached by no step, until it is popped.
+    first: Option<Entry<K>>,
+}
+
+impl<K> Default for Queues<K> {
+    fn default() -> Self {
+        Queues {
+            multipliers: Vec::new(),
+            queues: Vec::new(),
+            fronts: Vec::new(),
+            first: None,
+        }
+    }
+}
+
+impl<K: RangeKey> Queues<K> {
+    /// Adds `entry`, reached by a step (diagonal or not) into an anchor of `multiplier`.
+    #[inline(always)]
+    fn push(&mut self, multiplier: u64, diagonal: bool, entry: Entry<K>) {
+        let class = match self.multipliers.iter().position(|&m| m == multiplier) {
+            Some(class) => class,
+            None => self.add_class(multiplier),
+        };
+        let index = 2 * class + usize::from(diagonal);
+        let queue = &mut self.queues[index];
+        if queue.head == queue.entries.len() {
+            self.fronts[index] = entry.0;
+        }
+        queue.entries.push(entry);
+    }
+
+    /// Adds the queues of a multiplier not met before; returns its place.
+    #[cold]
+    fn add_class(&mut self, multiplier: u64) -> usize {
+        self.multipliers.push(multiplier);
+        for _ in 0..2 {
+            // Room for the entries of a typical range, so that few ranges grow them.
+            self.queues.push(Fifo {
+                entries: Vec::with_capacity(1024),
+                head: 0,
+            });
+            self.fronts.push(K::MAX);
+        }
+        self.multipliers.len() - 1
+    }
+
+    /// Removes the least entry (by key: label, then window index).
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Entry<K>> {
+        if let Some(entry) = self.first.take() {
+            return Some(entry);
+        }
+        let (mut index, mut least) = (0, K::MAX);
+        for (place, &front) in self.fronts.iter().enumerate() {
+            if front < least {
+                (index, least) = (place, front);
+            }
+        }
+        if least == K::MAX {
+            return None;
+        }
+        let queue = &mut self.queues[index];
+        let entry = queue.entries[queue.head];
+        queue.head += 1;
+        self.fronts[index] = queue.entries.get(queue.head).map_or(K::MAX, |next| next.0);
+        Some(entry)
+    }
+}
+
+/// A first-in-first-out queue: entries are pushed at the back and read from `head` on.
+struct Fifo<K> {
+    entries: Vec<Entry<K>>,
+    head: usize,
+}
+
 /// The search state of one anchor of a range.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct RangeNode {
+    /// The least label offered so far (`u64::MAX`: none).
     label: u64,
-    /// Its place in the settled list, once settled.
+    /// Its place in the settled list, once settled (`u32::MAX` until then).
     place: u32,
     /// The step that reached it.
     direction: u8,
-    reached: bool,
-    settled: bool,
 }
 
-/// The rectangle of anchors a range can reach, as a grid of its own.
+impl RangeNode {
+    const UNREACHED: RangeNode = RangeNode {
+        label: u64::MAX,
+        place: u32::MAX,
+        direction: 0,
+    };
+}
+
+/// The rectangle of anchors a range can reach, as a grid of its own with a margin: a place
+/// before the first row, one row above and below, and one column at the end of each row, so
+/// that every neighbour of a window anchor has a place (the margin's places are never settled: those anchors are out
+/// of the budget's reach, or off the map).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Window {
     pub x0: usize,
     pub y0: usize,
     pub width: usize,
     pub height: usize,
+    /// Places per row: `width` and the margin column.
+    stride: usize,
 }
 
 impl Window {
@@ -261,14 +366,24 @@ impl Window {
             y0,
             width: x1 - x0,
             height: y1 - y0,
+            stride: x1 - x0 + 1,
         }
     }
 
-    pub fn local(&self, anchor: usize, map_width: usize) -> usize {
-        (anchor / map_width - self.y0) * self.width + anchor % map_width - self.x0
+    /// The number of places, margin included.
+    pub fn len(&self) -> usize {
+        (self.height + 2) * self.stride + 1
     }
 
-    pub fn global(&self, local: usize, map_width: usize) -> usize {
-        (local / self.width + self.y0) * map_width + local % self.width + self.x0
+    /// The place of the anchor at `(x, y)` on the map, if the window holds it.
+    pub fn place_of(&self, x: usize, y: usize) -> Option<usize> {
+        let inside = (self.x0..self.x0 + self.width).contains(&x)
+            && (self.y0..self.y0 + self.height).contains(&y);
+        inside.then(|| 1 + (y - self.y0 + 1) * self.stride + x - self.x0)
+    }
+
+    fn local(&self, anchor: usize, map_width: usize) -> usize {
+        let (x, y) = (anchor % map_width, anchor / map_width);
+        (self.place_of(x, y)).expect("the window holds its own start")
     }
 }

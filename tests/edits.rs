@@ -210,6 +210,26 @@ fn a_wall_that_seals_a_pocket_is_found_without_relabelling_the_map() {
     );
 }
 
+#[test]
+fn a_wall_that_halves_the_map_relabels_it_exactly() {
+    // Both halves are larger than a split check may visit (a quarter of the graph), so the
+    // check gives up and the whole graph is labelled afresh; then a door joins them again.
+    let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 300, 300), GROUND).unwrap());
+    map.set_profile(AgentProfile::new("unit").with_terrain(GROUND, 1.0).unwrap())
+        .unwrap();
+    let (west, east) = (Cell::new(10, 150), Cell::new(290, 150));
+    assert_eq!(map.prepare("unit", 1), PathCode::Ok);
+    map.fill_rect(Region::new(150, 0, 1, 299), WALL).unwrap();
+    assert_eq!(map.find_path(west, east, 1, "unit").code, PathCode::Ok);
+    map.set_cell(Cell::new(150, 299), WALL).unwrap();
+    map.verify_caches().unwrap();
+    let cut = map.find_path(west, east, 1, "unit");
+    assert_eq!((cut.code, cut.expanded), (PathCode::NoPath, 0));
+    map.set_cell(Cell::new(150, 10), GROUND).unwrap();
+    map.verify_caches().unwrap();
+    assert_eq!(map.find_path(west, east, 1, "unit").code, PathCode::Ok);
+}
+
 /// Compares `snapshot` with a map rebuilt from `terrain`, the terrain it had when it was
 /// taken: the terrain page by page, every cached layer and graph against a rebuild, each
 /// profile's clearance layer against the rebuilt map's, and a few queries.

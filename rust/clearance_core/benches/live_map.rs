@@ -90,9 +90,12 @@ fn main() {
         );
     }
     // An edit while a query thread still holds the previous version copies what it writes
-    // (timed with taking and dropping the snapshot).
+    // (timed with taking and dropping the snapshot). `LIVE_MAP_SNAPSHOTS=N` takes N of each
+    // instead of 50, for a profiler.
+    let snapshots = (std::env::var("LIVE_MAP_SNAPSHOTS").ok())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or(50);
     for (label, side) in [("single-cell edit", 1), ("8 x 8 rectangle edit", 8)] {
-        let snapshots = 50;
         let start = Instant::now();
         for _ in 0..snapshots {
             let held = black_box(map.clone());

@@ -12,16 +12,20 @@
 //! cut-off pocket is found and relabelled, or the budget runs out and the whole graph is
 //! labelled afresh. Each outcome leaves exactly the partition a full labelling would give.
 
+use crate::map::Table;
 use crate::movement::direction_offsets;
 use crate::paged::PagedVec;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// The label of anchors that are not legal for the agent.
 pub(crate) const NO_REGION: u32 = u32::MAX;
 
-/// Anchors a split check may visit per anchor that lost a move, beyond a fixed allowance; past
-/// it, relabelling the whole graph is about as cheap.
-const SPLIT_CHECK_VISITS_PER_ANCHOR: usize = 64;
+/// A split check may visit one anchor per this many anchors of the graph (and at least
+/// `SPLIT_CHECK_BASE_VISITS`): a visit costs a hash-table entry, about what relabelling this
+/// many anchors costs, so past it relabelling the whole graph is about as cheap. A budget
+/// that grows with the map rather than with the edit matters because searches from the two
+/// sides of a new wall must walk round it (and round what stands near it) to meet.
+const ANCHORS_PER_SPLIT_CHECK_VISIT: usize = 4;
 const SPLIT_CHECK_BASE_VISITS: usize = 4096;
 
 /// The region of every anchor of one search graph.
@@ -133,7 +137,7 @@ impl Regions {
         lost: &[usize],
     ) {
         let offsets = direction_offsets(width);
-        let budget = SPLIT_CHECK_BASE_VISITS + SPLIT_CHECK_VISITS_PER_ANCHOR * lost.len();
+        let budget = SPLIT_CHECK_BASE_VISITS.max(moves.len() / ANCHORS_PER_SPLIT_CHECK_VISIT);
         let mut seeds: Vec<(u32, usize)> = lost
             .iter()
             .map(|&anchor| (self.region_of(anchor), anchor))
@@ -240,7 +244,7 @@ fn grow_until_met(
     visits: &mut usize,
 ) -> Option<Vec<Vec<usize>>> {
     // The search that reached each anchor first, and, per search, the one it merged into.
-    let mut owner: HashMap<usize, usize> = HashMap::new();
+    let mut owner: Table<usize, usize> = Table::default();
     let mut merged_into: Vec<usize> = (0..seeds.len()).collect();
     let mut queues: Vec<VecDeque<usize>> = Vec::with_capacity(seeds.len());
     let mut members: Vec<Vec<usize>> = Vec::with_capacity(seeds.len());

@@ -36,6 +36,7 @@ mod units;
 
 pub use caches::DEFAULT_CACHE_MEMORY_LIMIT;
 pub use slots::SlotRequest;
+pub(crate) use tables::Table;
 
 use crate::clearance::ClearanceLayer;
 use crate::error::ProfileError;
@@ -48,7 +49,6 @@ use crate::profile::AgentProfile;
 use crate::terrain::TerrainSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
-use tables::Table;
 
 /// The last version handed out to any map in this process (see [`PathMap::version`]).
 static LAST_VERSION: AtomicU64 = AtomicU64::new(0);

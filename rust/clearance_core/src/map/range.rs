@@ -73,14 +73,6 @@ impl PathMap {
         } else {
             OtherUnits::Ignore
         };
-        // Enemies under `Cost` raise what entering their anchors costs.
-        let multiplier = |anchor| {
-            let terrain = graph.entry_multiplier(anchor);
-            match rule {
-                OtherUnits::Cost(floor) if view.is_blocked(anchor) => terrain.max(u64::from(floor)),
-                _ => terrain,
-            }
-        };
         let search = RangeSearch {
             moves: &graph.moves,
             units: (rule == OtherUnits::Block).then_some(&view),
@@ -98,7 +90,15 @@ impl PathMap {
             (_, OtherUnits::Ignore | OtherUnits::Block) => {
                 search.run(|anchor| graph.entry_multiplier(anchor))
             }
-            _ => search.run(multiplier),
+            // Enemies under `Cost` raise what entering their anchors costs.
+            (_, OtherUnits::Cost(floor)) => search.run(|anchor| {
+                let terrain = graph.entry_multiplier(anchor);
+                if view.is_blocked(anchor) {
+                    terrain.max(u64::from(floor))
+                } else {
+                    terrain
+                }
+            }),
         };
         let RangeFound {
             settled: reached,

@@ -40,6 +40,7 @@ mod astar;
 mod direct;
 mod heuristic;
 mod jump;
+mod key_widths;
 mod keys;
 mod moves;
 mod pruning;
@@ -50,8 +51,8 @@ mod units;
 
 pub(crate) use moves::Unblocked;
 pub(crate) use range::{range_search, Budget, RangeFound, Reached, Window};
+use scratch::Layout;
 pub use scratch::SearchScratch;
-use scratch::{Flat, Paged};
 pub(crate) use units::graph_with_units;
 pub use units::UnitsView;
 
@@ -66,7 +67,8 @@ use astar::astar;
 use direct::direct_path;
 use heuristic::{DistanceHeuristic, Heuristic, Scaled, TowardsBox, WithLandmarks};
 use jump::{jump_search, jump_tree, Goal, Stops};
-use keys::{Compact, Packed, Wide};
+use key_widths::{with_wider_keys, KeyedSearch};
+use keys::KeyCodec;
 use moves::MoveMasks;
 use step_costs::{PerAnchorCosts, StepCosts, UniformCosts, UnitCosts};
 
@@ -413,8 +415,7 @@ pub(crate) fn paths_from(
     )
 }
 
-/// [`jump_tree`] with compact keys on either layout; if a cost outgrows them, again with wider
-/// ones (paged: such costs are rare, and speed matters less than memory there).
+/// [`jump_tree`] through [`with_wider_keys`].
 fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
     problem: &Problem<TowardsBox, M>,
@@ -422,31 +423,38 @@ fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     stops: (&[u64], usize),
     targets: &[usize],
 ) -> Vec<Option<FoundPath>> {
-    let anchors = problem.moves.len();
-    let compact = Compact::for_cells(anchors);
-    scratch
-        .on_either_layout(
-            anchors,
-            |scratch| {
-                jump_tree::<Paged, _, _, _, M, FOUR_WAY>(
-                    scratch, problem, costs, compact, stops, targets,
-                )
-            },
-            |scratch| {
-                jump_tree::<Flat, _, _, _, M, FOUR_WAY>(
-                    scratch, problem, costs, compact, stops, targets,
-                )
-            },
-        )
-        .or_else(|| {
-            jump_tree::<Paged, _, _, _, M, FOUR_WAY>(
-                scratch, problem, costs, Packed, stops, targets,
-            )
-        })
-        .or_else(|| {
-            jump_tree::<Paged, _, _, _, M, FOUR_WAY>(scratch, problem, costs, Wide, stops, targets)
-        })
-        .expect("wide keys hold any cost")
+    let tree = TreeSearch::<M, FOUR_WAY> {
+        problem,
+        costs,
+        stops,
+        targets,
+    };
+    with_wider_keys(scratch, problem.moves.len(), &tree)
+}
+
+/// [`jump_tree`] as a [`KeyedSearch`].
+struct TreeSearch<'a, M, const FOUR_WAY: bool> {
+    problem: &'a Problem<'a, TowardsBox, M>,
+    costs: &'a UniformCosts,
+    stops: (&'a [u64], usize),
+    targets: &'a [usize],
+}
+
+impl<M: MoveMasks, const FOUR_WAY: bool> KeyedSearch for TreeSearch<'_, M, FOUR_WAY> {
+    type Found = Vec<Option<FoundPath>>;
+    fn run<L: Layout, K: KeyCodec>(
+        &self,
+        scratch: &mut SearchScratch,
+        keys: K,
+    ) -> Option<Self::Found> {
+        let Self {
+            problem,
+            costs,
+            stops,
+            targets,
+        } = *self;
+        jump_tree::<L, K, _, _, M, FOUR_WAY>(scratch, problem, costs, keys, stops, targets)
+    }
 }
 
 /// Straight-line distance, in straight steps, from which [`Algorithm::PlainThenJump`] goes
@@ -540,40 +548,7 @@ fn search_with<H: Heuristic, M: MoveMasks, S: Stops>(
     }
 }
 
-/// [`jump_search`] as [`run_with_fallback`] runs it.
-fn jump_with_fallback<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const FOUR_WAY: bool>(
-    scratch: &mut SearchScratch,
-    problem: &Problem<H, M>,
-    costs: &C,
-    stops: &S,
-) -> Option<SearchOutcome> {
-    let anchors = problem.moves.len();
-    let compact = Compact::for_cells(anchors);
-    scratch
-        .on_either_layout(
-            anchors,
-            |scratch| {
-                jump_search::<Paged, _, _, _, _, _, FOUR_WAY>(
-                    scratch, problem, costs, compact, stops,
-                )
-            },
-            |scratch| {
-                jump_search::<Flat, _, _, _, _, _, FOUR_WAY>(
-                    scratch, problem, costs, compact, stops,
-                )
-            },
-        )
-        .or_else(|| {
-            jump_search::<Paged, _, _, _, _, _, FOUR_WAY>(scratch, problem, costs, Packed, stops)
-        })
-        .or_else(|| {
-            jump_search::<Paged, _, _, _, _, _, FOUR_WAY>(scratch, problem, costs, Wide, stops)
-        })
-}
-
-/// Searches with compact keys on either layout (`scratch/layout.rs`); if a cost outgrows
-/// them, searches again with wider ones (paged: such costs are rare, and speed matters less
-/// than memory there).
+/// Plain A*, or jump-point search for `jump`'s movement, through [`with_wider_keys`].
 fn run_with_fallback<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops>(
     scratch: &mut SearchScratch,
     problem: &Problem<H, M>,
@@ -582,22 +557,58 @@ fn run_with_fallback<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops>(
     stops: &S,
 ) -> SearchOutcome {
     let anchors = problem.moves.len();
-    let compact = Compact::for_cells(anchors);
+    let search = OneSearch {
+        problem,
+        costs,
+        stops,
+    };
     match jump {
         Some(Movement::EightWay) => {
-            jump_with_fallback::<H, C, M, S, false>(scratch, problem, costs, stops)
+            with_wider_keys(scratch, anchors, &JumpPoints::<_, _, _, _, false>(search))
         }
         Some(Movement::FourWay) => {
-            jump_with_fallback::<H, C, M, S, true>(scratch, problem, costs, stops)
+            with_wider_keys(scratch, anchors, &JumpPoints::<_, _, _, _, true>(search))
         }
-        None => scratch
-            .on_either_layout(
-                anchors,
-                |scratch| astar::<Paged, _, _, _, _>(scratch, problem, costs, compact),
-                |scratch| astar::<Flat, _, _, _, _>(scratch, problem, costs, compact),
-            )
-            .or_else(|| astar::<Paged, _, _, _, _>(scratch, problem, costs, Packed))
-            .or_else(|| astar::<Paged, _, _, _, _>(scratch, problem, costs, Wide)),
+        None => with_wider_keys(scratch, anchors, &search),
     }
-    .expect("wide keys hold any cost")
+}
+
+/// One search's problem, step costs and stops: plain A* as a [`KeyedSearch`] (which has no
+/// use for the stops), and jump-point search as [`JumpPoints`].
+struct OneSearch<'a, H, C, M, S> {
+    problem: &'a Problem<'a, H, M>,
+    costs: &'a C,
+    stops: &'a S,
+}
+
+impl<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops> KeyedSearch for OneSearch<'_, H, C, M, S> {
+    type Found = SearchOutcome;
+    fn run<L: Layout, K: KeyCodec>(
+        &self,
+        scratch: &mut SearchScratch,
+        keys: K,
+    ) -> Option<SearchOutcome> {
+        astar::<L, K, H, C, M>(scratch, self.problem, self.costs, keys)
+    }
+}
+
+/// [`jump_search`] for 4-way (`FOUR_WAY`) or 8-way movement, as a [`KeyedSearch`].
+struct JumpPoints<'a, H, C, M, S, const FOUR_WAY: bool>(OneSearch<'a, H, C, M, S>);
+
+impl<H: Heuristic, C: StepCosts, M: MoveMasks, S: Stops, const FOUR_WAY: bool> KeyedSearch
+    for JumpPoints<'_, H, C, M, S, FOUR_WAY>
+{
+    type Found = SearchOutcome;
+    fn run<L: Layout, K: KeyCodec>(
+        &self,
+        scratch: &mut SearchScratch,
+        keys: K,
+    ) -> Option<SearchOutcome> {
+        let OneSearch {
+            problem,
+            costs,
+            stops,
+        } = self.0;
+        jump_search::<L, K, H, C, M, S, FOUR_WAY>(scratch, problem, costs, keys, stops)
+    }
 }

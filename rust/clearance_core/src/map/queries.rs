@@ -310,7 +310,7 @@ impl PathMap {
                 &mut scratch.unit_cells,
                 checked.profile,
                 checked.size,
-                &outcome.path,
+                &path,
                 units.map_or(OtherUnits::Ignore, |units| units.rule),
                 &exempt,
             ),

@@ -3,6 +3,7 @@
 
 use super::queries::Exemptions;
 use super::PathMap;
+use crate::clearance::ClearanceLayer;
 use crate::error::SmoothingError;
 use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
@@ -81,7 +82,7 @@ impl PathMap {
                 });
             }
         }
-        Ok(self.waypoints_along(&mut view, found, size, &indices, other_units, &exempt))
+        Ok(self.waypoints_along(&mut view, found, size, path, other_units, &exempt))
     }
 
     /// The storage indices of `path`, checked to be a chain of legal steps for an agent of
@@ -131,16 +132,16 @@ impl PathMap {
         Ok(indices)
     }
 
-    /// The taut waypoints of `path` (storage indices of a chain of legal steps for an agent of
-    /// `size` with `profile`, entering no anchor the counted units block under `Block`), with
-    /// the units that `exempt` does not name counted by `rule`. `cells` is memory for the
-    /// view of the cells under those units.
+    /// The taut waypoints of `path` (a chain of legal steps for an agent of `size` with
+    /// `profile`, entering no anchor the counted units block under `Block`), with the units
+    /// that `exempt` does not name counted by `rule`. `cells` is memory for the view of the
+    /// cells under those units.
     pub(super) fn waypoints_along(
         &self,
         cells: &mut UnitsView,
         profile: &AgentProfile,
         size: u8,
-        path: &[usize],
+        path: &[Cell],
         rule: OtherUnits,
         exempt: &Exemptions,
     ) -> Vec<Cell> {
@@ -148,23 +149,33 @@ impl PathMap {
             return Vec::new();
         };
         let width = self.grid.width();
-        let local = |index: usize| ((index % width) as i64, (index / width) as i64);
+        let origin = self.grid.region();
+        // Map-local coordinates by subtraction: the cells are at hand, and dividing storage
+        // indices by the width would cost a division per anchor.
+        let local = |cell: Cell| {
+            (
+                i64::from(cell.x) - i64::from(origin.x),
+                i64::from(cell.y) - i64::from(origin.y),
+            )
+        };
         // Size 1 and no start: the view's blocked anchors are the cells under counted units.
         let counted = rule != OtherUnits::Ignore
             && !self.occupancy.is_empty()
             && self.count_units(cells, 1, usize::MAX, |id| !exempt.contains(id));
         let units = counted.then_some(CellUnits { cells, rule });
+        let clearance = self.clearance_layer_for(&profile.capability());
         let rules = CellRules::new(
             (self.grid.as_bytes(), width),
+            clearance.as_deref().map(ClearanceLayer::values),
             profile,
             size,
             local(start),
             units,
         );
-        let anchors: Vec<(i64, i64)> = path.iter().map(|&index| local(index)).collect();
+        let anchors: Vec<(i64, i64)> = path.iter().map(|&cell| local(cell)).collect();
         taut_waypoints(&anchors, &rules)
             .into_iter()
-            .map(|at| self.grid.cell_at(path[at]))
+            .map(|at| path[at])
             .collect()
     }
 }

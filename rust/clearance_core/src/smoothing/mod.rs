@@ -59,19 +59,31 @@
 //!
 //! # Choosing waypoints
 //!
-//! `taut.rs` first walks greedily: from the current waypoint it gallops along the path
-//! (testing anchors 2, 4, 8, ... ahead) to the first refused segment and bisects back to the
-//! farthest accepted anchor before it, which becomes the next waypoint. Then one pass with a
-//! stack drops every waypoint whose neighbours see each other: each arriving waypoint pops
-//! the stack's top while the one below it sees the arrival. When the pass ends, every three
-//! consecutive waypoints were tested at the moment the last of them was pushed, and the
-//! segment from the first to the last was refused; none of the three changed afterwards. So
-//! **no waypoint can be dropped** without breaking the rule: the result is taut, on uniform
-//! and weighted ground alike (the rule compares each pair with the path between them, so it
-//! is a fixed test for every pair). Each segment is tested cell by cell and stops at the first
-//! refused cell; the multiplier bound of any pair of anchors is read in constant time from a
-//! sparse table of the steps' largest multipliers (not built on ground where every cell the
-//! profile enters costs the same, since there the bound holds for every such cell).
+//! `taut.rs` first walks greedily. From the current waypoint it looks along the path's
+//! *turns* (the anchors where its direction changes, and the last): the first turn is one
+//! straight run away and always accepted; the turns beyond are galloped over (1, 2, 4, ...
+//! ahead) and bisected to an accepted turn followed by a refused one; the straight run between
+//! them is then searched for its last accepted anchor. Every refused segment names a refused
+//! cell it sweeps (a *witness*), and the anchors of a straight run whose segment from the
+//! waypoint sweeps a given cell are consecutive (the points `p` for which `[a, p]` meets a
+//! convex set form a convex set, which meets a line in an interval), so the run is narrowed by
+//! constant-time tests against the witness, and only the anchor just before the witness's
+//! interval is swept in full. Then one pass with a stack drops every waypoint whose neighbours
+//! see each other: each arriving waypoint pops the stack's top while the one below it sees
+//! the arrival. When the pass ends, every three consecutive waypoints were tested at the
+//! moment the last of them was pushed, and the segment from the first to the last was
+//! refused; none of the three changed afterwards. So **no waypoint can be dropped** without
+//! breaking the rule: the result is taut, on uniform and weighted ground alike (the rule
+//! compares each pair with the path between them, so it is a fixed test for every pair),
+//! whatever the greedy walk chose.
+//!
+//! A segment is tested cell by cell, stopping at the first refused cell, with the multiplier
+//! bound of any pair of anchors read in constant time from a sparse table of the steps'
+//! largest multipliers (not built on ground where every cell the profile enters costs the
+//! same, since there the bound holds for every such cell). Where no unit counts and the bound
+//! is at least the profile's highest multiplier, the only rule left is "every swept cell may
+//! be entered", and `cover.rs` tests it with the profile's clearance layer, one lookup per
+//! free square instead of one per cell.
 //!
 //! The waypoints' Euclidean length ([`PathResult::waypoint_length`](crate::PathResult)) never
 //! exceeds the grid path's ([`PathResult::path_length`](crate::PathResult)): each segment is
@@ -98,6 +110,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod cover;
 mod rules;
 mod sweep;
 mod taut;

@@ -24,8 +24,8 @@ pub(crate) struct CellUnits<'a> {
 pub(crate) struct CellRules<'a> {
     terrain: &'a PagedVec<u8>,
     width: usize,
-    /// Fixed-point multiplier per terrain id, [`FORBIDDEN`] where the profile may not enter.
-    multipliers: [u32; 256],
+    /// The profile: its fixed-point multiplier per terrain id, none where it may not enter.
+    profile: &'a AgentProfile,
     units: Option<CellUnits<'a>>,
     /// The start anchor (map-local): under `Block`, cells of its footprint are never refused
     /// for a unit.
@@ -34,24 +34,26 @@ pub(crate) struct CellRules<'a> {
     /// Every cell the profile may enter has one multiplier, and no unit raises it: the bound
     /// of the rule holds for every cell that is not forbidden.
     uniform: bool,
+    /// The highest multiplier of a terrain the profile may enter.
+    highest: u32,
+    /// The clearance layer of the profile's capability, when no unit counts: then a segment
+    /// whose bound is at least `highest` only needs its cells free (see `cover.rs`).
+    free_squares: Option<&'a PagedVec<u8>>,
 }
 
 impl<'a> CellRules<'a> {
     /// The rules for an agent of `size` with `profile` on `terrain` (row by row, `width`
     /// wide), starting at map-local `start`, with `units` counted (`None` if none counts).
+    ///
+    /// `clearance` is the clearance layer of the profile's capability, if the caller has it.
     pub(crate) fn new(
         (terrain, width): (&'a PagedVec<u8>, usize),
-        profile: &AgentProfile,
+        clearance: Option<&'a PagedVec<u8>>,
+        profile: &'a AgentProfile,
         size: u8,
         start: (i64, i64),
         units: Option<CellUnits<'a>>,
     ) -> Self {
-        let mut multipliers = [FORBIDDEN; 256];
-        for (terrain, slot) in multipliers.iter_mut().enumerate() {
-            if let Some(fixed) = profile.fixed_multiplier(terrain as u8) {
-                *slot = fixed;
-            }
-        }
         let units_cost = matches!(
             units,
             Some(CellUnits {
@@ -61,15 +63,23 @@ impl<'a> CellRules<'a> {
         );
         let uniform =
             !units_cost && profile.min_fixed_multiplier() == profile.max_fixed_multiplier();
+        let units = units.filter(|units| units.rule != OtherUnits::Ignore);
         CellRules {
             terrain,
             width,
-            multipliers,
-            units: units.filter(|units| units.rule != OtherUnits::Ignore),
+            highest: profile.max_fixed_multiplier().unwrap_or(0),
+            free_squares: clearance.filter(|_| units.is_none()),
+            profile,
+            units,
             start,
             size: i64::from(size),
             uniform,
         }
+    }
+
+    /// The width of the map's rows.
+    pub(crate) fn width(&self) -> usize {
+        self.width
     }
 
     /// The agent size.
@@ -82,12 +92,21 @@ impl<'a> CellRules<'a> {
         self.uniform
     }
 
+    /// The clearance layer that decides a segment whose multiplier bound is `bound`, if one
+    /// does: no unit counts and no terrain the profile enters costs more than `bound`.
+    #[inline]
+    pub(crate) fn free_squares(&self, bound: u32) -> Option<&'a PagedVec<u8>> {
+        self.free_squares.filter(|_| bound >= self.highest)
+    }
+
     /// The multiplier of the cell at map-local `(x, y)` under these rules, [`FORBIDDEN`] if no
     /// segment may sweep it. The cell must lie on the map.
     #[inline]
     pub(crate) fn multiplier(&self, x: i64, y: i64) -> u32 {
         let index = y as usize * self.width + x as usize;
-        let terrain = self.multipliers[usize::from(self.terrain[index])];
+        let terrain = (self.profile)
+            .fixed_multiplier(self.terrain[index])
+            .unwrap_or(FORBIDDEN);
         let Some(units) = self.units else {
             return terrain;
         };

@@ -1,8 +1,9 @@
-//! Choosing the waypoints: a greedy gallop along the path, then a stack pass that drops every
+//! Choosing the waypoints: a greedy search ahead along the path, then a stack pass that drops every
 //! waypoint its neighbours make needless (the parent module proves the result taut).
 
+use super::cover::first_blocked;
 use super::rules::{CellRules, FORBIDDEN};
-use super::sweep::all_swept;
+use super::sweep::{all_swept, Sweep};
 
 /// The indices into `path` (map-local anchors, a chain of legal steps) of its taut waypoints,
 /// first and last included; empty for an empty path.
@@ -11,10 +12,21 @@ pub(crate) fn taut_waypoints(path: &[(i64, i64)], rules: &CellRules<'_>) -> Vec<
         return Vec::new();
     };
     let segments = Segments::new(path, rules);
+    // The anchors where the path changes direction, and the last: between two of them the
+    // path is one straight run.
+    let turns: Vec<usize> = (1..=last)
+        .filter(|&at| {
+            at == last || {
+                let (a, b, c) = (path[at - 1], path[at], path[at + 1]);
+                (b.0 - a.0, b.1 - a.1) != (c.0 - b.0, c.1 - b.1)
+            }
+        })
+        .collect();
     let mut greedy = vec![0];
     let mut at = 0;
     while at < last {
-        at = segments.farthest_ahead(at);
+        let ahead = &turns[turns.partition_point(|&turn| turn <= at)..];
+        at = segments.farthest_ahead(at, ahead);
         greedy.push(at);
     }
     let mut taut: Vec<usize> = Vec::with_capacity(greedy.len());
@@ -59,50 +71,122 @@ impl<'a> Segments<'a> {
     }
 
     /// Whether the straight segment from anchor `from` to anchor `to` (`from < to`) keeps the
-    /// rules. A single step always does.
+    /// rules.
     fn allowed(&self, from: usize, to: usize) -> bool {
+        self.refusal(from, to).is_none()
+    }
+
+    /// A cell that the straight segment from anchor `from` to anchor `to` (`from < to`) sweeps
+    /// and the rules refuse it, or `None` if the segment keeps the rules. A single step always
+    /// does.
+    ///
+    /// The cell also refuses every segment from `from` to an anchor up to `to` that sweeps
+    /// it: the bound of such a segment is no higher (a maximum over fewer steps).
+    fn refusal(&self, from: usize, to: usize) -> Option<(i64, i64)> {
         if to == from + 1 {
-            return true;
+            return None;
         }
         let bound = match &self.bounds {
             Some(bounds) => bounds.max(from, to),
             None => FORBIDDEN - 1,
         };
         let rules = self.rules;
-        all_swept(self.path[from], self.path[to], rules.size(), |x, y| {
-            rules.multiplier(x, y) <= bound
-        })
+        let (start, end) = (self.path[from], self.path[to]);
+        if let Some(clearance) = rules.free_squares(bound) {
+            let width = rules.width() as i64;
+            let sweep = Sweep::new(start, end, rules.size());
+            return first_blocked(&sweep, |x, y| clearance[(y * width + x) as usize]);
+        }
+        let mut refused = None;
+        all_swept(start, end, rules.size(), |x, y| {
+            let keeps = rules.multiplier(x, y) <= bound;
+            if !keeps {
+                refused = Some((x, y));
+            }
+            keeps
+        });
+        refused
     }
 
-    /// The next waypoint after anchor `at` (not the last): the anchors 2, 4, 8, ... ahead are
-    /// tested up to the first refused one (or the last anchor), then the gap before it is
-    /// bisected; the farthest accepted anchor found.
-    fn farthest_ahead(&self, at: usize) -> usize {
-        let last = self.path.len() - 1;
-        let mut accepted = at + 1;
+    /// Whether the segment from anchor `from` to anchor `to` sweeps `cell`.
+    fn sweeps(&self, from: usize, to: usize, cell: (i64, i64)) -> bool {
+        Sweep::new(self.path[from], self.path[to], self.rules.size()).contains(cell)
+    }
+
+    /// The next waypoint after anchor `at` (not the last), given the turns after it (`ahead`,
+    /// the last anchor among them): an anchor accepted from `at` whose successor on the path
+    /// is refused (or the last anchor).
+    ///
+    /// The first turn is reached by one straight run, so it is accepted untested; the turns
+    /// beyond are galloped over (1, 2, 4, ... turns ahead) to the first refused one and
+    /// bisected back to neighbouring turns, one accepted and one refused. Each refused probe
+    /// leaves a *witness*, a swept cell the rules refuse, which refuses without a sweep every
+    /// nearer probe that sweeps it. Between the two turns the path is a straight run, and the
+    /// anchors of a straight run whose segment from `at` sweeps a given cell are consecutive
+    /// (the points `p` such that `[at, p]` meets a convex set form a convex set, and a line
+    /// meets it in an interval). So the last anchor of the run before the witness's interval
+    /// is found by bisection with a constant-time test per anchor, and only it is swept in
+    /// full: accepted, it is the answer (its successor sweeps the witness); refused, its own
+    /// witness narrows the run again.
+    fn farthest_ahead(&self, at: usize, ahead: &[usize]) -> usize {
+        let last_turn = ahead.len() - 1;
+        let mut accepted = 0;
         let mut reach = 1;
-        let refused = loop {
-            if accepted == last {
-                return last;
+        let (mut refused, mut witness) = loop {
+            if accepted == last_turn {
+                return ahead[accepted];
             }
-            let probe = (accepted + reach).min(last);
-            if !self.allowed(at, probe) {
-                break probe;
+            let probe = (accepted + reach).min(last_turn);
+            if let Some(cell) = self.refusal(at, ahead[probe]) {
+                break (probe, cell);
             }
             accepted = probe;
             reach *= 2;
         };
-        let (mut low, mut high) = (accepted, refused);
-        while high - low > 1 {
-            let middle = low + (high - low) / 2;
-            if self.allowed(at, middle) {
-                low = middle;
+        while refused - accepted > 1 {
+            let middle = accepted + (refused - accepted) / 2;
+            let verdict = if self.sweeps(at, ahead[middle], witness) {
+                Some(witness)
             } else {
-                high = middle;
+                self.refusal(at, ahead[middle])
+            };
+            match verdict {
+                None => accepted = middle,
+                Some(cell) => (refused, witness) = (middle, cell),
             }
         }
-        low
+        let (low, mut high) = (ahead[accepted], ahead[refused]);
+        loop {
+            // `low` does not sweep the witness (it is accepted, and the witness refuses any
+            // segment to an anchor up to `high` that sweeps it); `high` does.
+            let (candidate, _) = bisect(low, high, |anchor| !self.sweeps(at, anchor, witness));
+            if candidate == low {
+                return low;
+            }
+            match self.refusal(at, candidate) {
+                None => return candidate,
+                Some(cell) => (high, witness) = (candidate, cell),
+            }
+        }
     }
+}
+
+/// Narrows `accepted < refused` to neighbours `(accepted, accepted + 1)` by testing the
+/// middle of the gap with `allowed`.
+fn bisect(
+    mut accepted: usize,
+    mut refused: usize,
+    allowed: impl Fn(usize) -> bool,
+) -> (usize, usize) {
+    while refused - accepted > 1 {
+        let middle = accepted + (refused - accepted) / 2;
+        if allowed(middle) {
+            accepted = middle;
+        } else {
+            refused = middle;
+        }
+    }
+    (accepted, refused)
 }
 
 /// The maximum of any run of steps, in constant time: `levels[j][i]` is the maximum of the

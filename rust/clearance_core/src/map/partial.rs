@@ -42,15 +42,13 @@ impl PathMap {
             }
             let rows = (goal_y - ring).max(0)..=(goal_y + ring).min(height - 1);
             for y in rows {
+                // A row on the ring's edge is walked whole; any other meets the ring at its
+                // two ends only.
                 let on_edge_row = (y - goal_y).abs() == ring;
-                let columns: Vec<i64> = if on_edge_row {
-                    ((goal_x - ring).max(0)..=(goal_x + ring).min(width - 1)).collect()
-                } else {
-                    [goal_x - ring, goal_x + ring]
-                        .into_iter()
-                        .filter(|&x| x >= 0 && x < width)
-                        .collect()
-                };
+                let stride = if on_edge_row { 1 } else { 2 * ring as usize };
+                let columns = ((goal_x - ring)..=(goal_x + ring))
+                    .step_by(stride)
+                    .filter(|&x| x >= 0 && x < width);
                 for x in columns {
                     let index = (y * width + x) as usize;
                     if !accept(index) {

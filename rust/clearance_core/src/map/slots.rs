@@ -29,6 +29,20 @@
 //! chose, either taken by an earlier slot or blocked for good; if it was free then, the member
 //! would have taken it, so it is taken now by a later member. Either way it overlaps another
 //! slot, which is what compactness allows. Equal queries on equal maps give equal slots.
+//!
+//! # Who reaches the target
+//!
+//! Each search remembers which anchors are connected to the target's anchors (its *seeds*)
+//! and which are cut off: a member's start is judged by a walk towards the target that stops
+//! at the first anchor already judged. The first member of each size would walk most of the
+//! way, so a size borrows the connections of the next larger size of the same profile. That is
+//! sound: a path of legal `k x k` anchors that meets no blocking unit is also such a path for
+//! any size `j < k` (each `j x j` footprint, and each side anchor's, lies inside the `k x k`
+//! one), and it ends at a larger seed, whose whole `k x k` footprint is free, so every `j x j`
+//! anchor inside it is joined to it. So an anchor connected for size `k` is joined for size `j`
+//! to that seed, and when the larger seeds are joined among themselves and one of them reaches
+//! the smaller size's seeds (one walk, from next to the target), it is connected for size `j`.
+//! Anchors cut off for size `k` are not borrowed: a smaller unit may fit where it could not.
 
 use super::tables::Table;
 use super::PathMap;
@@ -36,7 +50,7 @@ use crate::error::UnitError;
 use crate::footprint::checked_agent_size;
 use crate::graph::AnchorGraph;
 use crate::grid::Cell;
-use crate::movement::{direction_offsets, STEP_LENGTHS};
+use crate::movement::{direction_offsets, DIRECTIONS, STEP_LENGTHS};
 use crate::occupancy::UnitId;
 use crate::search::UnitsView;
 use std::cmp::Reverse;
@@ -119,13 +133,27 @@ impl PathMap {
         let mut slots = vec![None; group.len()];
         for member in order {
             let (size, start, profile) = members[member];
-            let class = classes
-                .entry((group[member].profile, size))
-                .or_insert_with(|| {
-                    let graph = self.graph_for(group[member].profile, profile, size)?;
-                    Some(self.slot_search(graph, size, &ids, target_index))
+            let key = (group[member].profile, size);
+            if !classes.contains_key(&key) {
+                let class = self
+                    .graph_for(key.0, profile, size)
+                    .map(|graph| self.slot_search(graph, size, &ids, target_index));
+                let class = class.map(|mut class| {
+                    // Members come largest first, so a larger class of this profile is done.
+                    let larger = (classes.iter())
+                        .filter(|((name, larger), _)| *name == key.0 && *larger > size)
+                        .min_by_key(|((_, larger), _)| *larger)
+                        .and_then(|(_, larger)| larger.as_ref());
+                    if let Some(larger) = larger {
+                        class.borrow_connections(larger);
+                    }
+                    class
                 });
-            let Some(search) = class else { continue };
+                classes.insert(key, class);
+            }
+            let Some(search) = classes.get_mut(&key).and_then(Option::as_mut) else {
+                continue;
+            };
             if !search.reaches(start) {
                 continue;
             }
@@ -170,18 +198,21 @@ impl PathMap {
             split_seeds,
             offsets: direction_offsets(width),
             known: vec![0; height * width],
-            best: vec![0; height * width],
+            best: LazyCosts::new(height * width),
             open: BinaryHeap::new(),
             settled: Vec::new(),
             cursor: 0,
+            open_walk: Buckets::new(width + height),
+            seed: None,
             target: (x, y),
             width,
             size,
             graph,
             view,
         };
+        search.seed = seeds.first().copied();
         for seed in seeds {
-            search.best[seed] = 1;
+            search.best.set(seed, 1);
             search.open.push(Reverse((0, seed)));
             search.known[seed] = CONNECTED;
         }
@@ -210,21 +241,24 @@ struct SlotSearch {
     target: (usize, usize),
     /// Per anchor: [`UNKNOWN`], [`CONNECTED`] to the target's anchors, or [`CUT_OFF`].
     known: Vec<u8>,
-    /// Per anchor: 0 if not reached yet, else its best cost so far plus 1 (zeroed memory is
-    /// handed out lazily, so only the pages the search touches cost anything).
-    best: Vec<u64>,
+    /// Per anchor: 0 if not reached yet, else its best cost so far plus 1.
+    best: LazyCosts,
     open: BinaryHeap<Reverse<(u64, usize)>>,
     /// Anchors in the order the search settled them (cheapest first).
     settled: Vec<usize>,
     /// Settled anchors before this one overlap a slot: taken for good.
     cursor: usize,
+    /// The open list of [`reaches`](Self::reaches)'s walks, kept between them.
+    open_walk: Buckets,
+    /// One of the target's anchors the search starts from, if it has any.
+    seed: Option<usize>,
 }
 
 impl SlotSearch {
     /// The next anchor the search settles, if any is left.
     fn settle_next(&mut self) -> Option<usize> {
         while let Some(Reverse((cost, anchor))) = self.open.pop() {
-            if self.best[anchor] - 1 < cost {
+            if self.best.get(anchor) - 1 < cost {
                 continue;
             }
             let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
@@ -233,8 +267,9 @@ impl SlotSearch {
                 mask &= mask - 1;
                 let next = anchor.wrapping_add_signed(self.offsets[direction]);
                 let next_cost = cost + STEP_LENGTHS[direction] * self.graph.entry_multiplier(next);
-                if self.best[next] == 0 || next_cost < self.best[next] - 1 {
-                    self.best[next] = next_cost + 1;
+                let best = self.best.get(next);
+                if best == 0 || next_cost < best - 1 {
+                    self.best.set(next, next_cost + 1);
                     self.open.push(Reverse((next_cost, next)));
                     self.known[next] = CONNECTED;
                 }
@@ -308,6 +343,23 @@ impl SlotSearch {
         })
     }
 
+    /// Takes over what a search for a larger size with the same profile knows to be connected
+    /// to the target, when that is sound (see the module docs): `larger` is finished, its
+    /// seeds are joined among themselves, and this search reaches one of them.
+    fn borrow_connections(&mut self, larger: &SlotSearch) {
+        let Some(seed) = larger.seed.filter(|_| !larger.split_seeds) else {
+            return;
+        };
+        if !self.reaches(seed) {
+            return;
+        }
+        for (known, &theirs) in self.known.iter_mut().zip(&larger.known) {
+            if *known == UNKNOWN && theirs == CONNECTED {
+                *known = CONNECTED;
+            }
+        }
+    }
+
     /// Whether a unit standing at `start` reaches the target's anchors: a best-first walk
     /// towards the target until it meets an anchor known to be connected (or cut off), all it
     /// visited then known alike.
@@ -329,10 +381,7 @@ impl SlotSearch {
         }
         let (tx, ty) = self.target;
         let width = self.width;
-        let distance = |anchor: usize| {
-            let (x, y) = (anchor % width, anchor / width);
-            x.abs_diff(tx).max(y.abs_diff(ty))
-        };
+        let distance = |x: usize, y: usize| x.abs_diff(tx).max(y.abs_diff(ty));
         let mut visited = vec![start];
         // `start` is not blocked here, so every anchor visited shares its part of the map.
         if self.known[start] != UNKNOWN {
@@ -341,10 +390,12 @@ impl SlotSearch {
         self.known[start] = VISITING;
         // Best first by distance to the target, from buckets of equal distance (a step
         // changes the distance by at most one, so the lowest bucket is found at once).
-        let mut open = Buckets::new(self.known.len() / width + width);
-        open.push(distance(start), start);
+        let open = &mut self.open_walk;
+        open.clear();
+        open.push(distance(start % width, start / width), start);
         let mut verdict = CUT_OFF;
         'walk: while let Some(anchor) = open.pop() {
+            let (x, y) = (anchor % width, anchor / width);
             let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
             while mask != 0 {
                 let direction = mask.trailing_zeros() as usize;
@@ -354,7 +405,12 @@ impl SlotSearch {
                     UNKNOWN => {
                         self.known[next] = VISITING;
                         visited.push(next);
-                        open.push(distance(next), next);
+                        let step = DIRECTIONS[direction];
+                        let (nx, ny) = (
+                            x.wrapping_add_signed(step.dx as isize),
+                            y.wrapping_add_signed(step.dy as isize),
+                        );
+                        open.push(distance(nx, ny), next);
                     }
                     VISITING => {}
                     known => {
@@ -400,11 +456,43 @@ fn joined_by_steps(seeds: &[usize], graph: &AnchorGraph, view: &UnitsView, width
     joined.iter().all(|&joined| joined)
 }
 
+/// One `u64` per anchor, 0 until set, held in pages allocated when first written: the slot
+/// search settles a few thousand anchors round the target, and zeroing a whole map's worth
+/// per size and profile cost more than the search (a map-sized `Vec` comes from the heap
+/// once the allocator has seen one freed, so it is cleared by hand, not lazily by the OS).
+struct LazyCosts {
+    pages: Vec<Option<Box<[u64; COST_PAGE]>>>,
+}
+
+/// Anchors per page of [`LazyCosts`].
+const COST_PAGE: usize = 1024;
+
+impl LazyCosts {
+    fn new(anchors: usize) -> Self {
+        LazyCosts {
+            pages: (0..anchors.div_ceil(COST_PAGE)).map(|_| None).collect(),
+        }
+    }
+
+    fn get(&self, anchor: usize) -> u64 {
+        self.pages[anchor / COST_PAGE]
+            .as_ref()
+            .map_or(0, |page| page[anchor % COST_PAGE])
+    }
+
+    fn set(&mut self, anchor: usize, value: u64) {
+        let page = self.pages[anchor / COST_PAGE].get_or_insert_with(|| Box::new([0; COST_PAGE]));
+        page[anchor % COST_PAGE] = value;
+    }
+}
+
 /// A queue of anchors by a small whole distance: one stack per distance, popped lowest first
 /// (last in, first out among equals).
 struct Buckets {
     stacks: Vec<Vec<usize>>,
     lowest: usize,
+    /// The highest distance pushed since the last [`clear`](Self::clear).
+    highest: usize,
 }
 
 impl Buckets {
@@ -412,12 +500,25 @@ impl Buckets {
         Buckets {
             stacks: (0..=distances).map(|_| Vec::new()).collect(),
             lowest: usize::MAX,
+            highest: 0,
         }
+    }
+
+    /// Empties the queue, touching only the stacks used since the last call.
+    fn clear(&mut self) {
+        if self.lowest <= self.highest {
+            for stack in &mut self.stacks[self.lowest..=self.highest] {
+                stack.clear();
+            }
+        }
+        self.lowest = usize::MAX;
+        self.highest = 0;
     }
 
     fn push(&mut self, distance: usize, anchor: usize) {
         self.stacks[distance].push(anchor);
         self.lowest = self.lowest.min(distance);
+        self.highest = self.highest.max(distance);
     }
 
     fn pop(&mut self) -> Option<usize> {

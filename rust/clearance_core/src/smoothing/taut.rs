@@ -22,24 +22,31 @@ pub(crate) fn taut_waypoints(path: &[(i64, i64)], rules: &CellRules<'_>) -> Vec<
             }
         })
         .collect();
-    let mut greedy = vec![0];
+    // Each greedy waypoint with the cell that refused going one anchor farther from it, when
+    // that cell refuses every segment (see `Segments::hard`).
+    let mut greedy = vec![(0, None)];
     let mut at = 0;
     while at < last {
         let ahead = &turns[turns.partition_point(|&turn| turn <= at)..];
-        at = segments.farthest_ahead(at, ahead);
-        greedy.push(at);
+        let (next, witness) = segments.farthest_ahead(at, ahead);
+        greedy.last_mut().expect("the start is in").1 = witness.filter(|&cell| segments.hard(cell));
+        greedy.push((next, None));
+        at = next;
     }
-    let mut taut: Vec<usize> = Vec::with_capacity(greedy.len());
-    for &arrival in &greedy {
-        while let [.., before, _] = taut[..] {
-            if !segments.allowed(before, arrival) {
+    let mut taut: Vec<(usize, Option<(i64, i64)>)> = Vec::with_capacity(greedy.len());
+    for &(arrival, witness) in &greedy {
+        while let [.., (before, seen), _] = taut[..] {
+            // A hard witness the segment sweeps refuses it without a sweep.
+            let refused = seen.is_some_and(|cell| segments.sweeps(before, arrival, cell))
+                || !segments.allowed(before, arrival);
+            if refused {
                 break;
             }
             taut.pop();
         }
-        taut.push(arrival);
+        taut.push((arrival, witness));
     }
-    taut
+    taut.into_iter().map(|(waypoint, _)| waypoint).collect()
 }
 
 /// The segments between anchors of one path, tested against the rules.
@@ -108,6 +115,12 @@ impl<'a> Segments<'a> {
         refused
     }
 
+    /// Whether `cell` refuses every segment that sweeps it, whatever its bound: terrain the
+    /// profile may not enter, or a cell under a blocking unit outside the start's footprint.
+    fn hard(&self, cell: (i64, i64)) -> bool {
+        self.rules.multiplier(cell.0, cell.1) == FORBIDDEN
+    }
+
     /// Whether the segment from anchor `from` to anchor `to` sweeps `cell`.
     fn sweeps(&self, from: usize, to: usize, cell: (i64, i64)) -> bool {
         Sweep::new(self.path[from], self.path[to], self.rules.size()).contains(cell)
@@ -115,7 +128,7 @@ impl<'a> Segments<'a> {
 
     /// The next waypoint after anchor `at` (not the last), given the turns after it (`ahead`,
     /// the last anchor among them): an anchor accepted from `at` whose successor on the path
-    /// is refused (or the last anchor).
+    /// is refused (or the last anchor), with a cell that refuses the successor.
     ///
     /// The first turn is reached by one straight run, so it is accepted untested; the turns
     /// beyond are galloped over (1, 2, 4, ... turns ahead) to the first refused one and
@@ -128,13 +141,13 @@ impl<'a> Segments<'a> {
     /// is found by bisection with a constant-time test per anchor, and only it is swept in
     /// full: accepted, it is the answer (its successor sweeps the witness); refused, its own
     /// witness narrows the run again.
-    fn farthest_ahead(&self, at: usize, ahead: &[usize]) -> usize {
+    fn farthest_ahead(&self, at: usize, ahead: &[usize]) -> (usize, Option<(i64, i64)>) {
         let last_turn = ahead.len() - 1;
         let mut accepted = 0;
         let mut reach = 1;
         let (mut refused, mut witness) = loop {
             if accepted == last_turn {
-                return ahead[accepted];
+                return (ahead[accepted], None);
             }
             let probe = (accepted + reach).min(last_turn);
             if let Some(cell) = self.refusal(at, ahead[probe]) {
@@ -161,10 +174,10 @@ impl<'a> Segments<'a> {
             // segment to an anchor up to `high` that sweeps it); `high` does.
             let (candidate, _) = bisect(low, high, |anchor| !self.sweeps(at, anchor, witness));
             if candidate == low {
-                return low;
+                return (low, Some(witness));
             }
             match self.refusal(at, candidate) {
-                None => return candidate,
+                None => return (candidate, Some(witness)),
                 Some(cell) => (high, witness) = (candidate, cell),
             }
         }

@@ -14,7 +14,10 @@
 //! covered proves nothing: the chunk shrinks, down to a single column, whose exact rows are
 //! walked, each lookup clearing `m` rows of it, and a lookup of 0 is a swept cell the profile
 //! may not enter. So the answer equals the cell-by-cell test's, and on open ground the chunks
-//! grow (they double after every covered chunk) until a lookup clears many columns.
+//! grow (they double after every covered chunk) until a lookup clears many columns. Where the
+//! rows do not rise from column to column, a square that covered a chunk also covers the
+//! columns after it whose last row it still reaches ([`Sweep::last_column_above`], checked
+//! exactly), and the walk skips them.
 
 use super::sweep::Sweep;
 
@@ -39,7 +42,9 @@ pub(crate) fn first_blocked(
         let (x, y) = sweep.cell(column, top);
         let side = i64::from(clearance(x, y));
         if side >= width.max(bottom - top + 1) {
-            column = end + 1;
+            // Where rows do not rise, the square may clear later columns too.
+            let reach = sweep.last_column_above(end, column + side - 1, top + side - 1);
+            column = reach.unwrap_or(end) + 1;
             width *= 2;
             continue;
         }

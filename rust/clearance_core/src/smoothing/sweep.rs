@@ -116,6 +116,31 @@ impl Sweep {
         }
     }
 
+    /// For a sweep whose rows do not rise from column to column (`slope >= 0`): the last
+    /// column from `first` up to `cap` whose rows all lie at or above `lowest_row`, given that
+    /// `first`'s do (`None` when the rows rise, since then a later column may reach higher).
+    pub(crate) fn last_column_above(&self, first: i64, cap: i64, lowest_row: i64) -> Option<i64> {
+        if self.slope < 0 {
+            return None;
+        }
+        let (_, last) = self.columns();
+        let cap = cap.min(last);
+        let mut column = if self.slope == 0 || self.run == 0 {
+            cap
+        } else {
+            // The last row of column `j` is `row0 + size - 1 + ceil(u1 * gradient)` with
+            // `u1 = j + 1 - column0`: an estimate from the inverse, then checked exactly.
+            let (column0, row0) = self.anchor;
+            let room = (lowest_row - row0 - self.size + 1) as f64;
+            let estimate = (room / self.gradient).floor() as i64 + column0 - 1;
+            estimate.clamp(first, cap)
+        };
+        while column > first && self.rows(column).1 > lowest_row {
+            column -= 1;
+        }
+        Some(column)
+    }
+
     /// The cell `(x, y)` at `column` and `row` (exchanging the axes is its own inverse, so
     /// this also gives a cell's column and row).
     #[inline]

@@ -8,12 +8,17 @@
 //!   units did, `version` never;
 //! * every query that passes its checks answers as the reference with units says (code and
 //!   exact cost; `UNKNOWN_UNIT`, `GOAL_OCCUPIED`) in every search mode, and its path is legal
-//!   by the reference's rules.
+//!   by the reference's rules; with taut smoothing, its waypoints are a subsequence of the
+//!   path from its first anchor to its last;
+//! * arrival slots are refused exactly for bad input (a target or start off the map, a
+//!   repeated id, a size out of range, an unknown profile) and otherwise give each member a
+//!   slot or none, every slot legal for its member by the reference's rules, clear of units
+//!   outside the group, and overlapping no other slot.
 #![no_main]
 
 use clearance_core::{
     AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, PathQuery, Region, SearchMode,
-    TerrainGrid,
+    SlotRequest, Smoothing, TerrainGrid,
 };
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -86,15 +91,23 @@ fn run(u: &mut Unstructured) -> Result<()> {
     let mut units: Vec<Standing> = Vec::new();
     for _ in 0..u.int_in_range(0..=MAX_OPS)? {
         let before = map.units_version();
-        let changed = match u.int_in_range(0..=5u8)? {
+        let changed = match u.int_in_range(0..=6u8)? {
             0 | 1 => {
                 let (id, anchor, size) = (*u.choose(&IDS)?, cell(u, region)?, *u.choose(&SIZES)?);
                 let valid = !units.iter().any(|unit| unit.id == id)
                     && region.contains(anchor)
                     && (1..=255).contains(&size);
-                assert_eq!(map.place_unit(id, anchor, size).is_ok(), valid, "place {id} {anchor} {size}");
+                assert_eq!(
+                    map.place_unit(id, anchor, size).is_ok(),
+                    valid,
+                    "place {id} {anchor} {size}"
+                );
                 if valid {
-                    units.push(Standing { id, anchor, size: size as i32 });
+                    units.push(Standing {
+                        id,
+                        anchor,
+                        size: size as i32,
+                    });
                 }
                 valid
             }
@@ -124,14 +137,22 @@ fn run(u: &mut Unstructured) -> Result<()> {
                 units.retain(|unit| unit.id != id);
                 valid
             }
-            _ => {
+            4 | 5 => {
                 query(u, &map, &units, region, movement)?;
+                false
+            }
+            _ => {
+                slots(u, &map, &units, region, movement)?;
                 false
             }
         };
         assert_eq!(observed(&map), sorted(units.clone()));
         assert_eq!(map.units_version() != before, changed, "units_version");
-        assert_eq!(map.version(), version, "moving units never changes the terrain version");
+        assert_eq!(
+            map.version(),
+            version,
+            "moving units never changes the terrain version"
+        );
     }
     Ok(())
 }
@@ -151,7 +172,11 @@ fn query(
     } else {
         OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid")
     };
-    let moving = if u.arbitrary::<bool>()? { Some(*u.choose(&IDS)?) } else { None };
+    let moving = if u.arbitrary::<bool>()? {
+        Some(*u.choose(&IDS)?)
+    } else {
+        None
+    };
     let exempt: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
         .map(|_| u.choose(&IDS).copied())
         .collect::<Result<_>>()?;
@@ -168,17 +193,27 @@ fn query(
         OtherUnits::Cost(fixed) => UnitRule::Cost(u64::from(fixed)),
         _ => UnitRule::Block,
     };
-    let rules = UnitsReference::new(map.grid(), profile, size as i32, eight_way, &counted, reference_rule, Some(start));
+    let rules = UnitsReference::new(
+        map.grid(),
+        profile,
+        size as i32,
+        eight_way,
+        &counted,
+        reference_rule,
+        Some(start),
+    );
     if !rules.terrain_legal(start) || !rules.terrain_legal(goal) {
         return Ok(());
     }
     let registered = |id: &i64| units.iter().any(|unit| unit.id == *id);
     let known = moving.iter().chain(&exempt).all(registered);
+    let smoothing = *u.choose(&Smoothing::ALL)?;
     for mode in SearchMode::ALL {
         let mut query = PathQuery::new(start, goal, size, name)
             .other_units(rule)
             .exempt_units(&exempt)
-            .search(mode);
+            .search(mode)
+            .smoothing(smoothing);
         query.moving_unit = moving;
         let result = map.query(&query);
         if !known {
@@ -203,8 +238,90 @@ fn query(
                     .path_weights(&result.path, start, goal)
                     .unwrap_or_else(|error| panic!("{mode:?}: {error}"));
                 assert_eq!(weights_cost(weights), cost);
+                if smoothing == Smoothing::Taut {
+                    assert_eq!(result.waypoints.first(), result.path.first());
+                    assert_eq!(result.waypoints.last(), result.path.last());
+                    let mut rest = result.path.iter();
+                    assert!(result
+                        .waypoints
+                        .iter()
+                        .all(|waypoint| rest.any(|cell| cell == waypoint)));
+                }
             }
         }
+    }
+    Ok(())
+}
+
+fn slots(
+    u: &mut Unstructured,
+    map: &PathMap,
+    units: &[Standing],
+    region: Region,
+    movement: Movement,
+) -> Result<()> {
+    let target = cell(u, region)?;
+    let mut group = Vec::new();
+    for _ in 0..u.int_in_range(0..=4usize)? {
+        group.push(SlotRequest {
+            id: *u.choose(&IDS)?,
+            start: cell(u, region)?,
+            agent_size: *u.choose(&SIZES)?,
+            profile: *u.choose(&["p0", "p1", "p1", "unknown"])?,
+        });
+    }
+    let valid = region.contains(target)
+        && group.iter().enumerate().all(|(at, member)| {
+            group[..at].iter().all(|other| other.id != member.id)
+                && region.contains(member.start)
+                && (1..=255).contains(&member.agent_size)
+                && member.profile != "unknown"
+        });
+    let answer = map.arrival_slots(target, &group);
+    assert_eq!(answer.is_ok(), valid, "slots {target} {group:?}");
+    let Ok(slots) = answer else { return Ok(()) };
+    assert_eq!(slots.len(), group.len());
+    let outsiders: Vec<Standing> = (units.iter())
+        .filter(|unit| group.iter().all(|member| member.id != unit.id))
+        .copied()
+        .collect();
+    let eight_way = movement == Movement::EightWay;
+    let mut placed: Vec<Standing> = Vec::new();
+    for (member, slot) in group.iter().zip(&slots) {
+        let Some(slot) = *slot else { continue };
+        let profile = map.profile(member.profile).expect("registered");
+        let size = member.agent_size as i32;
+        let rules = UnitsReference::new(
+            map.grid(),
+            profile,
+            size,
+            eight_way,
+            &outsiders,
+            UnitRule::Block,
+            None,
+        );
+        assert!(
+            rules.terrain_legal(slot),
+            "slot {slot} of {member:?} is not legal"
+        );
+        assert!(
+            !rules.overlaps_units(slot),
+            "slot {slot} of {member:?} overlaps a unit"
+        );
+        let square = Standing {
+            id: member.id,
+            anchor: slot,
+            size,
+        };
+        let overlaps = |other: &Standing| {
+            (0..size)
+                .any(|dy| (0..size).any(|dx| other.covers(Cell::new(slot.x + dx, slot.y + dy))))
+        };
+        assert!(
+            !placed.iter().any(overlaps),
+            "slot {slot} of {member:?} overlaps another slot"
+        );
+        placed.push(square);
     }
     Ok(())
 }

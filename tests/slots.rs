@@ -115,15 +115,7 @@ fn check_slots(
             .expect("generated profiles exist");
         let (from_target, target_costs) =
             by_class.entry((member.profile, size)).or_insert_with(|| {
-                let rules = UnitsReference::new(
-                    grid,
-                    profile,
-                    size,
-                    eight_way,
-                    &outsiders,
-                    UnitRule::Block,
-                    None,
-                );
+                let rules = UnitsReference::for_slots(map, member.profile, size, &outsiders);
                 let (costs, fallback) = costs_from_target(&rules, map, target);
                 seen.fallback_seed += usize::from(fallback);
                 (rules, costs)

@@ -137,12 +137,18 @@ fn run(u: &mut Unstructured) -> Result<()> {
                 units.retain(|unit| unit.id != id);
                 valid
             }
-            4 | 5 => {
-                query(u, &map, &units, region, movement)?;
-                false
-            }
-            _ => {
-                slots(u, &map, &units, region, movement)?;
+            asked => {
+                let scene = Scene {
+                    map: &map,
+                    units: &units,
+                    region,
+                    movement,
+                };
+                if asked < 6 {
+                    query(u, &scene)?;
+                } else {
+                    slots(u, &scene)?;
+                }
                 false
             }
         };
@@ -157,13 +163,21 @@ fn run(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
-fn query(
-    u: &mut Unstructured,
-    map: &PathMap,
-    units: &[Standing],
+/// What a query or a slot request is asked on: the map, the harness's record of its units.
+struct Scene<'a> {
+    map: &'a PathMap,
+    units: &'a [Standing],
     region: Region,
     movement: Movement,
-) -> Result<()> {
+}
+
+fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
+    let &Scene {
+        map,
+        units,
+        region,
+        movement,
+    } = scene;
     let (start, goal) = (cell(u, region)?, cell(u, region)?);
     let size = u.int_in_range(1..=3i64)?;
     let name = *u.choose(&["p0", "p1"])?;
@@ -253,13 +267,10 @@ fn query(
     Ok(())
 }
 
-fn slots(
-    u: &mut Unstructured,
-    map: &PathMap,
-    units: &[Standing],
-    region: Region,
-    movement: Movement,
-) -> Result<()> {
+fn slots(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
+    let &Scene {
+        map, units, region, ..
+    } = scene;
     let target = cell(u, region)?;
     let mut group = Vec::new();
     for _ in 0..u.int_in_range(0..=4usize)? {
@@ -285,21 +296,11 @@ fn slots(
         .filter(|unit| group.iter().all(|member| member.id != unit.id))
         .copied()
         .collect();
-    let eight_way = movement == Movement::EightWay;
     let mut placed: Vec<Standing> = Vec::new();
     for (member, slot) in group.iter().zip(&slots) {
         let Some(slot) = *slot else { continue };
-        let profile = map.profile(member.profile).expect("registered");
         let size = member.agent_size as i32;
-        let rules = UnitsReference::new(
-            map.grid(),
-            profile,
-            size,
-            eight_way,
-            &outsiders,
-            UnitRule::Block,
-            None,
-        );
+        let rules = UnitsReference::for_slots(map, member.profile, size, &outsiders);
         assert!(
             rules.terrain_legal(slot),
             "slot {slot} of {member:?} is not legal"

@@ -10,7 +10,8 @@
 
 use crate::reference::Reference;
 use clearance_core::{
-    AgentProfile, Cell, TerrainGrid, DIAGONAL_STEP, MULTIPLIER_SCALE, STRAIGHT_STEP,
+    AgentProfile, Cell, Movement, PathMap, TerrainGrid, DIAGONAL_STEP, MULTIPLIER_SCALE,
+    STRAIGHT_STEP,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -63,6 +64,22 @@ pub struct UnitsReference<'a> {
 }
 
 impl<'a> UnitsReference<'a> {
+    /// The rules arrival slots keep for a member of `size` with the profile called `profile`
+    /// on `map`: every unit of `outsiders` blocks, and no start is exempt.
+    pub fn for_slots(map: &'a PathMap, profile: &str, size: i32, outsiders: &[Standing]) -> Self {
+        let profile = map.profile(profile).expect("a registered profile");
+        let eight_way = map.movement() == Movement::EightWay;
+        Self::new(
+            map.grid(),
+            profile,
+            size,
+            eight_way,
+            outsiders,
+            UnitRule::Block,
+            None,
+        )
+    }
+
     /// Rules for an agent of `size` with `profile` on `grid`, with the `counted` units
     /// entering by `rule`, for a search from `start` (never blocked; `None` for a search
     /// from several seeds, where nothing is exempt).

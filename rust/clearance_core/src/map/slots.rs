@@ -203,14 +203,13 @@ impl PathMap {
             settled: Vec::new(),
             cursor: 0,
             open_walk: Buckets::new(width + height),
-            seed: None,
+            seed: seeds.first().copied(),
             target: (x, y),
             width,
             size,
             graph,
             view,
         };
-        search.seed = seeds.first().copied();
         for seed in seeds {
             search.best.set(seed, 1);
             search.open.push(Reverse((0, seed)));

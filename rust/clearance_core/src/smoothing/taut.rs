@@ -145,7 +145,7 @@ impl<'a> Segments<'a> {
         let last_turn = ahead.len() - 1;
         let mut accepted = 0;
         let mut reach = 1;
-        let (mut refused, mut witness) = loop {
+        let (refused, mut witness) = loop {
             if accepted == last_turn {
                 return (ahead[accepted], None);
             }
@@ -156,18 +156,20 @@ impl<'a> Segments<'a> {
             accepted = probe;
             reach *= 2;
         };
-        while refused - accepted > 1 {
-            let middle = accepted + (refused - accepted) / 2;
-            let verdict = if self.sweeps(at, ahead[middle], witness) {
-                Some(witness)
-            } else {
-                self.refusal(at, ahead[middle])
-            };
-            match verdict {
-                None => accepted = middle,
-                Some(cell) => (refused, witness) = (middle, cell),
+        // Each witness comes from a probe at or past the turns still to test, so it refuses
+        // any of them whose segment sweeps it.
+        let (accepted, refused) = bisect(accepted, refused, |turn| {
+            if self.sweeps(at, ahead[turn], witness) {
+                return false;
             }
-        }
+            match self.refusal(at, ahead[turn]) {
+                None => true,
+                Some(cell) => {
+                    witness = cell;
+                    false
+                }
+            }
+        });
         let (low, mut high) = (ahead[accepted], ahead[refused]);
         loop {
             // `low` does not sweep the witness (it is accepted, and the witness refuses any
@@ -189,7 +191,7 @@ impl<'a> Segments<'a> {
 fn bisect(
     mut accepted: usize,
     mut refused: usize,
-    allowed: impl Fn(usize) -> bool,
+    mut allowed: impl FnMut(usize) -> bool,
 ) -> (usize, usize) {
     while refused - accepted > 1 {
         let middle = accepted + (refused - accepted) / 2;

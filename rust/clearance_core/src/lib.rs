@@ -55,6 +55,7 @@ mod footprint;
 mod graph;
 mod grid;
 mod heap;
+mod jump_rules;
 mod landmarks;
 mod map;
 mod movement;

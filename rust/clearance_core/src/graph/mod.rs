@@ -5,14 +5,16 @@
 //! and, unless all of the profile's terrains cost the same, the multiplier paid on entering it.
 //! It also labels connected regions. Built once per (profile, agent size) and cached by the map.
 //!
-//! On uniform-cost graphs the graph also stores, for every anchor and direction, where a
-//! jump-point search's ray from it ends (`stored_rays.rs`): a description of the graph's own
-//! moves, built and repaired with them. The searches (`crate::search`) read the graph; the
-//! graph knows nothing of them.
+//! The graph also stores, for every anchor and direction, where a jump-point search's ray from
+//! it ends (`stored_rays.rs`): a description of the graph's own moves and costs under the
+//! successor rules of `jump_rules.rs`, built and repaired with them. The searches
+//! (`crate::search`) read the graph; the graph knows nothing of them.
 
 mod stored_rays;
 
 pub(crate) use stored_rays::{JumpDistances, StoredRay};
+
+use stored_rays::RayRule;
 
 use crate::clearance::ClearanceLayer;
 use crate::connectivity::Regions;
@@ -49,8 +51,8 @@ pub(crate) struct AnchorGraph {
     pub even_costs: PagedVec<u64>,
     /// How many legal anchors have their `even_costs` bit clear.
     uneven_anchors: usize,
-    /// With uniform costs: the straight rays of jump-point search, stored ahead of the
-    /// queries (`stored_rays.rs`).
+    /// The rays of jump-point search, stored ahead of the queries (`stored_rays.rs`); `None`
+    /// only on a copy whose moves or costs its owner is about to change.
     pub jump_distances: Option<JumpDistances>,
     agent_size: u8,
     movement: Movement,
@@ -63,6 +65,16 @@ pub(crate) enum EntryCosts {
     Uniform(u32),
     /// The largest multiplier under the footprint of each anchor (meaningful on legal anchors).
     PerAnchor(PagedVec<u32>),
+}
+
+impl EntryCosts {
+    /// The per-anchor multipliers, unless every anchor costs the same.
+    pub fn per_anchor(&self) -> Option<&PagedVec<u32>> {
+        match self {
+            EntryCosts::Uniform(_) => None,
+            EntryCosts::PerAnchor(multipliers) => Some(multipliers),
+        }
+    }
 }
 
 impl AnchorGraph {
@@ -111,8 +123,12 @@ impl AnchorGraph {
                 grid.full_window(),
             );
         }
-        let jump_distances = matches!(entry, EntryCosts::Uniform(_))
-            .then(|| JumpDistances::build(&moves, width, movement));
+        let rule = RayRule {
+            moves: &moves,
+            multipliers: entry.per_anchor(),
+            movement,
+        };
+        let jump_distances = Some(JumpDistances::build(rule, width));
         AnchorGraph {
             even_costs,
             uneven_anchors,
@@ -144,6 +160,9 @@ impl AnchorGraph {
     ) {
         let (width, height) = (grid.width(), grid.height());
         let size = self.agent_size;
+        // Where the stored rays may have changed: around new multipliers (a ray's cost tests
+        // read multipliers up to two anchors from where it starts), and where masks changed.
+        let mut rays_changed: Option<Window> = None;
         if let EntryCosts::PerAnchor(multipliers) = &mut self.entry {
             let anchors = edited.grown(usize::from(size) - 1, 0, width, height);
             let fresh = footprint_max_multipliers(grid, profile, size, anchors);
@@ -155,6 +174,7 @@ impl AnchorGraph {
                     multipliers.set(anchor, value / unit);
                 }
             }
+            rays_changed = Some(anchors.grown(2, 2, width, height));
             let neighbours = anchors.grown(1, 1, width, height);
             let legal = |index: usize| clearance.at(index) >= size;
             mark_even_costs(
@@ -166,6 +186,7 @@ impl AnchorGraph {
             );
         }
         let Some(changed) = clearance_changed else {
+            self.repair_stored_rays(width, rays_changed);
             return;
         };
         let directions = self.movement.direction_count();
@@ -216,9 +237,17 @@ impl AnchorGraph {
             }
         }
         self.regions.finish_joins();
-        if let (Some(distances), Some(remasked)) = (&mut self.jump_distances, remasked) {
-            distances.repair(&self.moves, width, remasked);
-        }
+        // A weighted diagonal ray's cost tests read the mask of the anchor it steps to, which
+        // may lie one beyond the remasked ones.
+        let remasked = match (&self.entry, remasked) {
+            (EntryCosts::PerAnchor(_), Some(masks)) => Some(masks.grown(1, 1, width, height)),
+            (_, masks) => masks,
+        };
+        let rays_changed = match (rays_changed, remasked) {
+            (Some(costs), Some(masks)) => Some(costs.hull(masks)),
+            (costs, masks) => costs.or(masks),
+        };
+        self.repair_stored_rays(width, rays_changed);
         let legal = |index: usize| clearance.at(index) >= size;
         if let EntryCosts::PerAnchor(multipliers) = &self.entry {
             // Legality changed here, and with it which neighbours the even-cost bits read.
@@ -234,18 +263,34 @@ impl AnchorGraph {
         }
     }
 
+    /// Brings the stored rays up to date after the moves or multipliers of the anchors in
+    /// `changed`, and of those within two of them, changed.
+    fn repair_stored_rays(&mut self, width: usize, changed: Option<Window>) {
+        if let (Some(distances), Some(changed)) = (&mut self.jump_distances, changed) {
+            let rule = RayRule {
+                moves: &self.moves,
+                multipliers: self.entry.per_anchor(),
+                movement: self.movement,
+            };
+            distances.repair(rule, width, changed);
+        }
+    }
+
     /// Bytes a graph of a map of `cells` cells holds for `profile` (before any relabelling):
-    /// a move mask and a region label per anchor, and an entry multiplier per anchor unless
-    /// every terrain costs the same, when it stores jump-point search's rays instead (one
-    /// entry per direction of `movement`).
+    /// a move mask and a region label per anchor, jump-point search's rays (one entry per
+    /// direction of `movement`), and unless every terrain costs the same, an entry multiplier
+    /// and an even-cost bit per anchor.
     pub fn estimated_bytes(cells: usize, profile: &AgentProfile, movement: Movement) -> usize {
         let uniform = profile.min_fixed_multiplier() == profile.max_fixed_multiplier();
         let costs = if uniform {
-            JumpDistances::estimated_bytes(cells, movement)
+            0
         } else {
-            cells.saturating_mul(4)
+            cells.saturating_mul(4).saturating_add(cells.div_ceil(8))
         };
-        cells.saturating_mul(1 + 4).saturating_add(costs)
+        cells
+            .saturating_mul(1 + 4)
+            .saturating_add(JumpDistances::estimated_bytes(cells, movement))
+            .saturating_add(costs)
     }
 
     pub fn memory_bytes(&self) -> usize {

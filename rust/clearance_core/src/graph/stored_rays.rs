@@ -1,4 +1,4 @@
-//! Precomputed straight rays for jump-point search on uniform-cost graphs.
+//! Precomputed rays for jump-point search.
 //!
 //! On a graph where every anchor costs the same to enter, where a straight ray stops depends
 //! on the move masks along its line and on nothing else but the goal: it stops at the first
@@ -41,14 +41,77 @@
 //! straight ray change between ending at a stop and at a dead end, and of those whose `n`'s
 //! diagonal entry just changed; an entry that comes out as it was spreads nothing further.
 //!
+//! # Weighted graphs
+//!
+//! With per-anchor entry multipliers a ray also stops where a cost test of the successor rules
+//! passes (`jump_rules.rs`). Those tests read the move masks and multipliers of the anchor
+//! reached and of its neighbours, never the query, so the same recurrences hold with the stop
+//! test of the weighted rules in place of the obstacle case: a straight entry of `a` stops
+//! after 1 step when the rules force a turn at `n` on an arrival from `a`, and a diagonal
+//! entry when they force one on a diagonal arrival at `n` or a straight part of `n` stops.
+//! The test at `n` reads multipliers at most one anchor from `n`, so at most two from `a`: the
+//! repair is handed a window grown by two around the anchors whose multipliers changed
+//! (`AnchorGraph::repair`), and the rest of the argument is unchanged. The cost of a stored
+//! ray is not stored: a search sums the multipliers of the steps it takes, once per ray it
+//! keeps, instead of testing every anchor of every ray it tries.
+//!
 //! A ray never leaves the map (a step off it is never legal), so it takes at most
 //! `MAX_SIDE - 1` steps, which fits the 15 bits an entry keeps for them.
 
 use crate::grid::{Window, MAX_SIDE};
+use crate::jump_rules::{self, TurnGraph};
 use crate::movement::{
     direction_offsets, Direction, Movement, DIRECTIONS, PARTS, SIDE_BITS, STRAIGHT_DIRECTIONS,
 };
 use crate::paged::PagedVec;
+
+/// What a table's rays stop at besides dead ends: the graph's move masks, its movement rules
+/// and, on a weighted graph, its entry multipliers (whose cost tests stop rays too).
+#[derive(Clone, Copy)]
+pub(crate) struct RayRule<'a> {
+    pub moves: &'a PagedVec<u8>,
+    pub multipliers: Option<&'a PagedVec<u32>>,
+    pub movement: Movement,
+}
+
+/// A weighted graph as the successor rules read it.
+struct Weighted<'a> {
+    moves: &'a PagedVec<u8>,
+    multipliers: &'a PagedVec<u32>,
+}
+
+impl TurnGraph for Weighted<'_> {
+    const UNIFORM: bool = false;
+    #[inline(always)]
+    fn mask(&self, anchor: usize) -> u8 {
+        self.moves[anchor]
+    }
+    #[inline(always)]
+    fn multiplier(&self, anchor: usize) -> u64 {
+        u64::from(self.multipliers[anchor])
+    }
+}
+
+impl RayRule<'_> {
+    /// Whether a ray from `anchor` stops at `next`, one step on in `direction` (a legal step),
+    /// for a turn: the obstacle case on a uniform-cost graph, the successor rules on a
+    /// weighted one. The straight parts of a diagonal ray are tested by the caller.
+    #[inline]
+    fn turns_at(&self, anchor: usize, next: usize, direction: usize, offsets: &[isize; 8]) -> bool {
+        let Some(multipliers) = self.multipliers else {
+            return direction < STRAIGHT_DIRECTIONS
+                && self.moves[next] & SIDE_BITS[direction] & !self.moves[anchor] != 0;
+        };
+        let graph = Weighted {
+            moves: self.moves,
+            multipliers,
+        };
+        match self.movement {
+            Movement::EightWay => jump_rules::forced::<_, false>(&graph, offsets, next, direction),
+            Movement::FourWay => jump_rules::forced::<_, true>(&graph, offsets, next, direction),
+        }
+    }
+}
 
 /// The flag of an entry whose ray ends at a stop, not at a dead end.
 const STOP: u16 = 1 << 15;
@@ -82,10 +145,11 @@ pub(crate) struct StoredRay {
 }
 
 impl JumpDistances {
-    /// The rays of every anchor of a map `width` wide whose move masks are `moves`; diagonal
-    /// ones only under 8-way `movement`.
-    pub(crate) fn build(moves: &PagedVec<u8>, width: usize, movement: Movement) -> Self {
-        let diagonals = if movement == Movement::EightWay {
+    /// The rays of every anchor of a map `width` wide under `rule`; diagonal ones only under
+    /// 8-way movement.
+    pub(crate) fn build(rule: RayRule, width: usize) -> Self {
+        let moves = rule.moves;
+        let diagonals = if rule.movement == Movement::EightWay {
             moves.len()
         } else {
             0
@@ -105,11 +169,11 @@ impl JumpDistances {
         for (direction, &offset) in offsets.iter().enumerate().take(directions) {
             if offset > 0 {
                 for anchor in (0..moves.len()).rev() {
-                    distances.refill(moves, anchor, direction, offset);
+                    distances.refill(rule, anchor, direction, &offsets);
                 }
             } else {
                 for anchor in 0..moves.len() {
-                    distances.refill(moves, anchor, direction, offset);
+                    distances.refill(rule, anchor, direction, &offsets);
                 }
             }
         }
@@ -117,8 +181,10 @@ impl JumpDistances {
     }
 
     /// Brings the table up to date after the move masks of the anchors in `changed` changed;
-    /// the result equals a fresh [`build`](Self::build) (see the module docs).
-    pub(crate) fn repair(&mut self, moves: &PagedVec<u8>, width: usize, changed: Window) {
+    /// the result equals a fresh [`build`](Self::build) (see the module docs). On a weighted
+    /// graph `changed` must also hold every anchor within two of one whose multiplier changed.
+    pub(crate) fn repair(&mut self, rule: RayRule, width: usize, changed: Window) {
+        let moves = rule.moves;
         let height = moves.len() / width.max(1);
         let offsets = direction_offsets(width);
         let inside = |x: usize, y: usize| {
@@ -127,8 +193,9 @@ impl JumpDistances {
         // Anchors whose straight rays changed between ending at a stop and at a dead end:
         // the diagonal rays read nothing else of them.
         let mut turned = Vec::new();
-        for direction in 0..STRAIGHT_DIRECTIONS {
-            let Direction { dx, dy } = DIRECTIONS[direction];
+        for (direction, &Direction { dx, dy }) in
+            DIRECTIONS.iter().enumerate().take(STRAIGHT_DIRECTIONS)
+        {
             let lines = if dy == 0 {
                 changed.y0..changed.y1
             } else {
@@ -146,7 +213,7 @@ impl JumpDistances {
                 loop {
                     let anchor = y * width + x;
                     let old = self.entries[anchor][direction];
-                    let new = self.refill(moves, anchor, direction, offsets[direction]);
+                    let new = self.refill(rule, anchor, direction, &offsets);
                     if (old ^ new) & STOP != 0 {
                         turned.push(anchor);
                     }
@@ -171,7 +238,7 @@ impl JumpDistances {
                     step_back(anchor % width, anchor / width, dx, dy, width, height)
                 }))
                 .collect();
-            self.repair_diagonal(moves, width, direction, &mut seeds);
+            self.repair_diagonal(rule, width, direction, &mut seeds);
         }
     }
 
@@ -179,14 +246,14 @@ impl JumpDistances {
     /// of every anchor whose next anchor's entry changed, row by row from the far end.
     fn repair_diagonal(
         &mut self,
-        moves: &PagedVec<u8>,
+        rule: RayRule,
         width: usize,
         direction: usize,
         seeds: &mut [(usize, usize)],
     ) {
-        let height = moves.len() / width;
+        let height = rule.moves.len() / width;
         let Direction { dx, dy } = DIRECTIONS[direction];
-        let offset = direction_offsets(width)[direction];
+        let offsets = direction_offsets(width);
         // Rows in the order they are done: against the direction.
         let order = |y: usize| if dy > 0 { height - 1 - y } else { y };
         seeds.sort_unstable_by_key(|&(x, y)| (order(y), x));
@@ -205,7 +272,7 @@ impl JumpDistances {
             for x in here.chain(pending.iter().copied()) {
                 let anchor = y * width + x;
                 let old = self.diagonal[anchor][direction - STRAIGHT_DIRECTIONS];
-                if self.refill(moves, anchor, direction, offset) != old {
+                if self.refill(rule, anchor, direction, &offsets) != old {
                     changed_here.push(x);
                 }
             }
@@ -229,17 +296,17 @@ impl JumpDistances {
     /// anchor's (see the module docs), which must be up to date.
     fn refill(
         &mut self,
-        moves: &PagedVec<u8>,
+        rule: RayRule,
         anchor: usize,
         direction: usize,
-        offset: isize,
+        offsets: &[isize; 8],
     ) -> u16 {
-        let here = moves[anchor];
-        let next = anchor.wrapping_add_signed(offset);
+        let here = rule.moves[anchor];
+        let next = anchor.wrapping_add_signed(offsets[direction]);
         if direction < STRAIGHT_DIRECTIONS {
             let entry = if here & 1 << direction == 0 {
                 0
-            } else if moves[next] & SIDE_BITS[direction] & !here != 0 {
+            } else if rule.turns_at(anchor, next, direction, offsets) {
                 STOP | 1
             } else {
                 self.entries[next][direction] + 1
@@ -256,7 +323,7 @@ impl JumpDistances {
             let straight = self.entries[next];
             let [horizontal, vertical] = PARTS[direction];
             let parts = straight[horizontal] | straight[vertical];
-            if parts & STOP != 0 {
+            if parts & STOP != 0 || rule.turns_at(anchor, next, direction, offsets) {
                 STOP | 1
             } else {
                 self.diagonal[next][lane] + 1
@@ -349,12 +416,26 @@ mod tests {
         }
     }
 
-    /// The ray walked one anchor at a time, as the search did before it had a table.
-    fn walked(moves: &PagedVec<u8>, width: usize, anchor: usize, direction: usize) -> StoredRay {
+    /// Multipliers from 0 to 3 on a random map, or none (a uniform-cost graph).
+    fn random_multipliers(rng: &mut Rng, cells: usize, weighted: bool) -> Option<PagedVec<u32>> {
+        weighted.then(|| (0..cells).map(|_| rng.below(4) as u32).collect())
+    }
+
+    /// The masks of `open` under `movement`.
+    fn masks_for(open: &[bool], width: usize, height: usize, movement: Movement) -> PagedVec<u8> {
+        let moves = move_masks(open, width, height);
+        match movement {
+            Movement::EightWay => moves,
+            Movement::FourWay => moves.iter().map(|&mask| mask & 0b1111).collect(),
+        }
+    }
+
+    /// The ray walked one anchor at a time, as the search does without a table.
+    fn walked(rule: RayRule, width: usize, anchor: usize, direction: usize) -> StoredRay {
         let offset = direction_offsets(width)[direction];
         let (mut at, mut steps) = (anchor, 0);
         loop {
-            if moves[at] & 1 << direction == 0 {
+            if rule.moves[at] & 1 << direction == 0 {
                 return StoredRay {
                     steps,
                     stops: false,
@@ -362,7 +443,7 @@ mod tests {
             }
             let next = at.wrapping_add_signed(offset);
             steps += 1;
-            if moves[next] & SIDE_BITS[direction] & !moves[at] != 0 {
+            if rule.turns_at(at, next, direction, &direction_offsets(width)) {
                 return StoredRay { steps, stops: true };
             }
             at = next;
@@ -370,30 +451,27 @@ mod tests {
     }
 
     /// The diagonal ray walked one anchor at a time, trying both straight rays at each.
-    fn walked_diagonal(
-        moves: &PagedVec<u8>,
-        width: usize,
-        anchor: usize,
-        direction: usize,
-    ) -> StoredRay {
+    fn walked_diagonal(rule: RayRule, width: usize, anchor: usize, direction: usize) -> StoredRay {
         let offset = direction_offsets(width)[direction];
         let parts = PARTS[direction];
         let (mut at, mut steps) = (anchor, 0);
         loop {
-            if moves[at] & 1 << direction == 0 {
+            if rule.moves[at] & 1 << direction == 0 {
                 return StoredRay {
                     steps,
                     stops: false,
                 };
             }
-            at = at.wrapping_add_signed(offset);
+            let next = at.wrapping_add_signed(offset);
             steps += 1;
-            if parts
-                .iter()
-                .any(|&part| walked(moves, width, at, part).stops)
+            if rule.turns_at(at, next, direction, &direction_offsets(width))
+                || parts
+                    .iter()
+                    .any(|&part| walked(rule, width, next, part).stops)
             {
                 return StoredRay { steps, stops: true };
             }
+            at = next;
         }
     }
 
@@ -404,23 +482,37 @@ mod tests {
     #[test]
     fn every_stored_ray_is_the_walked_ray() {
         let mut rng = Rng(0x51DE_0A75);
-        for case in 0..300 {
+        for case in 0..600 {
             let (width, height) = (1 + rng.below(24), 1 + rng.below(24));
             let open = random_open(&mut rng, width * height, case % 6);
-            let moves = move_masks(&open, width, height);
-            let distances = JumpDistances::build(&moves, width, Movement::EightWay);
+            let movement = [Movement::EightWay, Movement::FourWay][case / 2 % 2];
+            let moves = masks_for(&open, width, height, movement);
+            let multipliers = random_multipliers(&mut rng, width * height, case % 2 == 1);
+            let rule = RayRule {
+                moves: &moves,
+                multipliers: multipliers.as_ref(),
+                movement,
+            };
+            let distances = JumpDistances::build(rule, width);
             for anchor in 0..moves.len() {
+                // Under 4-way rules vertical rays try both sides at every anchor and read
+                // only the horizontal entries.
                 for direction in 0..STRAIGHT_DIRECTIONS {
+                    if movement == Movement::FourWay && jump_rules::VERTICAL[direction] {
+                        continue;
+                    }
                     assert_eq!(
                         distances.ray(anchor, direction),
-                        walked(&moves, width, anchor, direction),
+                        walked(rule, width, anchor, direction),
                         "case {case}: {width}x{height}, anchor {anchor}, direction {direction}"
                     );
                 }
                 for direction in STRAIGHT_DIRECTIONS..8 {
+                    let expected = (movement == Movement::EightWay)
+                        .then(|| walked_diagonal(rule, width, anchor, direction));
                     assert_eq!(
                         distances.diagonal_ray(anchor, direction),
-                        Some(walked_diagonal(&moves, width, anchor, direction)),
+                        expected,
                         "case {case}: {width}x{height}, anchor {anchor}, direction {direction}"
                     );
                 }
@@ -432,7 +524,12 @@ mod tests {
     fn four_way_tables_keep_no_diagonal_rays() {
         let open = vec![true; 9];
         let moves = move_masks(&open, 3, 3);
-        let distances = JumpDistances::build(&moves, 3, Movement::FourWay);
+        let rule = RayRule {
+            moves: &moves,
+            multipliers: None,
+            movement: Movement::FourWay,
+        };
+        let distances = JumpDistances::build(rule, 3);
         assert_eq!(distances.diagonal_ray(4, 4), None);
         assert_eq!(
             distances.memory_bytes(),
@@ -443,11 +540,19 @@ mod tests {
     #[test]
     fn a_repaired_table_equals_a_rebuild() {
         let mut rng = Rng(0xED17_5EED);
-        for case in 0..300 {
+        for case in 0..600 {
             let (width, height) = (1 + rng.below(20), 1 + rng.below(20));
             let mut open = random_open(&mut rng, width * height, case % 5);
-            let moves = move_masks(&open, width, height);
-            let mut distances = JumpDistances::build(&moves, width, Movement::EightWay);
+            let movement = [Movement::EightWay, Movement::FourWay][case / 2 % 2];
+            let weighted = case % 2 == 1;
+            let mut multipliers = random_multipliers(&mut rng, width * height, weighted);
+            let moves = masks_for(&open, width, height, movement);
+            let rule = RayRule {
+                moves: &moves,
+                multipliers: multipliers.as_ref(),
+                movement,
+            };
+            let mut distances = JumpDistances::build(rule, width);
             for edit in 0..6 {
                 // Mostly single cells, as games edit; sometimes a rectangle.
                 let (x0, y0) = (rng.below(width), rng.below(height));
@@ -462,15 +567,26 @@ mod tests {
                 for y in y0..y1 {
                     for x in x0..x1 {
                         open[y * width + x] = rng.below(2) == 0;
+                        if let Some(multipliers) = &mut multipliers {
+                            multipliers.set(y * width + x, rng.below(4) as u32);
+                        }
                     }
                 }
-                // Masks change up to one anchor around the edited cells.
-                let changed = Window { x0, y0, x1, y1 }.grown(1, 1, width, height);
-                let moves = move_masks(&open, width, height);
-                distances.repair(&moves, width, changed);
+                // Masks change up to one anchor around the edited cells, and a weighted
+                // ray's tests read multipliers up to two anchors away (see the module docs)
+                // and the mask of the anchor one step on.
+                let grown = if weighted { 2 } else { 1 };
+                let changed = Window { x0, y0, x1, y1 }.grown(grown, grown, width, height);
+                let moves = masks_for(&open, width, height, movement);
+                let rule = RayRule {
+                    moves: &moves,
+                    multipliers: multipliers.as_ref(),
+                    movement,
+                };
+                distances.repair(rule, width, changed);
                 assert_eq!(
                     distances,
-                    JumpDistances::build(&moves, width, Movement::EightWay),
+                    JumpDistances::build(rule, width),
                     "case {case}, edit {edit}: {width}x{height}, cells {x0}..{x1} x {y0}..{y1}"
                 );
             }

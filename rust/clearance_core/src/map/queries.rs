@@ -483,8 +483,16 @@ fn algorithm_for(
                 ..
             }),
         ) => Algorithm::PlainThenJump,
-        // Stored rays cost nothing to scan, short trips included.
-        (SearchMode::Auto, _) if graph.jump_distances.is_some() => Algorithm::Jump,
+        // Stored rays cost nothing to scan, short trips included, where they serve the query
+        // (a weighted graph's rays know nothing of anchors other units block). Read, not
+        // walked, rays beat plain A* even where costs change often: a ray that stops at
+        // every other anchor still stops only where a turn may pay.
+        (SearchMode::Auto, units)
+            if graph.jump_distances.is_some()
+                && (graph.entry.per_anchor().is_none() || units.is_none()) =>
+        {
+            Algorithm::Jump
+        }
         (SearchMode::Auto, _) if graph.suits_jump_search() => Algorithm::PlainThenJump,
         (SearchMode::Auto | SearchMode::Plain, _) => Algorithm::Plain,
         (SearchMode::Jump, _) => Algorithm::Jump,

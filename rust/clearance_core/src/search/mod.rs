@@ -11,7 +11,7 @@
 //! |---|---|
 //! | `astar.rs` | plain A*: the expansion loop and the path trace |
 //! | `direct.rs` | the direct walk `auto` tries first, kept when it provably costs the lower bound |
-//! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), the rays between the anchors where a path may turn (`rays.rs`); the rays stored ahead of the queries on uniform-cost graphs live with the graph that owns them (`graph/stored_rays.rs`) |
+//! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), the rays between the anchors where a path may turn (`rays.rs`); the rays stored ahead of the queries live with the graph that owns them (`graph/stored_rays.rs`), and the successor rules both follow in `jump_rules.rs` |
 //! | `heuristic.rs` | the distance heuristic and its maximum with the landmark bounds |
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
 //! | `keys.rs` | open-list keys `(f, h, index)` in three widths |

@@ -10,6 +10,9 @@ pub(super) trait StepCosts {
     /// Whether every legal anchor costs the same to enter. Then step costs obey the triangle
     /// inequality between neighbouring anchors, which the pruning of `pruning.rs` relies on.
     const UNIFORM: bool;
+    /// Whether these are the terrain graph's own costs, which its stored rays were built on
+    /// (other units' costs are not).
+    const TERRAIN: bool;
     /// The cost of the step in `direction` into the anchor stored at `target`.
     fn step_cost(&self, direction: usize, target: usize) -> u64;
     /// The multiplier paid on entering the anchor stored at `anchor`, in the graph's cost
@@ -18,6 +21,14 @@ pub(super) trait StepCosts {
     fn multiplier(&self, anchor: usize) -> u64;
     /// Whether every neighbour of the anchor stored at `anchor` costs what it costs to enter.
     fn even(&self, anchor: usize) -> bool;
+    /// The cost of `steps` steps in `direction` from `from`, each `offset` further in storage:
+    /// the sum of their step costs.
+    #[inline(always)]
+    fn ray_cost(&self, from: usize, direction: usize, offset: isize, steps: usize) -> u64 {
+        (1..=steps as isize)
+            .map(|step| self.step_cost(direction, from.wrapping_add_signed(offset * step)))
+            .sum()
+    }
 }
 
 /// Every anchor costs the same to enter: the cost of a step depends on its direction only.
@@ -25,6 +36,7 @@ pub(super) struct UniformCosts(pub(super) [u64; 8]);
 
 impl StepCosts for UniformCosts {
     const UNIFORM: bool = true;
+    const TERRAIN: bool = true;
     #[inline(always)]
     fn step_cost(&self, direction: usize, _target: usize) -> u64 {
         self.0[direction]
@@ -36,6 +48,10 @@ impl StepCosts for UniformCosts {
     #[inline(always)]
     fn even(&self, _anchor: usize) -> bool {
         true
+    }
+    #[inline(always)]
+    fn ray_cost(&self, _from: usize, direction: usize, _offset: isize, steps: usize) -> u64 {
+        steps as u64 * self.0[direction]
     }
 }
 
@@ -49,6 +65,7 @@ pub(super) struct PerAnchorCosts<'a> {
 
 impl StepCosts for PerAnchorCosts<'_> {
     const UNIFORM: bool = false;
+    const TERRAIN: bool = true;
     #[inline(always)]
     fn step_cost(&self, direction: usize, target: usize) -> u64 {
         self.lengths[direction] * u64::from(self.multipliers[target])
@@ -60,6 +77,13 @@ impl StepCosts for PerAnchorCosts<'_> {
     #[inline(always)]
     fn even(&self, anchor: usize) -> bool {
         self.even_costs[anchor / 64] & 1 << (anchor % 64) != 0
+    }
+    #[inline(always)]
+    fn ray_cost(&self, from: usize, direction: usize, offset: isize, steps: usize) -> u64 {
+        let multipliers: u64 = (1..=steps as isize)
+            .map(|step| self.multiplier(from.wrapping_add_signed(offset * step)))
+            .sum();
+        self.lengths[direction] * multipliers
     }
 }
 
@@ -78,6 +102,7 @@ pub(super) struct UnitCosts<'a> {
 
 impl StepCosts for UnitCosts<'_> {
     const UNIFORM: bool = false;
+    const TERRAIN: bool = false;
     #[inline(always)]
     fn step_cost(&self, direction: usize, target: usize) -> u64 {
         self.lengths[direction] * self.multiplier(target)

@@ -89,11 +89,16 @@
 //!
 //! # Stored rays
 //!
-//! On a uniform-cost graph no cost test can stop a ray, so where each straight ray and each
-//! diagonal ray (under 8-way rules) ends depends only on the move masks: the graph stores them
-//! (`graph/stored_rays.rs`, after JPS+) and a ray is read, not walked, then cut short where it passes
-//! the goal or a target. The stops are the same, so the search expands the same jump points
-//! in the same order and returns the same path as with walked rays.
+//! Where a ray stops for a turn depends on the graph alone (its move masks and, with
+//! per-anchor costs, its multipliers), never on the query: so the graph stores where each
+//! straight ray and each diagonal ray (under 8-way rules) ends (`graph/stored_rays.rs`, after
+//! JPS+, with the rules of `jump_rules.rs`), and a ray is read, not walked, then cut short where
+//! it passes the goal or a target; on a weighted graph its cost is the sum of the multipliers
+//! of the anchors it enters. The stops are the same, so the search expands the same jump
+//! points in the same order and returns the same path as with walked rays. Rays are walked
+//! where the stored ones do not describe the search's graph: with other units' costs, and on a
+//! weighted graph with other units' footprints blocking (on a uniform-cost graph, `units.rs`
+//! reads the stored rays around them).
 //!
 //! # Several targets
 //!

@@ -1,76 +1,14 @@
-//! The rays of jump-point search: the successor rules of the parent module's docs as tables
-//! and tests, and the straight, diagonal and 4-way vertical rays that walk from a jump point
-//! to the next.
+//! The rays of jump-point search: the straight, diagonal and 4-way vertical rays that walk
+//! from a jump point to the next, stopping where the successor rules (`jump_rules.rs`) say, or
+//! read from the graph's stored rays.
 
-use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::{JumpDistances, StoredRay};
+use crate::jump_rules::{self, TurnGraph, HORIZONTAL, VERTICAL};
 use crate::movement::{
-    direction_of, direction_offsets, Direction, DIRECTIONS, OPPOSITE, PARTS, SIDES, SIDE_BITS,
-    STRAIGHT_DIRECTIONS,
+    direction_offsets, Direction, DIRECTIONS, PARTS, SIDE_BITS, STRAIGHT_DIRECTIONS,
 };
 use crate::search::moves::MoveMasks;
 use crate::search::step_costs::StepCosts;
-
-/// For a diagonal direction `(dx, dy)`: the two diagonals at right angles to it, each with
-/// the straight direction between it and the way back: `((-dx, dy), (-dx, 0))` and
-/// `((dx, -dy), (0, -dy))`.
-const TURNS: [[(usize, usize); 2]; 8] = {
-    let mut turns = [[(0, 0); 2]; 8];
-    let mut d = STRAIGHT_DIRECTIONS;
-    while d < 8 {
-        let (dx, dy) = (DIRECTIONS[d].dx, DIRECTIONS[d].dy);
-        turns[d] = [
-            (direction_of(-dx, dy), direction_of(-dx, 0)),
-            (direction_of(dx, -dy), direction_of(0, -dy)),
-        ];
-        d += 1;
-    }
-    turns
-};
-
-/// The natural successors of an arrival in each direction: straight on, or a diagonal and
-/// its two straight parts.
-const NATURAL: [u8; 8] = {
-    let mut natural = [0; 8];
-    let mut d = 0;
-    while d < 8 {
-        natural[d] = 1 << d;
-        if d >= STRAIGHT_DIRECTIONS {
-            natural[d] |= 1 << PARTS[d][0] | 1 << PARTS[d][1];
-        }
-        d += 1;
-    }
-    natural
-};
-
-/// Whether each direction is vertical (north or south).
-const VERTICAL: [bool; 8] = {
-    let mut vertical = [false; 8];
-    let mut d = 0;
-    while d < 8 {
-        vertical[d] = DIRECTIONS[d].dx == 0;
-        d += 1;
-    }
-    vertical
-};
-
-/// East and west: the straight rays a vertical 4-way ray tries at each anchor.
-const HORIZONTAL: [usize; 2] = [direction_of(1, 0), direction_of(-1, 0)];
-
-/// The natural successors under 4-way rules: straight on after a horizontal arrival; straight
-/// on, east and west after a vertical one.
-const NATURAL_FOUR_WAY: [u8; 8] = {
-    let mut natural = [0; 8];
-    let mut d = 0;
-    while d < STRAIGHT_DIRECTIONS {
-        natural[d] = 1 << d;
-        if DIRECTIONS[d].dx == 0 {
-            natural[d] |= 1 << HORIZONTAL[0] | 1 << HORIZONTAL[1];
-        }
-        d += 1;
-    }
-    natural
-};
 
 /// Where rays stop besides jump points: the goal, or each of several targets.
 pub(in crate::search) trait Stops {
@@ -322,11 +260,38 @@ pub(super) struct Rays<'a, C, S, M, const FOUR_WAY: bool> {
     pub(super) offsets: [isize; 8],
     pub(super) costs: &'a C,
     pub(super) stops: &'a S,
-    /// The stored straight rays, on uniform-cost graphs that keep them.
+    /// The graph's stored rays, if it keeps them; [`stored`](Self::stored) says whether they
+    /// serve this search.
     pub(super) distances: Option<&'a JumpDistances>,
 }
 
+impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> TurnGraph
+    for Rays<'_, C, S, M, FOUR_WAY>
+{
+    const UNIFORM: bool = C::UNIFORM;
+    #[inline(always)]
+    fn mask(&self, anchor: usize) -> u8 {
+        self.moves.mask(anchor)
+    }
+    #[inline(always)]
+    fn multiplier(&self, anchor: usize) -> u64 {
+        self.costs.multiplier(anchor)
+    }
+}
+
 impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, M, FOUR_WAY> {
+    /// The graph's stored rays, where they describe this search's rays: on the terrain's
+    /// own costs (a stored ray knows nothing of other units' costs), and on a weighted graph
+    /// only with the terrain's own moves (`units.rs` reads uniform rays around other units).
+    #[inline(always)]
+    fn stored(&self) -> Option<&JumpDistances> {
+        if C::UNIFORM || (C::TERRAIN && M::TERRAIN) {
+            self.distances
+        } else {
+            None
+        }
+    }
+
     #[inline(always)]
     fn neighbour(&self, anchor: usize, direction: usize) -> usize {
         anchor.wrapping_add_signed(self.offsets[direction])
@@ -335,99 +300,20 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
     /// The successors of `at` reached by a step in `arrival` (see the module docs).
     #[inline(always)]
     pub(super) fn successors(&self, at: usize, arrival: usize) -> u8 {
-        let moves = self.moves.mask(at);
-        if FOUR_WAY {
-            return self.successors_four_way(at, arrival) & moves;
-        }
-        let mut successors = NATURAL[arrival];
-        if arrival < STRAIGHT_DIRECTIONS {
-            let parent_moves = self.moves.mask(self.neighbour(at, OPPOSITE[arrival]));
-            for (side, diagonal) in SIDES[arrival] {
-                if moves & 1 << side == 0 {
-                    // Neither the side nor the diagonal past it is legal.
-                    continue;
-                }
-                if parent_moves & 1 << side == 0 {
-                    successors |= 1 << side | 1 << diagonal;
-                } else if !C::UNIFORM {
-                    let here = self.costs.multiplier(at);
-                    let beside = self.costs.multiplier(self.neighbour(at, side));
-                    if (DIAGONAL_STEP - STRAIGHT_STEP) * beside > STRAIGHT_STEP * here {
-                        successors |= 1 << side;
-                    }
-                    if moves & 1 << diagonal != 0 {
-                        let ahead = self.costs.multiplier(self.neighbour(at, diagonal));
-                        if DIAGONAL_STEP * beside + STRAIGHT_STEP * ahead
-                            > STRAIGHT_STEP * here + DIAGONAL_STEP * ahead
-                        {
-                            successors |= 1 << diagonal;
-                        }
-                    }
-                }
-            }
-        } else if !C::UNIFORM {
-            for (diagonal, between) in TURNS[arrival] {
-                if moves & 1 << diagonal != 0 {
-                    let here = self.costs.multiplier(at);
-                    let past = self.costs.multiplier(self.neighbour(at, between));
-                    let ahead = self.costs.multiplier(self.neighbour(at, diagonal));
-                    if STRAIGHT_STEP * (past + ahead) > DIAGONAL_STEP * (here + ahead) {
-                        successors |= 1 << diagonal;
-                    }
-                }
-            }
-        }
-        successors & moves
-    }
-
-    /// [`successors`](Self::successors) under the 4-way rules, before masking by the legal
-    /// moves: a vertical arrival may go on or turn either way; a horizontal one goes on, and
-    /// turns where the side beside the parent is closed or dearer than here.
-    #[inline(always)]
-    fn successors_four_way(&self, at: usize, arrival: usize) -> u8 {
-        if VERTICAL[arrival] {
-            return NATURAL_FOUR_WAY[arrival];
-        }
-        let moves = self.moves.mask(at);
-        let parent = self.neighbour(at, OPPOSITE[arrival]);
-        let parent_moves = self.moves.mask(parent);
-        let mut successors = 1 << arrival;
-        for (side, _) in SIDES[arrival] {
-            if moves & 1 << side == 0 {
-                continue;
-            }
-            if parent_moves & 1 << side == 0
-                || (!C::UNIFORM
-                    && self.costs.multiplier(self.neighbour(parent, side))
-                        > self.costs.multiplier(at))
-            {
-                successors |= 1 << side;
-            }
-        }
-        successors
-    }
-
-    /// The successors every arrival in `arrival` has, forced or not.
-    #[inline(always)]
-    fn natural(arrival: usize) -> u8 {
-        if FOUR_WAY {
-            NATURAL_FOUR_WAY[arrival]
-        } else {
-            NATURAL[arrival]
-        }
+        jump_rules::successors::<Self, FOUR_WAY>(self, &self.offsets, at, arrival)
     }
 
     /// Whether a ray arriving at `at` in `arrival` stops there for a turn.
     #[inline(always)]
     fn forced(&self, at: usize, arrival: usize) -> bool {
-        self.successors(at, arrival) & !Self::natural(arrival) != 0
+        jump_rules::forced::<Self, FOUR_WAY>(self, &self.offsets, at, arrival)
     }
 
     /// Walks from `from` in the straight `direction`: the first anchor where the ray stops
     /// and the cost of getting there, or `None` at a dead end.
     #[inline(always)]
     pub(super) fn straight(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
-        if let (true, Some(distances)) = (C::UNIFORM, self.distances) {
+        if let Some(distances) = self.stored() {
             return self.stored_straight(distances, from, direction);
         }
         let forward = 1 << direction;
@@ -464,11 +350,9 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         from: usize,
         direction: usize,
     ) -> Option<(usize, u64)> {
-        let offset = self.offsets[direction];
         if let Some(units) = self.moves.units() {
             let steps = self.straight_around_units(units, distances, from, direction)?;
-            let at = from.wrapping_add_signed(offset * steps as isize);
-            return Some((at, steps as u64 * self.costs.step_cost(direction, at)));
+            return Some(self.stored_end(from, direction, steps));
         }
         let stored = distances.ray(from, direction);
         let steps = match self.stops.first_within(from, direction, stored.steps) {
@@ -476,8 +360,16 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
             None if stored.stops => stored.steps,
             None => return None,
         };
+        Some(self.stored_end(from, direction, steps))
+    }
+
+    /// Where a ray read from the stored rays ends, `steps` steps from `from` in `direction`,
+    /// and what those steps cost.
+    #[inline(always)]
+    fn stored_end(&self, from: usize, direction: usize, steps: usize) -> (usize, u64) {
+        let offset = self.offsets[direction];
         let at = from.wrapping_add_signed(offset * steps as isize);
-        Some((at, steps as u64 * self.costs.step_cost(direction, at)))
+        (at, self.costs.ray_cost(from, direction, offset, steps))
     }
 
     /// [`sweep`](Self::sweep) along a diagonal, read from the stored rays: where the stored
@@ -492,16 +384,14 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
     ) -> Option<(usize, u64)> {
         if let Some(units) = self.moves.units() {
             let steps = self.diagonal_around_units(units, distances, from, direction)?;
-            let at = from.wrapping_add_signed(self.offsets[direction] * steps as isize);
-            return Some((at, steps as u64 * self.costs.step_cost(direction, at)));
+            return Some(self.stored_end(from, direction, steps));
         }
         let steps = match (self.stops).first_on_diagonal(from, direction, stored.steps, distances) {
             Some(steps) => steps,
             None if stored.stops => stored.steps,
             None => return None,
         };
-        let at = from.wrapping_add_signed(self.offsets[direction] * steps as isize);
-        Some((at, steps as u64 * self.costs.step_cost(direction, at)))
+        Some(self.stored_end(from, direction, steps))
     }
 
     /// Walks from `from` in `direction` (a diagonal, or a vertical under 4-way rules), trying
@@ -534,8 +424,8 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         if !M::TERRAIN && self.moves.mask(from) & 1 << direction == 0 {
             return None;
         }
-        if !FOUR_WAY && C::UNIFORM && direction >= STRAIGHT_DIRECTIONS {
-            if let Some(distances) = self.distances {
+        if !FOUR_WAY && direction >= STRAIGHT_DIRECTIONS {
+            if let Some(distances) = self.stored() {
                 if let Some(stored) = distances.diagonal_ray(from, direction) {
                     return self.stored_diagonal(distances, stored, from, direction);
                 }

@@ -17,7 +17,8 @@ extends Node2D
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
 ## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
 ## right clicks would), `--scripted-group-order` (at frame 3, drags a box round every unit and
-## sends them to the south-east field, showing the units' footprints).
+## sends them to the south-east field, showing the units' footprints), `--scripted-blocker` (at
+## frame 10 the second scout stops on the first scout's path, which must re-plan round it).
 
 const GROUND := 0
 const WALL := 1
@@ -31,6 +32,8 @@ const SPEED := 120.0
 const SCREENSHOT_FRAME := 45
 ## A drag shorter than this (in pixels) is a click.
 const DRAG_THRESHOLD := 8.0
+## How long a unit blocked by another waits before it asks for a way round again.
+const BLOCKED_RETRY_MS := 500
 
 
 class Unit:
@@ -50,6 +53,10 @@ class Unit:
 	var has_goal := false
 	## The re-plan request whose answer this unit waits for (0: none).
 	var request := 0
+	## When a unit found blocked may ask again (milliseconds since start).
+	var retry_at := 0
+	## Why the unit asked again ("after an edit", "round Scout 2"), for the log.
+	var replan_reason := ""
 	var status := "waiting for orders"
 
 	func _init(unit_id: int, unit_title: String, size: int, profile_name: StringName, tint: Color) -> void:
@@ -79,6 +86,7 @@ var screenshot_path := ""
 var last_refusal := "none yet"
 var scripted_edits := false
 var scripted_group_order := false
+var scripted_blocker := false
 var replans := 0
 
 
@@ -94,6 +102,8 @@ func _ready() -> void:
 			scripted_edits = true
 		elif arg == "--scripted-group-order":
 			scripted_group_order = true
+		elif arg == "--scripted-blocker":
+			scripted_blocker = true
 	_build_terrain()
 	units = [
 		Unit.new(1, "Scout", 1, &"infantry", Color("ffd24a")),
@@ -138,6 +148,7 @@ func _process(delta: float) -> void:
 				unit.position = unit.position.move_toward(unit.points[0], budget)
 				budget = 0.0
 	_update_occupancy()
+	_replan_blocked()
 	overlay.queue_redraw()
 	frame += 1
 	if scripted_edits and frame == 5:
@@ -147,6 +158,8 @@ func _process(delta: float) -> void:
 		_select_box(Rect2(-1e6, -1e6, 2e6, 2e6))
 		_order_selected(pathfinder.to_global(pathfinder.footprint_center(Vector2i(48, 28), 1)))
 		pathfinder.debug_draw_units = true
+	if scripted_blocker and frame == 10:
+		_stop_in_the_way(units[4], units[0])
 	if frame == SCREENSHOT_FRAME and screenshot_path != "":
 		await RenderingServer.frame_post_draw
 		var saved := get_viewport().get_texture().get_image().save_png(screenshot_path)
@@ -272,6 +285,52 @@ func _update_occupancy() -> void:
 		pathfinder.move_units(moves)
 
 
+## Every unit whose next step would overlap a unit outside its group (one that stopped on its
+## path after it planned) asks again, off the main thread, at most once per BLOCKED_RETRY_MS.
+func _replan_blocked() -> void:
+	var now := Time.get_ticks_msec()
+	for unit in units:
+		if unit.points.is_empty() or unit.request != 0 or now < unit.retry_at:
+			continue
+		var heading := (unit.points[0] - unit.position).normalized()
+		var ahead := _anchor_at(unit.position + heading * pathfinder.cell_size.x, unit.agent_size)
+		if ahead == unit.anchor:
+			continue
+		var exempt := unit.group.duplicate()
+		exempt.append(unit.id)
+		var in_the_way := pathfinder.get_units_at(ahead, unit.agent_size, exempt)
+		if in_the_way.is_empty():
+			continue
+		var blocker := units[in_the_way[0] - 1].title
+		unit.retry_at = now + BLOCKED_RETRY_MS
+		unit.status = "blocked by %s: re-planning" % blocker
+		unit.replan_reason = "round " + blocker
+		print("demo: %s is blocked by %s and re-plans" % [unit.title, blocker])
+		unit.request = pathfinder.request_path(unit.anchor, unit.goal, unit.agent_size, unit.profile,
+			true, unit.id, unit.group)
+
+
+## --scripted-blocker: `blocker` stops three cells ahead of `walker` on its path, as a unit that
+## arrived there after `walker` planned would.
+func _stop_in_the_way(blocker: Unit, walker: Unit) -> void:
+	var left := pathfinder.cell_size.x * 3.0
+	var at := walker.position
+	for point in walker.points:
+		var step := at.distance_to(point)
+		if step >= left:
+			at = at.move_toward(point, left)
+			break
+		left -= step
+		at = point
+	blocker.points.clear()
+	blocker.has_goal = false
+	blocker.anchor = _anchor_at(at, blocker.agent_size)
+	blocker.position = pathfinder.to_global(pathfinder.footprint_center(blocker.anchor, blocker.agent_size))
+	blocker.status = "stopped in %s's way" % walker.title
+	pathfinder.move_unit(blocker.id, blocker.anchor)
+	print("demo: %s stops at %s in %s's way" % [blocker.title, blocker.anchor, walker.title])
+
+
 ## Shows the flow field to the last group order's target for the lead unit of the selection,
 ## or hides it.
 func _toggle_group_field() -> void:
@@ -352,6 +411,7 @@ func _toggle_wall(cell: Vector2i) -> void:
 func _replan_all(_rect: Rect2i) -> void:
 	for unit in units:
 		if unit.has_goal and not unit.points.is_empty():
+			unit.replan_reason = "after an edit"
 			unit.request = pathfinder.request_path(unit.anchor, unit.goal, unit.agent_size, unit.profile,
 				true, unit.id, unit.group)
 
@@ -367,8 +427,8 @@ func _on_path_found(id: int, result: Dictionary) -> void:
 			unit.status = "%s after the map changed" % result.code
 			break
 		_follow(unit, _anchors_to_follow(result))
-		unit.status = "re-planned: %s, cost %.2f" % [result.code, result.total_cost]
-		print("demo: %s re-planned after an edit: %s" % [unit.title, result.code])
+		unit.status = "re-planned %s: %s, cost %.2f" % [unit.replan_reason, result.code, result.total_cost]
+		print("demo: %s re-planned %s: %s" % [unit.title, unit.replan_reason, result.code])
 	_update_status()
 
 
@@ -388,7 +448,8 @@ func _update_status() -> void:
 		"Keys 1-6 or click a unit: select; drag a box: select a group.",
 		"Click the map: send the selection; a group spreads over arrival slots.",
 		"Right-click: build or remove a wall; units on the move re-plan.",
-		"Units block each other.  H: heat map.  U: footprints.  F: group field.  S: smoothing.  T: tactics.",
+		"Units block each other; a unit that finds one in its way re-plans round it.",
+		"H: heat map.  U: footprints.  F: group field.  S: smoothing.  T: tactics.",
 		"Infantry wades: ground, road 1; swamp 1.5; water 2.",
 		"Vehicles keep to land: ground 1; road 0.5; swamp 6.",
 	])

@@ -116,6 +116,12 @@ func check_self_exemption() -> void:
 	var world := pf.find_path_world(pf.to_global(pf.footprint_center(Vector2i(0, 0), 2)),
 		pf.to_global(pf.footprint_center(Vector2i(6, 0), 2)), 2, &"unit", false, 7, [8])
 	_expect_eq(world.total_cost, 6.0, "find_path_world with the group exempt")
+	# Who stands where a 2x2 would step: by footprint overlap, in order of id, bar the exempt.
+	_expect_eq(pf.get_units_at(Vector2i(1, 0), 3, PackedInt64Array()), PackedInt64Array([7, 8]), "get_units_at: a 3x3 overlaps both 2x2s")
+	_expect_eq(pf.get_units_at(Vector2i(1, 0), 3, PackedInt64Array([7])), PackedInt64Array([8]), "get_units_at: unit 7 exempt")
+	_expect_eq(pf.get_units_at(Vector2i(2, 0), 1, PackedInt64Array()), PackedInt64Array(), "get_units_at: the cell between them")
+	_expect_eq(pf.get_units_at(Vector2i(5, 0), 1, PackedInt64Array()), PackedInt64Array(), "get_units_at: a free cell")
+	_expect_eq(pf.get_units_at(Vector2i(4, 1), 1, PackedInt64Array()), PackedInt64Array([8]), "get_units_at: a covered cell, not the anchor")
 	pf.free()
 
 
@@ -325,6 +331,8 @@ func check_bad_input() -> void:
 	_expect_eq(pf.get_unit_anchor(99), Vector2i(-1, -1), "get_unit_anchor: an unknown id")
 	_expect_eq(pf.get_unit(99), {}, "get_unit: an unknown id")
 	_expect(not pf.has_unit(99), "has_unit: an unknown id")
+	_expect_eq(pf.get_units_at(Vector2i(0, 0), 0, PackedInt64Array()), PackedInt64Array(), "get_units_at: size 0")
+	_expect_eq(pf.get_units_at(Vector2i(0, 0), 256, PackedInt64Array()), PackedInt64Array(), "get_units_at: size 256")
 	# The rule
 	pf.other_units = 3
 	pf.other_units = -1

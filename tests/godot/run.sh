@@ -100,6 +100,14 @@ if ! grep -q 're-planned after an edit' "$logs/demo.log"; then
     echo "FAIL: no unit re-planned after the demo's scripted edit"
     failed=1
 fi
+# --scripted-blocker stops the second scout on the first one's path at frame 10: the first one
+# finds it on its next step and re-plans round it.
+run demo-blocker 300 res://demo/demo.tscn -- --quit-after-frames=90 --scripted-blocker
+if ! grep -q 'Scout re-planned round Scout 2: OK' "$logs/demo-blocker.log"; then
+    echo "FAIL: the first scout did not re-plan round the second one in the demo"
+    grep 'demo:' "$logs/demo-blocker.log" | head -n 10
+    failed=1
+fi
 # --scripted-group-order boxes every unit at frame 3 and sends them to one spot: arrival slots
 # spread them round it, and each member plans to its slot with the units outside the group
 # blocking.
@@ -127,7 +135,7 @@ if ! grep -q 'isometric: scripted walk OK' "$logs/isometric.log"; then
     failed=1
 fi
 # The demos have no expected errors: any error line is a failure.
-for log in demo demo-group tactics isometric; do
+for log in demo demo-blocker demo-group tactics isometric; do
     if grep -E '^(ERROR|USER ERROR):' "$logs/$log.log" >/dev/null; then
         echo "FAIL: the demo ($log) printed errors:"
         grep -E -A 2 '^(ERROR|USER ERROR):' "$logs/$log.log" | head -n 30

@@ -94,6 +94,7 @@ fn every_func_is_documented() {
             "get_unit_anchor",
             "get_unit_count",
             "get_units",
+            "get_units_at",
             "get_units_version",
             "has_profile",
             "has_unit",

@@ -9,7 +9,9 @@ use super::modes::NO_UNIT;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
 use crate::marshal::{member_from_variant, moves_of, unit_dictionary, unit_from_variant};
-use clearance_core::{Cell, SlotRequest, UnitError, UnitId};
+use clearance_core::{
+    checked_agent_size, footprint, Cell, SlotRequest, UnitError, UnitId, MAX_AGENT_SIZE,
+};
 use godot::prelude::*;
 
 #[godot_api(secondary)]
@@ -133,6 +135,39 @@ impl ClearancePathfinder {
         units.sort_unstable_by_key(|unit| unit.id);
         let dictionaries: Vec<VarDictionary> = units.iter().map(unit_dictionary).collect();
         Array::from(dictionaries.as_slice())
+    }
+
+    /// The ids of the registered units, but those in `exempt_units`, whose footprints overlap
+    /// the footprint a unit of `agent_size` would cover at `anchor`, in order of id: who stands
+    /// in the way of a unit stepping there (pass its own id and its group as `exempt_units`).
+    /// The footprint may reach past the map's edge. Prints an error and returns an empty
+    /// array for a size outside 1 to 255.
+    #[func]
+    pub fn get_units_at(
+        &mut self,
+        anchor: Vector2i,
+        agent_size: i64,
+        exempt_units: PackedInt64Array,
+    ) -> PackedInt64Array {
+        self.ensure_map();
+        let footprint =
+            checked_agent_size(agent_size).and_then(|size| footprint(cell_of(anchor), size));
+        let Some(footprint) = footprint else {
+            pathfinder_error!(
+                "get_units_at",
+                "agent_size {agent_size} is not between 1 and {MAX_AGENT_SIZE}, or its footprint \
+                 at {anchor} leaves the coordinate range"
+            );
+            return PackedInt64Array::new();
+        };
+        let mut ids: Vec<i64> = (self
+            .map
+            .units_overlapping(footprint, exempt_units.as_slice()))
+        .iter()
+        .map(|unit| unit.id)
+        .collect();
+        ids.sort_unstable();
+        PackedInt64Array::from(ids.as_slice())
     }
 
     /// How many units are registered.

@@ -126,6 +126,7 @@ impl AnchorGraph {
         let rule = RayRule {
             moves: &moves,
             multipliers: entry.per_anchor(),
+            even_costs: Some(&even_costs),
             movement,
         };
         let jump_distances = Some(JumpDistances::build(rule, width));
@@ -247,13 +248,14 @@ impl AnchorGraph {
             (Some(costs), Some(masks)) => Some(costs.hull(masks)),
             (costs, masks) => costs.or(masks),
         };
-        self.repair_stored_rays(width, rays_changed);
         let legal = |index: usize| clearance.at(index) >= size;
         if let EntryCosts::PerAnchor(multipliers) = &self.entry {
             // Legality changed here, and with it which neighbours the even-cost bits read.
             let bits = (&mut self.even_costs, &mut self.uneven_anchors);
             mark_even_costs(bits, multipliers, legal, (width, height), touched);
         }
+        // The rays' stop tests read the even-cost bits, which are up to date only now.
+        self.repair_stored_rays(width, rays_changed);
         if self.regions.label_count() > self.moves.len() {
             // Labels handed out by many edits: start afresh to keep the table small.
             self.regions.relabel(&self.moves, legal, width);
@@ -270,6 +272,7 @@ impl AnchorGraph {
             let rule = RayRule {
                 moves: &self.moves,
                 multipliers: self.entry.per_anchor(),
+                even_costs: Some(&self.even_costs),
                 movement: self.movement,
             };
             distances.repair(rule, width, changed);

@@ -71,6 +71,9 @@ use crate::paged::PagedVec;
 pub(crate) struct RayRule<'a> {
     pub moves: &'a PagedVec<u8>,
     pub multipliers: Option<&'a PagedVec<u32>>,
+    /// With `multipliers`: the graph's even-cost bits (`AnchorGraph::even_costs`), where no
+    /// cost test can pass, so only the obstacle case is tested; `None` tests every anchor.
+    pub even_costs: Option<&'a PagedVec<u64>>,
     pub movement: Movement,
 }
 
@@ -98,10 +101,22 @@ impl RayRule<'_> {
     /// weighted one. The straight parts of a diagonal ray are tested by the caller.
     #[inline]
     fn turns_at(&self, anchor: usize, next: usize, direction: usize, offsets: &[isize; 8]) -> bool {
-        let Some(multipliers) = self.multipliers else {
-            return direction < STRAIGHT_DIRECTIONS
-                && self.moves[next] & SIDE_BITS[direction] & !self.moves[anchor] != 0;
+        let obstacle = || {
+            direction < STRAIGHT_DIRECTIONS
+                && self.moves[next] & SIDE_BITS[direction] & !self.moves[anchor] != 0
         };
+        let Some(multipliers) = self.multipliers else {
+            return obstacle();
+        };
+        if self.movement == Movement::FourWay && jump_rules::VERTICAL[direction] {
+            // Every turn after a vertical 4-way arrival is natural.
+            return false;
+        }
+        if let Some(bits) = self.even_costs {
+            if bits[next / 64] & 1 << (next % 64) != 0 {
+                return obstacle();
+            }
+        }
         let graph = Weighted {
             moves: self.moves,
             multipliers,
@@ -154,10 +169,9 @@ impl JumpDistances {
         } else {
             0
         };
-        let mut distances = JumpDistances {
-            entries: PagedVec::filled([0; STRAIGHT_DIRECTIONS], moves.len()),
-            diagonal: PagedVec::filled([0; DIAGONAL_DIRECTIONS], diagonals),
-        };
+        // Flat arrays while the table is built (nothing shares it yet), paged at the end.
+        let mut entries = vec![[0; STRAIGHT_DIRECTIONS]; moves.len()];
+        let mut diagonal = vec![[0; DIAGONAL_DIRECTIONS]; diagonals];
         let offsets = direction_offsets(width);
         let directions = if diagonals == 0 {
             STRAIGHT_DIRECTIONS
@@ -167,17 +181,30 @@ impl JumpDistances {
         // The straight rays first, which the diagonal ones read; each against its direction,
         // so that an anchor's next anchor is filled before it.
         for (direction, &offset) in offsets.iter().enumerate().take(directions) {
+            let lane = direction % STRAIGHT_DIRECTIONS;
+            let mut fill = |anchor: usize| {
+                if direction < STRAIGHT_DIRECTIONS {
+                    let entry = straight_entry(rule, anchor, direction, &offsets, |next| {
+                        entries[next][lane]
+                    });
+                    entries[anchor][lane] = entry;
+                } else {
+                    let entry = diagonal_entry(rule, anchor, direction, &offsets, |next| {
+                        (entries[next], diagonal[next][lane])
+                    });
+                    diagonal[anchor][lane] = entry;
+                }
+            };
             if offset > 0 {
-                for anchor in (0..moves.len()).rev() {
-                    distances.refill(rule, anchor, direction, &offsets);
-                }
+                (0..moves.len()).rev().for_each(&mut fill);
             } else {
-                for anchor in 0..moves.len() {
-                    distances.refill(rule, anchor, direction, &offsets);
-                }
+                (0..moves.len()).for_each(&mut fill);
             }
         }
-        distances
+        JumpDistances {
+            entries: PagedVec::from(entries),
+            diagonal: PagedVec::from(diagonal),
+        }
     }
 
     /// Brings the table up to date after the move masks of the anchors in `changed` changed;
@@ -301,34 +328,20 @@ impl JumpDistances {
         direction: usize,
         offsets: &[isize; 8],
     ) -> u16 {
-        let here = rule.moves[anchor];
-        let next = anchor.wrapping_add_signed(offsets[direction]);
         if direction < STRAIGHT_DIRECTIONS {
-            let entry = if here & 1 << direction == 0 {
-                0
-            } else if rule.turns_at(anchor, next, direction, offsets) {
-                STOP | 1
-            } else {
-                self.entries[next][direction] + 1
-            };
+            let entry = straight_entry(rule, anchor, direction, offsets, |next| {
+                self.entries[next][direction]
+            });
+            // Written only when it changes: an unchanged entry leaves its page shared.
             if self.entries[anchor][direction] != entry {
                 self.entries[anchor][direction] = entry;
             }
             return entry;
         }
         let lane = direction - STRAIGHT_DIRECTIONS;
-        let entry = if here & 1 << direction == 0 {
-            0
-        } else {
-            let straight = self.entries[next];
-            let [horizontal, vertical] = PARTS[direction];
-            let parts = straight[horizontal] | straight[vertical];
-            if parts & STOP != 0 || rule.turns_at(anchor, next, direction, offsets) {
-                STOP | 1
-            } else {
-                self.diagonal[next][lane] + 1
-            }
-        };
+        let entry = diagonal_entry(rule, anchor, direction, offsets, |next| {
+            (self.entries[next], self.diagonal[next][lane])
+        });
         if self.diagonal[anchor][lane] != entry {
             self.diagonal[anchor][lane] = entry;
         }
@@ -367,6 +380,51 @@ impl JumpDistances {
         self.entries.audit(&before.entries, "straight rays", audit);
         self.diagonal
             .audit(&before.diagonal, "diagonal rays", audit);
+    }
+}
+
+/// The entry of `anchor` in the straight `direction` under `rule`, given how to read the entry
+/// of the anchor one step on in that direction (see the module docs).
+#[inline]
+fn straight_entry(
+    rule: RayRule,
+    anchor: usize,
+    direction: usize,
+    offsets: &[isize; 8],
+    next_entry: impl FnOnce(usize) -> u16,
+) -> u16 {
+    let next = anchor.wrapping_add_signed(offsets[direction]);
+    if rule.moves[anchor] & 1 << direction == 0 {
+        0
+    } else if rule.turns_at(anchor, next, direction, offsets) {
+        STOP | 1
+    } else {
+        next_entry(next) + 1
+    }
+}
+
+/// The entry of `anchor` in the diagonal `direction` under `rule`, given how to read the
+/// straight entries and this direction's diagonal entry of the anchor one step on.
+#[inline]
+fn diagonal_entry(
+    rule: RayRule,
+    anchor: usize,
+    direction: usize,
+    offsets: &[isize; 8],
+    next_entries: impl FnOnce(usize) -> ([u16; STRAIGHT_DIRECTIONS], u16),
+) -> u16 {
+    let next = anchor.wrapping_add_signed(offsets[direction]);
+    if rule.moves[anchor] & 1 << direction == 0 {
+        return 0;
+    }
+    let (straight, diagonal) = next_entries(next);
+    let [horizontal, vertical] = PARTS[direction];
+    if (straight[horizontal] | straight[vertical]) & STOP != 0
+        || rule.turns_at(anchor, next, direction, offsets)
+    {
+        STOP | 1
+    } else {
+        diagonal + 1
     }
 }
 
@@ -421,6 +479,35 @@ mod tests {
         weighted.then(|| (0..cells).map(|_| rng.below(4) as u32).collect())
     }
 
+    /// The even-cost bits of `multipliers` on the open cells `open` (see
+    /// `AnchorGraph::even_costs`), for every other weighted case, or none (every anchor tested
+    /// in full): the table must come out the same either way.
+    fn even_bits(
+        open: &[bool],
+        multipliers: Option<&PagedVec<u32>>,
+        (width, height): (usize, usize),
+        case: usize,
+    ) -> Option<PagedVec<u64>> {
+        let multipliers = multipliers.filter(|_| case % 4 == 3)?;
+        let mut bits = PagedVec::filled(0, open.len().div_ceil(64));
+        let all = Window {
+            x0: 0,
+            y0: 0,
+            x1: width,
+            y1: height,
+        };
+        let mut uneven = open.len();
+        let legal = |anchor: usize| open[anchor];
+        super::super::mark_even_costs(
+            (&mut bits, &mut uneven),
+            multipliers,
+            legal,
+            (width, height),
+            all,
+        );
+        Some(bits)
+    }
+
     /// The masks of `open` under `movement`.
     fn masks_for(open: &[bool], width: usize, height: usize, movement: Movement) -> PagedVec<u8> {
         let moves = move_masks(open, width, height);
@@ -430,8 +517,13 @@ mod tests {
         }
     }
 
-    /// The ray walked one anchor at a time, as the search does without a table.
+    /// The ray walked one anchor at a time, as the search does without a table, every anchor
+    /// tested in full.
     fn walked(rule: RayRule, width: usize, anchor: usize, direction: usize) -> StoredRay {
+        let rule = RayRule {
+            even_costs: None,
+            ..rule
+        };
         let offset = direction_offsets(width)[direction];
         let (mut at, mut steps) = (anchor, 0);
         loop {
@@ -452,6 +544,10 @@ mod tests {
 
     /// The diagonal ray walked one anchor at a time, trying both straight rays at each.
     fn walked_diagonal(rule: RayRule, width: usize, anchor: usize, direction: usize) -> StoredRay {
+        let rule = RayRule {
+            even_costs: None,
+            ..rule
+        };
         let offset = direction_offsets(width)[direction];
         let parts = PARTS[direction];
         let (mut at, mut steps) = (anchor, 0);
@@ -488,9 +584,11 @@ mod tests {
             let movement = [Movement::EightWay, Movement::FourWay][case / 2 % 2];
             let moves = masks_for(&open, width, height, movement);
             let multipliers = random_multipliers(&mut rng, width * height, case % 2 == 1);
+            let even = even_bits(&open, multipliers.as_ref(), (width, height), case);
             let rule = RayRule {
                 moves: &moves,
                 multipliers: multipliers.as_ref(),
+                even_costs: even.as_ref(),
                 movement,
             };
             let distances = JumpDistances::build(rule, width);
@@ -527,6 +625,7 @@ mod tests {
         let rule = RayRule {
             moves: &moves,
             multipliers: None,
+            even_costs: None,
             movement: Movement::FourWay,
         };
         let distances = JumpDistances::build(rule, 3);
@@ -547,9 +646,11 @@ mod tests {
             let weighted = case % 2 == 1;
             let mut multipliers = random_multipliers(&mut rng, width * height, weighted);
             let moves = masks_for(&open, width, height, movement);
+            let even = even_bits(&open, multipliers.as_ref(), (width, height), case);
             let rule = RayRule {
                 moves: &moves,
                 multipliers: multipliers.as_ref(),
+                even_costs: even.as_ref(),
                 movement,
             };
             let mut distances = JumpDistances::build(rule, width);
@@ -578,9 +679,11 @@ mod tests {
                 let grown = if weighted { 2 } else { 1 };
                 let changed = Window { x0, y0, x1, y1 }.grown(grown, grown, width, height);
                 let moves = masks_for(&open, width, height, movement);
+                let even = even_bits(&open, multipliers.as_ref(), (width, height), case);
                 let rule = RayRule {
                     moves: &moves,
                     multipliers: multipliers.as_ref(),
+                    even_costs: even.as_ref(),
                     movement,
                 };
                 distances.repair(rule, width, changed);

@@ -18,7 +18,8 @@ extends Node2D
 ## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
 ## right clicks would), `--scripted-group-order` (at frame 3, drags a box round every unit and
 ## sends them to the south-east field, showing the units' footprints), `--scripted-blocker` (at
-## frame 10 the second scout stops on the first scout's path, which must re-plan round it).
+## frame 10 the second scout stops on the first scout's path, and the first must re-plan round
+## it).
 
 const GROUND := 0
 const WALL := 1
@@ -285,23 +286,18 @@ func _update_occupancy() -> void:
 		pathfinder.move_units(moves)
 
 
-## Every unit whose next step would overlap a unit outside its group (one that stopped on its
-## path after it planned) asks again, off the main thread, at most once per BLOCKED_RETRY_MS.
+## Every unit whose next step or next two points would overlap a unit outside its group (one
+## that stopped on its path after it planned) asks again, off the main thread, at most once per
+## BLOCKED_RETRY_MS.
 func _replan_blocked() -> void:
 	var now := Time.get_ticks_msec()
 	for unit in units:
 		if unit.points.is_empty() or unit.request != 0 or now < unit.retry_at:
 			continue
-		var heading := (unit.points[0] - unit.position).normalized()
-		var ahead := _anchor_at(unit.position + heading * pathfinder.cell_size.x, unit.agent_size)
-		if ahead == unit.anchor:
+		var in_the_way := _unit_in_the_way(unit)
+		if in_the_way < 0:
 			continue
-		var exempt := unit.group.duplicate()
-		exempt.append(unit.id)
-		var in_the_way := pathfinder.get_units_at(ahead, unit.agent_size, exempt)
-		if in_the_way.is_empty():
-			continue
-		var blocker := units[in_the_way[0] - 1].title
+		var blocker := units[in_the_way - 1].title
 		unit.retry_at = now + BLOCKED_RETRY_MS
 		unit.status = "blocked by %s: re-planning" % blocker
 		unit.replan_reason = "round " + blocker
@@ -310,18 +306,27 @@ func _replan_blocked() -> void:
 			true, unit.id, unit.group)
 
 
-## --scripted-blocker: `blocker` stops three cells ahead of `walker` on its path, as a unit that
-## arrived there after `walker` planned would.
+## The id of a unit outside `unit`'s group that the footprint of its next step, or of its next
+## two points, would overlap; -1 if none.
+func _unit_in_the_way(unit: Unit) -> int:
+	var heading := (unit.points[0] - unit.position).normalized()
+	var ahead: Array[Vector2i] = [_anchor_at(unit.position + heading * pathfinder.cell_size.x, unit.agent_size)]
+	for point in unit.points.slice(0, 2):
+		ahead.append(_anchor_at(point, unit.agent_size))
+	var exempt := unit.group.duplicate()
+	exempt.append(unit.id)
+	for anchor in ahead:
+		if anchor != unit.anchor:
+			var ids := pathfinder.get_units_at(anchor, unit.agent_size, exempt)
+			if not ids.is_empty():
+				return ids[0]
+	return -1
+
+
+## --scripted-blocker: `blocker` (1x1, as `walker`) stops on the anchor after the one `walker` is
+## walking to, as a unit that arrived there after `walker` planned would.
 func _stop_in_the_way(blocker: Unit, walker: Unit) -> void:
-	var left := pathfinder.cell_size.x * 3.0
-	var at := walker.position
-	for point in walker.points:
-		var step := at.distance_to(point)
-		if step >= left:
-			at = at.move_toward(point, left)
-			break
-		left -= step
-		at = point
+	var at := walker.points[mini(1, walker.points.size() - 1)]
 	blocker.points.clear()
 	blocker.has_goal = false
 	blocker.anchor = _anchor_at(at, blocker.agent_size)

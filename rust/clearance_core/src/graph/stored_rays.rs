@@ -209,7 +209,8 @@ impl JumpDistances {
 
     /// Brings the table up to date after the move masks of the anchors in `changed` changed;
     /// the result equals a fresh [`build`](Self::build) (see the module docs). On a weighted
-    /// graph `changed` must also hold every anchor within two of one whose multiplier changed.
+    /// graph `changed` must also hold every anchor within two of one whose multiplier changed
+    /// and within one of one whose mask changed.
     pub(crate) fn repair(&mut self, rule: RayRule, width: usize, changed: Window) {
         let moves = rule.moves;
         let height = moves.len() / width.max(1);
@@ -508,6 +509,33 @@ mod tests {
         Some(bits)
     }
 
+    /// The move masks and even-cost bits of a test map (see [`even_bits`]), which a
+    /// [`RayRule`] borrows.
+    fn tables(
+        open: &[bool],
+        multipliers: Option<&PagedVec<u32>>,
+        (width, height): (usize, usize),
+        movement: Movement,
+        case: usize,
+    ) -> (PagedVec<u8>, Option<PagedVec<u64>>) {
+        let moves = masks_for(open, width, height, movement);
+        (moves, even_bits(open, multipliers, (width, height), case))
+    }
+
+    /// The rule of a test map's tables.
+    fn rule_of<'a>(
+        (moves, even): &'a (PagedVec<u8>, Option<PagedVec<u64>>),
+        multipliers: Option<&'a PagedVec<u32>>,
+        movement: Movement,
+    ) -> RayRule<'a> {
+        RayRule {
+            moves,
+            multipliers,
+            even_costs: even.as_ref(),
+            movement,
+        }
+    }
+
     /// The masks of `open` under `movement`.
     fn masks_for(open: &[bool], width: usize, height: usize, movement: Movement) -> PagedVec<u8> {
         let moves = move_masks(open, width, height);
@@ -582,15 +610,10 @@ mod tests {
             let (width, height) = (1 + rng.below(24), 1 + rng.below(24));
             let open = random_open(&mut rng, width * height, case % 6);
             let movement = [Movement::EightWay, Movement::FourWay][case / 2 % 2];
-            let moves = masks_for(&open, width, height, movement);
             let multipliers = random_multipliers(&mut rng, width * height, case % 2 == 1);
-            let even = even_bits(&open, multipliers.as_ref(), (width, height), case);
-            let rule = RayRule {
-                moves: &moves,
-                multipliers: multipliers.as_ref(),
-                even_costs: even.as_ref(),
-                movement,
-            };
+            let map = tables(&open, multipliers.as_ref(), (width, height), movement, case);
+            let rule = rule_of(&map, multipliers.as_ref(), movement);
+            let moves = rule.moves;
             let distances = JumpDistances::build(rule, width);
             for anchor in 0..moves.len() {
                 // Under 4-way rules vertical rays try both sides at every anchor and read
@@ -645,15 +668,9 @@ mod tests {
             let movement = [Movement::EightWay, Movement::FourWay][case / 2 % 2];
             let weighted = case % 2 == 1;
             let mut multipliers = random_multipliers(&mut rng, width * height, weighted);
-            let moves = masks_for(&open, width, height, movement);
-            let even = even_bits(&open, multipliers.as_ref(), (width, height), case);
-            let rule = RayRule {
-                moves: &moves,
-                multipliers: multipliers.as_ref(),
-                even_costs: even.as_ref(),
-                movement,
-            };
-            let mut distances = JumpDistances::build(rule, width);
+            let map = tables(&open, multipliers.as_ref(), (width, height), movement, case);
+            let mut distances =
+                JumpDistances::build(rule_of(&map, multipliers.as_ref(), movement), width);
             for edit in 0..6 {
                 // Mostly single cells, as games edit; sometimes a rectangle.
                 let (x0, y0) = (rng.below(width), rng.below(height));
@@ -678,14 +695,8 @@ mod tests {
                 // and the mask of the anchor one step on.
                 let grown = if weighted { 2 } else { 1 };
                 let changed = Window { x0, y0, x1, y1 }.grown(grown, grown, width, height);
-                let moves = masks_for(&open, width, height, movement);
-                let even = even_bits(&open, multipliers.as_ref(), (width, height), case);
-                let rule = RayRule {
-                    moves: &moves,
-                    multipliers: multipliers.as_ref(),
-                    even_costs: even.as_ref(),
-                    movement,
-                };
+                let map = tables(&open, multipliers.as_ref(), (width, height), movement, case);
+                let rule = rule_of(&map, multipliers.as_ref(), movement);
                 distances.repair(rule, width, changed);
                 assert_eq!(
                     distances,

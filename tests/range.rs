@@ -300,10 +300,10 @@ fn several_turns_match_the_reference() {
 }
 
 #[test]
-fn allies_are_passed_and_enemies_block() {
+fn allies_are_passed_and_enemies_block_or_cost() {
     let mut rng = Rng::new(0x0A46_E000_0003);
-    let (mut ally_cells, mut enemy_effect) = (0, 0);
-    for case in 0..200 {
+    let (mut ally_cells, mut enemy_effect, mut costed_effect) = (0, 0, 0);
+    for case in 0..300 {
         let (mut map, movement) = random_case(&mut rng, case);
         let size = rng.range(1, 3);
         let profile = map.profile("unit").unwrap().clone();
@@ -345,8 +345,19 @@ fn allies_are_passed_and_enemies_block() {
             .copied()
             .collect();
         let budget = rng.range(2, 15) as f64;
+        // Enemies block in two cases of three and raise costs in the third.
+        let (rule, reference_rule) = if case % 3 == 2 {
+            let multiplier = [0.5, 2.0, 4.0, 9.5][case / 3 % 4];
+            let rule = OtherUnits::cost(multiplier).unwrap();
+            let OtherUnits::Cost(fixed) = rule else {
+                unreachable!("`cost` makes a `Cost` rule")
+            };
+            (rule, UnitRule::Cost(u64::from(fixed)))
+        } else {
+            (OtherUnits::Block, UnitRule::Block)
+        };
         let options = RangeOptions::new()
-            .other_units(OtherUnits::Block)
+            .other_units(rule)
             .moving_unit(100)
             .allies(&allies);
         let range = map
@@ -358,7 +369,7 @@ fn allies_are_passed_and_enemies_block() {
             size as i32,
             eight_way,
             &enemies,
-            UnitRule::Block,
+            reference_rule,
             Some(start),
         );
         let on_allies = UnitsReference::new(
@@ -388,6 +399,7 @@ fn allies_are_passed_and_enemies_block() {
             let ally_there = on_allies.overlaps_units(anchor) && anchor != start;
             ally_cells += usize::from(reachable && ally_there);
             enemy_effect += usize::from(cost != alone[index]);
+            costed_effect += usize::from(case % 3 == 2 && cost != alone[index] && reachable);
             assert_eq!(
                 range.is_in_range(anchor),
                 reachable && !ally_there,
@@ -403,6 +415,7 @@ fn allies_are_passed_and_enemies_block() {
     }
     assert!(ally_cells >= 100, "{ally_cells}");
     assert!(enemy_effect >= 100, "{enemy_effect}");
+    assert!(costed_effect >= 20, "{costed_effect}");
 }
 
 #[test]

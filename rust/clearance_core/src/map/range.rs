@@ -9,7 +9,7 @@ use crate::paged::PagedVec;
 use crate::query::PathQuery;
 use crate::range::{fixed_budget, MovementRange, RangeOptions, MAX_TURNS};
 use crate::result::PathCode;
-use crate::search::{range_search, Budget, RangeFound, Unblocked, UnitsView};
+use crate::search::{range_search, Budget, RangeCosts, RangeFound, Unblocked, UnitsView};
 
 impl PathMap {
     /// Where a unit of `agent_size` moving by the profile called `profile` can go from
@@ -79,25 +79,27 @@ impl PathMap {
             size,
             start: checked.start,
             budget,
-            cheapest,
         };
         let found = match (&graph.entry, rule) {
             // One multiplier everywhere: a constant, which the search's inner loop folds in.
-            (EntryCosts::Uniform(value), OtherUnits::Ignore | OtherUnits::Block) => {
-                let constant = u64::from(*value) * graph.cost_unit;
-                search.run(|_| constant)
-            }
-            (_, OtherUnits::Ignore | OtherUnits::Block) => {
-                search.run(|anchor| graph.entry_multiplier(anchor))
-            }
+            (EntryCosts::Uniform(value), OtherUnits::Ignore | OtherUnits::Block) => search.run(
+                RangeCosts::<fn(usize) -> u64>::Uniform(u64::from(*value) * graph.cost_unit),
+            ),
+            (_, OtherUnits::Ignore | OtherUnits::Block) => search.run(RangeCosts::PerAnchor {
+                multiplier: |anchor| graph.entry_multiplier(anchor),
+                cheapest,
+            }),
             // Enemies under `Cost` raise what entering their anchors costs.
-            (_, OtherUnits::Cost(floor)) => search.run(|anchor| {
-                let terrain = graph.entry_multiplier(anchor);
-                if view.is_blocked(anchor) {
-                    terrain.max(u64::from(floor))
-                } else {
-                    terrain
-                }
+            (_, OtherUnits::Cost(floor)) => search.run(RangeCosts::PerAnchor {
+                multiplier: |anchor| {
+                    let terrain = graph.entry_multiplier(anchor);
+                    if view.is_blocked(anchor) {
+                        terrain.max(u64::from(floor))
+                    } else {
+                        terrain
+                    }
+                },
+                cheapest,
             }),
         };
         let RangeFound {
@@ -140,21 +142,19 @@ struct RangeSearch<'a> {
     size: (usize, usize),
     start: usize,
     budget: Budget,
-    cheapest: u64,
 }
 
 impl RangeSearch<'_> {
-    fn run(&self, multiplier: impl Fn(usize) -> u64) -> RangeFound {
-        let bound = (multiplier, self.cheapest);
+    fn run(&self, costs: RangeCosts<impl Fn(usize) -> u64>) -> RangeFound {
         match self.units {
             Some(units) => {
                 let moves = Unblocked {
                     terrain: self.moves,
                     units,
                 };
-                range_search(moves, bound, self.size, self.start, self.budget)
+                range_search(moves, costs, self.size, self.start, self.budget)
             }
-            None => range_search(self.moves, bound, self.size, self.start, self.budget),
+            None => range_search(self.moves, costs, self.size, self.start, self.budget),
         }
     }
 }

@@ -50,7 +50,7 @@ mod step_costs;
 mod units;
 
 pub(crate) use moves::Unblocked;
-pub(crate) use range::{range_search, Budget, RangeFound, Reached, Window};
+pub(crate) use range::{range_search, Budget, RangeCosts, RangeFound, Reached, Window};
 use scratch::Layout;
 pub use scratch::SearchScratch;
 pub(crate) use units::graph_with_units;

@@ -41,31 +41,139 @@ pub(crate) struct Budget {
     pub turns: u32,
 }
 
+/// What entering an anchor costs in a range search: one multiplier everywhere, or one per
+/// anchor (`multiplier(b)`: the fixed-point multiplier of entering `b`), never below
+/// `cheapest`.
+pub(crate) enum RangeCosts<F> {
+    /// Every anchor has this fixed-point multiplier.
+    Uniform(u64),
+    /// Per anchor, and the least of them.
+    PerAnchor { multiplier: F, cheapest: u64 },
+}
+
 /// Every anchor reached from `start` within `budget`, in the order the search settled them
-/// (by label). `moves` are the graph's move masks on a `width x height` map; `multiplier(b)`
-/// is the fixed-point multiplier of entering `b`, never below `cheapest`.
+/// (by label). `moves` are the graph's move masks on a `width x height` map.
 ///
 /// The search keeps its per-anchor state in a window round the start that holds every anchor
-/// the budget can reach (each step costs at least a straight step at `cheapest`), so its
-/// memory follows the range, not the map, and stays in cache; with `cheapest` 0 the window is
-/// the whole map.
-pub(crate) fn range_search<M: MoveMasks>(
+/// the budget can reach (each step costs at least a straight step at the cheapest
+/// multiplier), so its memory follows the range, not the map, and stays in cache; with a
+/// cheapest multiplier of 0 the window is the whole map.
+pub(crate) fn range_search<M: MoveMasks, F: Fn(usize) -> u64>(
     moves: M,
-    multiplier: (impl Fn(usize) -> u64, u64),
+    costs: RangeCosts<F>,
     size: (usize, usize),
     start: usize,
     budget: Budget,
 ) -> RangeFound {
+    let cheapest = match costs {
+        RangeCosts::Uniform(multiplier) => multiplier,
+        RangeCosts::PerAnchor { cheapest, .. } => cheapest,
+    };
+    let window = Window::around(start, size, budget, cheapest);
+    let local = Local::copy(moves, costs, size.0, &window);
+    match local {
+        Local {
+            masks,
+            costs: LocalCosts::Uniform(multiplier),
+        } => search_keyed(masks, multiplier, size.0, start, budget, window),
+        Local {
+            masks,
+            costs: LocalCosts::PerPlace(multipliers),
+        } => search_keyed(masks, multipliers, size.0, start, budget, window),
+    }
+}
+
+/// [`search_in`] with the narrowest key that holds the search's labels and places.
+fn search_keyed<C: PlaceCosts>(
+    masks: Vec<u8>,
+    costs: C,
+    width: usize,
+    start: usize,
+    budget: Budget,
+    window: Window,
+) -> RangeFound {
     let span = u128::from(budget.per_turn) + 1;
-    let window = Window::around(start, size, budget, multiplier.1);
     // Labels and window indices in one 64-bit key where both fit (nearly always).
     let compact = u128::from(budget.turns) * span < 1 << 32 && window.len() < 1 << 32;
+    let local = Local { masks, costs };
     match (compact, budget.turns == 1) {
-        (true, true) => search_in::<u64, M, true>(moves, multiplier, size.0, start, budget, window),
-        (true, false) => {
-            search_in::<u64, M, false>(moves, multiplier, size.0, start, budget, window)
+        (true, true) => search_in::<u64, C, true>(local, width, start, budget, window),
+        (true, false) => search_in::<u64, C, false>(local, width, start, budget, window),
+        (false, _) => search_in::<u128, C, false>(local, width, start, budget, window),
+    }
+}
+
+/// A window's move masks and entry costs, copied row by row before the search, so that the
+/// search reads a few kilobytes of its own instead of scattered rows of the map's arrays.
+/// The margin's places have no moves, and under per-anchor costs a multiplier no budget can
+/// pay, so a step onto one is turned away like any step past the budget (under one multiplier
+/// the window's reach does that).
+struct Local<C> {
+    masks: Vec<u8>,
+    costs: C,
+}
+
+/// The entry costs of a window: one multiplier, or one per place.
+enum LocalCosts {
+    Uniform(u64),
+    PerPlace(Vec<u64>),
+}
+
+/// The multiplier of a margin place under per-anchor costs: a step onto it costs more than
+/// any budget ([`MAX_BUDGET`](crate::MAX_BUDGET) is below `2^42` fixed-point units) and a sum
+/// of two such costs still fits 64 bits.
+const BEYOND_BUDGET: u64 = 1 << 44;
+
+impl Local<LocalCosts> {
+    fn copy<M: MoveMasks, F: Fn(usize) -> u64>(
+        moves: M,
+        costs: RangeCosts<F>,
+        map_width: usize,
+        window: &Window,
+    ) -> Self {
+        let mut masks = vec![0u8; window.len()];
+        for row in 0..window.height {
+            let first = (window.y0 + row) * map_width + window.x0;
+            let place = window.row_start(row);
+            for (column, mask) in masks[place..place + window.width].iter_mut().enumerate() {
+                *mask = moves.mask(first + column);
+            }
         }
-        (false, _) => search_in::<u128, M, false>(moves, multiplier, size.0, start, budget, window),
+        let costs = match costs {
+            RangeCosts::Uniform(multiplier) => LocalCosts::Uniform(multiplier),
+            RangeCosts::PerAnchor { multiplier, .. } => {
+                let mut multipliers = vec![BEYOND_BUDGET; window.len()];
+                for row in 0..window.height {
+                    let first = (window.y0 + row) * map_width + window.x0;
+                    let place = window.row_start(row);
+                    let row_multipliers = &mut multipliers[place..place + window.width];
+                    for (column, entered) in row_multipliers.iter_mut().enumerate() {
+                        *entered = multiplier(first + column);
+                    }
+                }
+                LocalCosts::PerPlace(multipliers)
+            }
+        };
+        Local { masks, costs }
+    }
+}
+
+/// The fixed-point multiplier of entering a window place.
+trait PlaceCosts {
+    fn at(&self, place: usize) -> u64;
+}
+
+impl PlaceCosts for u64 {
+    #[inline(always)]
+    fn at(&self, _: usize) -> u64 {
+        *self
+    }
+}
+
+impl PlaceCosts for Vec<u64> {
+    #[inline(always)]
+    fn at(&self, place: usize) -> u64 {
+        self[place]
     }
 }
 
@@ -126,9 +234,8 @@ impl RangeKey for u128 {
 /// old one is skipped when it comes up: the lowered label is strictly lower, so it comes off
 /// first and settles its anchor. Anchors of equal label are settled in an order fixed by the
 /// input, so equal queries give equal ranges.
-fn search_in<K: RangeKey, M: MoveMasks, const ONE_TURN: bool>(
-    moves: M,
-    (multiplier, _): (impl Fn(usize) -> u64, u64),
+fn search_in<K: RangeKey, C: PlaceCosts, const ONE_TURN: bool>(
+    local: Local<C>,
     width: usize,
     start: usize,
     budget: Budget,
@@ -147,8 +254,8 @@ fn search_in<K: RangeKey, M: MoveMasks, const ONE_TURN: bool>(
     // Room for the anchors of a budget's square of open ground, so that few ranges grow it.
     let mut settled: Vec<Reached> = Vec::with_capacity(window.len().min(1 << 16));
     while let Some((entry, anchor)) = open.pop() {
-        let local = entry.local();
-        let node = &mut nodes[local];
+        let place = entry.local();
+        let node = &mut nodes[place];
         if node.place != u32::MAX {
             continue;
         }
@@ -165,10 +272,10 @@ fn search_in<K: RangeKey, M: MoveMasks, const ONE_TURN: bool>(
         } else if anchor == start {
             0
         } else {
-            let parent = local.wrapping_add_signed(-local_offsets[usize::from(direction)]);
+            let parent = place.wrapping_add_signed(-local_offsets[usize::from(direction)]);
             // Settled before its child, so its `place` is set.
             let parent_entry = settled[nodes[parent].place as usize];
-            parent_entry.cost + STEP_LENGTHS[usize::from(direction)] * multiplier(anchor)
+            parent_entry.cost + STEP_LENGTHS[usize::from(direction)] * local.costs.at(place)
         };
         settled.push(Reached {
             anchor: anchor as u32,
@@ -176,21 +283,23 @@ fn search_in<K: RangeKey, M: MoveMasks, const ONE_TURN: bool>(
             turn: turn as u32,
             cost,
         });
-        let mut mask = moves.mask(anchor);
+        // Two passes over the neighbours: the first only compares (a settled neighbour's
+        // label is never above a label offered to it, since labels never decrease along a
+        // step, so it fails the comparison as an unseen one past the budget does), the
+        // second updates the few that improve. Which neighbours improve follows no pattern a
+        // branch predictor can learn; one comparison folded into a bit per neighbour costs
+        // less than a guessed branch per test.
+        let mut offered = [0u64; 8];
+        let mut entered = [0u64; 8];
+        let mut improved = 0u8;
+        let mut mask = local.masks[place];
         while mask != 0 {
             let step = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             // The window's margin holds the place of every neighbour of a window anchor.
-            let next_local = local.wrapping_add_signed(local_offsets[step]);
-            let node = &mut nodes[next_local];
-            // A settled anchor's label is never above a label offered to it (labels never
-            // decrease along a step), so only open or unseen anchors can improve.
-            if node.place != u32::MAX {
-                continue;
-            }
-            let next = anchor.wrapping_add_signed(global_offsets[step]);
-            let entered = multiplier(next);
-            let paid = STEP_LENGTHS[step] * entered;
+            let next_local = place.wrapping_add_signed(local_offsets[step]);
+            entered[step] = local.costs.at(next_local);
+            let paid = STEP_LENGTHS[step] * entered[step];
             let next_label = if ONE_TURN {
                 spent + paid
             } else if spent + paid <= budget.per_turn {
@@ -198,18 +307,29 @@ fn search_in<K: RangeKey, M: MoveMasks, const ONE_TURN: bool>(
             } else if paid <= budget.per_turn {
                 (turn + 1) * span + paid
             } else {
-                continue;
+                u64::MAX
             };
-            // Past the last turn; this also turns away every anchor outside the window.
-            if u128::from(next_label) >= last_label {
-                continue;
-            }
-            if next_label < node.label {
-                node.label = next_label;
-                node.direction = step as u8;
-                let diagonal = step >= STRAIGHT_DIRECTIONS;
-                open.push(entered, diagonal, (K::new(next_label, next_local), next));
-            }
+            // Past the last turn is out; this also turns away every anchor outside the
+            // window.
+            let better =
+                (next_label < nodes[next_local].label) & (u128::from(next_label) < last_label);
+            offered[step] = next_label;
+            improved |= u8::from(better) << step;
+        }
+        while improved != 0 {
+            let step = improved.trailing_zeros() as usize;
+            improved &= improved - 1;
+            let next_local = place.wrapping_add_signed(local_offsets[step]);
+            let next = anchor.wrapping_add_signed(global_offsets[step]);
+            let node = &mut nodes[next_local];
+            node.label = offered[step];
+            node.direction = step as u8;
+            let diagonal = step >= STRAIGHT_DIRECTIONS;
+            open.push(
+                entered[step],
+                diagonal,
+                (K::new(offered[step], next_local), next),
+            );
         }
     }
     let places = nodes.iter().map(|node| node.place).collect();
@@ -253,10 +373,15 @@ impl<K: RangeKey> Queues<K> {
     /// Adds `entry`, reached by a step (diagonal or not) into an anchor of `multiplier`.
     #[inline(always)]
     fn push(&mut self, multiplier: u64, diagonal: bool, entry: Entry<K>) {
-        let class = match self.multipliers.iter().position(|&m| m == multiplier) {
-            Some(class) => class,
-            None => self.add_class(multiplier),
-        };
+        // Selects rather than branches, like `pop`: which multiplier a step enters is no
+        // pattern either.
+        let mut class = usize::MAX;
+        for (place, &known) in self.multipliers.iter().enumerate() {
+            class = if known == multiplier { place } else { class };
+        }
+        if class == usize::MAX {
+            class = self.add_class(multiplier);
+        }
         let index = 2 * class + usize::from(diagonal);
         let queue = &mut self.queues[index];
         if queue.head == queue.entries.len() {
@@ -288,9 +413,10 @@ impl<K: RangeKey> Queues<K> {
         }
         let (mut index, mut least) = (0, K::MAX);
         for (place, &front) in self.fronts.iter().enumerate() {
-            if front < least {
-                (index, least) = (place, front);
-            }
+            // Selects rather than branches: which queue holds the least front is no pattern.
+            let lower = front < least;
+            index = if lower { place } else { index };
+            least = if lower { front } else { least };
         }
         if least == K::MAX {
             return None;
@@ -375,11 +501,16 @@ impl Window {
         (self.height + 2) * self.stride + 1
     }
 
+    /// The place of the first anchor of the window's row `row`.
+    fn row_start(&self, row: usize) -> usize {
+        1 + (row + 1) * self.stride
+    }
+
     /// The place of the anchor at `(x, y)` on the map, if the window holds it.
     pub fn place_of(&self, x: usize, y: usize) -> Option<usize> {
         let inside = (self.x0..self.x0 + self.width).contains(&x)
             && (self.y0..self.y0 + self.height).contains(&y);
-        inside.then(|| 1 + (y - self.y0 + 1) * self.stride + x - self.x0)
+        inside.then(|| self.row_start(y - self.y0) + x - self.x0)
     }
 
     fn local(&self, anchor: usize, map_width: usize) -> usize {

@@ -112,11 +112,16 @@ impl MovementRange {
         (place != u32::MAX).then_some(place as usize)
     }
 
-    /// The entries of `reached` by `y`, then `x`.
-    fn in_order(&self) -> impl Iterator<Item = usize> + '_ {
-        (self.places.iter())
-            .filter(|&&place| place != u32::MAX)
-            .map(|&place| place as usize)
+    /// The entries of `reached` by `y`, then `x`, with their anchors (read off the window's
+    /// rows: no division per anchor).
+    fn in_order(&self) -> impl Iterator<Item = (usize, Cell)> + '_ {
+        self.window.anchors().filter_map(move |(x, y, place)| {
+            let entry = self.places[place];
+            (entry != u32::MAX).then(|| {
+                let cell = Cell::new(self.region.x + x as i32, self.region.y + y as i32);
+                (entry as usize, cell)
+            })
+        })
     }
 
     fn cell_of(&self, index: usize) -> Cell {
@@ -135,8 +140,8 @@ impl MovementRange {
     /// `x`; the start is one of them.
     pub fn cells(&self) -> Vec<Cell> {
         self.in_order()
-            .filter(|&entry| self.in_first_turn(entry))
-            .map(|entry| self.cell_of(self.reached[entry].anchor as usize))
+            .filter(|&(entry, _)| self.in_first_turn(entry))
+            .map(|(_, cell)| cell)
             .collect()
     }
 
@@ -165,14 +170,10 @@ impl MovementRange {
     /// turns together.
     pub fn reached(&self) -> impl Iterator<Item = (Cell, u32, u64)> + '_ {
         self.in_order()
-            .filter(|&entry| !self.passable_only[entry])
-            .map(|entry| {
+            .filter(|&(entry, _)| !self.passable_only[entry])
+            .map(|(entry, cell)| {
                 let reached = self.reached[entry];
-                (
-                    self.cell_of(reached.anchor as usize),
-                    reached.turn + 1,
-                    reached.cost,
-                )
+                (cell, reached.turn + 1, reached.cost)
             })
     }
 
@@ -182,8 +183,8 @@ impl MovementRange {
         let directions = self.movement.direction_count();
         let height = self.region.height as i64;
         self.in_order()
-            .filter(|&entry| self.in_first_turn(entry))
-            .map(|entry| self.reached[entry].anchor as usize)
+            .filter(|&(entry, _)| self.in_first_turn(entry))
+            .map(|(entry, _)| self.reached[entry].anchor as usize)
             .filter(|&index| {
                 let (x, y) = ((index % self.width) as i64, (index / self.width) as i64);
                 crate::movement::DIRECTIONS[..directions]

@@ -501,6 +501,14 @@ impl Window {
         (self.height + 2) * self.stride + 1
     }
 
+    /// Every anchor of the window as its map-local `(x, y)` and its place, by `y` then `x`.
+    pub fn anchors(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        (0..self.height).flat_map(move |row| {
+            let first = self.row_start(row);
+            (0..self.width).map(move |column| (self.x0 + column, self.y0 + row, first + column))
+        })
+    }
+
     /// The place of the first anchor of the window's row `row`.
     fn row_start(&self, row: usize) -> usize {
         1 + (row + 1) * self.stride

@@ -37,6 +37,8 @@ pub(crate) struct AnchorGraph {
     pub entry: EntryCosts,
     /// The smallest multiplier any step can pay, in units of `cost_unit`; scales the heuristic.
     pub min_multiplier: u32,
+    /// The largest multiplier any step can pay, in units of `cost_unit`.
+    pub max_multiplier: u32,
     /// The greatest common divisor of the profile's fixed-point multipliers (1 if all are 0).
     /// Every cost in this graph is a multiple of it, so the search counts in units of it:
     /// exactly the same comparisons, with numbers small enough for compact open-list keys.
@@ -138,6 +140,7 @@ impl AnchorGraph {
             moves,
             entry,
             min_multiplier,
+            max_multiplier,
             cost_unit: u64::from(cost_unit),
             regions,
             agent_size,
@@ -370,6 +373,7 @@ impl AnchorGraph {
             moves: self.moves.clone(),
             entry: self.entry.clone(),
             min_multiplier: self.min_multiplier,
+            max_multiplier: self.max_multiplier,
             cost_unit: self.cost_unit,
             regions: self.regions.clone(),
             movable_anchors: self.movable_anchors,
@@ -392,6 +396,7 @@ impl AnchorGraph {
         if self.moves != other.moves
             || self.entry != other.entry
             || self.min_multiplier != other.min_multiplier
+            || self.max_multiplier != other.max_multiplier
             || self.cost_unit != other.cost_unit
             || self.movable_anchors != other.movable_anchors
             || self.even_costs != other.even_costs

@@ -8,8 +8,9 @@
 //! symmetric (a step is legal both ways), so the reversed graph has the same move masks.
 
 use super::progress::Progress;
-use super::queue::RadixQueue;
+use super::queue::{BucketQueue, MonotoneQueue, RadixQueue};
 use super::UNREACHABLE;
+use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::movement::{direction_offsets, STEP_LENGTHS};
 use crate::paged::PagedVec;
@@ -73,16 +74,59 @@ impl Sweeper<'_> {
     /// after such a skip has a distance that does not fit.
     pub fn column(&self, source: usize, sweep: Sweep, progress: &Progress) -> Option<Vec<u32>> {
         let graph = self.graph;
+        let cheapest = STRAIGHT_STEP * u64::from(graph.min_multiplier);
+        let costliest = DIAGONAL_STEP * u64::from(graph.max_multiplier);
+        match &graph.entry {
+            EntryCosts::Uniform(multiplier) => {
+                let nodes = UniformNodes {
+                    labels: vec![UNREACHABLE; graph.moves.len()],
+                    moves: &graph.moves,
+                    multiplier: u64::from(*multiplier),
+                };
+                self.column_in(nodes, (cheapest, costliest), source, sweep, progress)
+            }
+            EntryCosts::PerAnchor(multipliers) => {
+                let nodes = PackedNodes::of(&graph.moves, multipliers);
+                self.column_in(nodes, (cheapest, costliest), source, sweep, progress)
+            }
+        }
+    }
+
+    /// [`column`](Self::column) on `nodes`, with buckets where steps cost from `cheapest`
+    /// to `costliest` and `cheapest` is not 0, with a radix queue otherwise.
+    fn column_in(
+        &self,
+        nodes: impl SweepNodes,
+        (cheapest, costliest): (u64, u64),
+        source: usize,
+        sweep: Sweep,
+        progress: &Progress,
+    ) -> Option<Vec<u32>> {
+        match BucketQueue::for_steps(cheapest, costliest) {
+            Some(buckets) => self.column_with(buckets, nodes, source, sweep, progress),
+            None => self.column_with(RadixQueue::new(), nodes, source, sweep, progress),
+        }
+    }
+
+    /// [`column`](Self::column) with `queue` for its open anchors, reading and labelling
+    /// anchors through `nodes`.
+    fn column_with(
+        &self,
+        mut queue: impl MonotoneQueue,
+        mut nodes: impl SweepNodes,
+        source: usize,
+        sweep: Sweep,
+        progress: &Progress,
+    ) -> Option<Vec<u32>> {
         let offsets = direction_offsets(self.width);
-        let mut label = vec![UNREACHABLE; graph.moves.len()];
         let mut skipped = Vec::new();
-        let mut queue = RadixQueue::new();
         let mut settled = 0u64;
-        label[source] = 0;
+        nodes.set_label(source, 0);
         queue.push(0, source as u32);
         while let Some((d, anchor)) = queue.pop() {
             let anchor = anchor as usize;
-            if d > u64::from(label[anchor]) {
+            let (label, mut mask, own_multiplier) = nodes.read(anchor);
+            if d > u64::from(label) {
                 continue;
             }
             settled += 1;
@@ -90,23 +134,28 @@ impl Sweeper<'_> {
                 progress.advance(settled);
                 settled = 0;
             }
-            let mut mask = graph.moves[anchor];
             while mask != 0 {
                 let step = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let neighbour = anchor.wrapping_add_signed(offsets[step]);
-                let next = d + self.relax_cost(anchor, neighbour, step, sweep);
-                if next < u64::from(label[neighbour]) {
-                    label[neighbour] = next as u32;
+                let (reached, _, multiplier) = nodes.read(neighbour);
+                let entered = match sweep {
+                    Sweep::FromSource => multiplier,
+                    Sweep::ToSource => own_multiplier,
+                };
+                let next = d + STEP_LENGTHS[step] * entered;
+                if next < u64::from(reached) {
+                    nodes.set_label(neighbour, next as u32);
                     queue.push(next, neighbour as u32);
-                } else if next >= u64::from(UNREACHABLE) && label[neighbour] == UNREACHABLE {
+                } else if next >= u64::from(UNREACHABLE) && reached == UNREACHABLE {
                     skipped.push(neighbour);
                 }
             }
         }
         progress.advance(settled);
-        let overflowed = skipped.iter().any(|&anchor| label[anchor] == UNREACHABLE);
-        (!overflowed).then_some(label)
+        let labels = nodes.into_labels();
+        let overflowed = skipped.iter().any(|&anchor| labels[anchor] == UNREACHABLE);
+        (!overflowed).then_some(labels)
     }
 
     /// The same distances, by a plain binary-heap Dijkstra in 64 bits (`u64::MAX` where the
@@ -176,6 +225,87 @@ impl Sweeper<'_> {
             }
         }
         true
+    }
+}
+
+/// The anchors as a sweep reads and labels them.
+trait SweepNodes {
+    /// The label, the move mask and the entry multiplier (in the graph's cost units) of the
+    /// anchor stored at `anchor`.
+    fn read(&self, anchor: usize) -> (u32, u8, u64);
+    fn set_label(&mut self, anchor: usize, label: u32);
+    fn into_labels(self) -> Vec<u32>;
+}
+
+/// Labels of a graph with one multiplier: the moves are read from the graph.
+struct UniformNodes<'a> {
+    labels: Vec<u32>,
+    moves: &'a PagedVec<u8>,
+    multiplier: u64,
+}
+
+impl SweepNodes for UniformNodes<'_> {
+    #[inline(always)]
+    fn read(&self, anchor: usize) -> (u32, u8, u64) {
+        (self.labels[anchor], self.moves[anchor], self.multiplier)
+    }
+
+    #[inline(always)]
+    fn set_label(&mut self, anchor: usize, label: u32) {
+        self.labels[anchor] = label;
+    }
+
+    fn into_labels(self) -> Vec<u32> {
+        self.labels
+    }
+}
+
+/// Labels of a graph with multipliers per anchor, each beside the anchor's move mask (top 8
+/// bits) and multiplier (low 24 bits: a multiplier is at most
+/// [`MAX_MULTIPLIER`](crate::cost::MAX_MULTIPLIER) times
+/// [`MULTIPLIER_SCALE`](crate::cost::MULTIPLIER_SCALE), below `2^24`), so that relaxing a
+/// neighbour touches one cache line instead of one in each of three map-sized arrays. A sweep
+/// over a large map visits every row of it per step of its frontier, so each line it touches
+/// is a likely miss; the copy is one streaming pass.
+struct PackedNodes(Vec<[u32; 2]>);
+
+impl PackedNodes {
+    const MULTIPLIER_BITS: u32 = 24;
+
+    fn of(moves: &PagedVec<u8>, multipliers: &PagedVec<u32>) -> Self {
+        PackedNodes(
+            (moves.iter().zip(multipliers.iter()))
+                .map(|(&moves, &multiplier)| {
+                    debug_assert!(multiplier < 1 << Self::MULTIPLIER_BITS);
+                    [
+                        UNREACHABLE,
+                        u32::from(moves) << Self::MULTIPLIER_BITS | multiplier,
+                    ]
+                })
+                .collect(),
+        )
+    }
+}
+
+impl SweepNodes for PackedNodes {
+    #[inline(always)]
+    fn read(&self, anchor: usize) -> (u32, u8, u64) {
+        let [label, packed] = self.0[anchor];
+        let multiplier = packed & ((1 << Self::MULTIPLIER_BITS) - 1);
+        (
+            label,
+            (packed >> Self::MULTIPLIER_BITS) as u8,
+            u64::from(multiplier),
+        )
+    }
+
+    #[inline(always)]
+    fn set_label(&mut self, anchor: usize, label: u32) {
+        self.0[anchor][0] = label;
+    }
+
+    fn into_labels(self) -> Vec<u32> {
+        self.0.iter().map(|&[label, _]| label).collect()
     }
 }
 

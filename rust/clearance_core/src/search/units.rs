@@ -537,6 +537,8 @@ pub(crate) fn graph_with_units(
             graph.entry = EntryCosts::PerAnchor(entry);
             graph.cost_unit = unit;
             graph.min_multiplier = (u64::from(terrain.min_multiplier) * scale) as u32;
+            graph.max_multiplier =
+                ((u64::from(terrain.max_multiplier) * scale).max(units_multiplier)) as u32;
         }
     }
     graph

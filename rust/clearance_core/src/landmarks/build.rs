@@ -14,7 +14,7 @@
 //! for any number of threads.
 
 use super::progress::{LandmarkProgressFn, Progress};
-use super::sweep::{Sweep, Sweeper};
+use super::sweep::{packed_moves_and_multipliers, SpareColumns, Sweep, Sweeper};
 use super::{
     stride_for, LandmarkPlacement, LandmarkTable, SMALLEST_REGION_FOR_LANDMARK, UNREACHABLE,
 };
@@ -62,25 +62,31 @@ impl Shared<'_> {
                 anchor,
                 sweep,
             } => match self.sweeper.column(anchor, sweep, &self.progress) {
-                Some(column) => self.store(slot, sweep, &column),
+                Some(column) => self.store(slot, sweep, column),
                 None => self.overflow.store(true, Ordering::Relaxed),
             },
             Task::Store {
                 slot,
                 sweep,
                 column,
-            } => self.store(slot, sweep, &column),
+            } => self.store(slot, sweep, column),
         }
     }
 
-    fn store(&self, slot: usize, sweep: Sweep, column: &[u32]) {
+    /// Writes `column` into the table, then hands its memory back for a later sweep.
+    fn store(&self, slot: usize, sweep: Sweep, column: Vec<u32>) {
         let table = match sweep {
             Sweep::FromSource => &self.from_landmark,
             Sweep::ToSource => self.to_landmark.as_ref().expect("asymmetric tables"),
         };
-        let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
-        for (anchor, &distance) in column.iter().enumerate() {
-            table[anchor * self.count + slot] = distance;
+        {
+            let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
+            for (anchor, &distance) in column.iter().enumerate() {
+                table[anchor * self.count + slot] = distance;
+            }
+        }
+        if let Some(spare) = self.sweeper.spare {
+            spare.give(column);
         }
     }
 
@@ -114,7 +120,18 @@ impl LandmarkTable {
             return None; // every step is free: distances are all 0 and bound nothing
         }
         let symmetric = matches!(graph.entry, EntryCosts::Uniform(_));
-        let sweeper = Sweeper { graph, width };
+        // Every sweep of the build reads the same moves and multipliers: packed once.
+        let packed = graph
+            .entry
+            .per_anchor()
+            .map(|multipliers| packed_moves_and_multipliers(&graph.moves, multipliers));
+        let spare = SpareColumns::default();
+        let sweeper = Sweeper {
+            graph,
+            width,
+            packed: packed.as_deref(),
+            spare: Some(&spare),
+        };
         let regions = RegionSizes::of(graph);
         let legal_given: Vec<usize> = given
             .iter()

@@ -152,7 +152,12 @@ impl LandmarkTable {
         if symmetric != self.to_landmark.is_none() {
             return Err("the table stores other directions than a rebuild would".into());
         }
-        let sweeper = Sweeper { graph, width };
+        let sweeper = Sweeper {
+            graph,
+            width,
+            packed: None,
+            spare: None,
+        };
         let kind = if self.exact { "exact" } else { "inexact" };
         for (l, &landmark) in self.landmarks.iter().enumerate() {
             if graph.regions.region_of(landmark) == NO_REGION {

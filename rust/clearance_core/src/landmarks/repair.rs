@@ -104,7 +104,12 @@ impl LandmarkTable {
         }
         seeds.sort_unstable();
         seeds.dedup();
-        let sweeper = Sweeper { graph, width };
+        let sweeper = Sweeper {
+            graph,
+            width,
+            packed: None,
+            spare: None,
+        };
         let sweep_afresh = may_raise && graph.min_multiplier == 0;
         let largest_raised = graph.moves.len() / LARGEST_RAISED_SHARE;
         let mut queue = BinaryHeap::new();

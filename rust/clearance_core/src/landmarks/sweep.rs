@@ -14,8 +14,10 @@ use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::movement::{direction_offsets, STEP_LENGTHS};
 use crate::paged::PagedVec;
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::{Mutex, PoisonError};
 
 /// Which way a Dijkstra sweep measures: away from its source or towards it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,6 +42,43 @@ impl Sweep {
 pub(super) struct Sweeper<'a> {
     pub graph: &'a AnchorGraph,
     pub width: usize,
+    /// On a graph with multipliers per anchor, every anchor's
+    /// [`packed_moves_and_multipliers`], made once for the many sweeps of a build; `None`
+    /// makes them per sweep.
+    pub packed: Option<&'a [u32]>,
+    /// Columns already stored, whose memory the next sweeps reuse; `None` allocates each.
+    pub spare: Option<&'a SpareColumns>,
+}
+
+/// The memory of finished columns, kept for the next sweeps of a build: a fresh column of a
+/// large map costs the system a page fault per 4 KiB and the zeroing of each page, which a
+/// reused one does not.
+#[derive(Default)]
+pub(super) struct SpareColumns(Mutex<Vec<Vec<u32>>>);
+
+impl SpareColumns {
+    pub fn give(&self, column: Vec<u32>) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(column);
+    }
+
+    /// A column of `len` unlabelled anchors.
+    fn take(spare: Option<&Self>, len: usize) -> Vec<u32> {
+        let reused = spare.and_then(|spare| {
+            let mut columns = spare.0.lock().unwrap_or_else(PoisonError::into_inner);
+            columns.pop()
+        });
+        match reused {
+            Some(mut column) => {
+                column.clear();
+                column.resize(len, UNREACHABLE);
+                column
+            }
+            None => vec![UNREACHABLE; len],
+        }
+    }
 }
 
 /// How many settled anchors a sweep counts before it reports progress.
@@ -79,14 +118,19 @@ impl Sweeper<'_> {
         match &graph.entry {
             EntryCosts::Uniform(multiplier) => {
                 let nodes = UniformNodes {
-                    labels: vec![UNREACHABLE; graph.moves.len()],
+                    labels: SpareColumns::take(self.spare, graph.moves.len()),
                     moves: &graph.moves,
                     multiplier: u64::from(*multiplier),
                 };
                 self.column_in(nodes, (cheapest, costliest), source, sweep, progress)
             }
             EntryCosts::PerAnchor(multipliers) => {
-                let nodes = PackedNodes::of(&graph.moves, multipliers);
+                let packed = match self.packed {
+                    Some(packed) => Cow::Borrowed(packed),
+                    None => Cow::Owned(packed_moves_and_multipliers(&graph.moves, multipliers)),
+                };
+                let labels = SpareColumns::take(self.spare, graph.moves.len());
+                let nodes = PackedNodes { labels, packed };
                 self.column_in(nodes, (cheapest, costliest), source, sweep, progress)
             }
         }
@@ -260,52 +304,50 @@ impl SweepNodes for UniformNodes<'_> {
     }
 }
 
-/// Labels of a graph with multipliers per anchor, each beside the anchor's move mask (top 8
-/// bits) and multiplier (low 24 bits: a multiplier is at most
-/// [`MAX_MULTIPLIER`](crate::cost::MAX_MULTIPLIER) times
-/// [`MULTIPLIER_SCALE`](crate::cost::MULTIPLIER_SCALE), below `2^24`), so that relaxing a
-/// neighbour touches one cache line instead of one in each of three map-sized arrays. A sweep
-/// over a large map visits every row of it per step of its frontier, so each line it touches
-/// is a likely miss; the copy is one streaming pass.
-struct PackedNodes(Vec<[u32; 2]>);
-
-impl PackedNodes {
-    const MULTIPLIER_BITS: u32 = 24;
-
-    fn of(moves: &PagedVec<u8>, multipliers: &PagedVec<u32>) -> Self {
-        PackedNodes(
-            (moves.iter().zip(multipliers.iter()))
-                .map(|(&moves, &multiplier)| {
-                    debug_assert!(multiplier < 1 << Self::MULTIPLIER_BITS);
-                    [
-                        UNREACHABLE,
-                        u32::from(moves) << Self::MULTIPLIER_BITS | multiplier,
-                    ]
-                })
-                .collect(),
-        )
-    }
+/// Every anchor's move mask (top 8 bits) beside its entry multiplier (low 24 bits: a
+/// multiplier is at most [`MAX_MULTIPLIER`](crate::cost::MAX_MULTIPLIER) times
+/// [`MULTIPLIER_SCALE`](crate::cost::MULTIPLIER_SCALE), below `2^24`): what a sweep reads
+/// of a neighbour, in one cache line instead of one in each of two paged arrays. A sweep over
+/// a large map visits every row of it per step of its frontier, so each line it touches is a
+/// likely miss.
+pub(super) fn packed_moves_and_multipliers(
+    moves: &PagedVec<u8>,
+    multipliers: &PagedVec<u32>,
+) -> Vec<u32> {
+    (moves.iter().zip(multipliers.iter()))
+        .map(|(&moves, &multiplier)| {
+            debug_assert!(multiplier < 1 << MULTIPLIER_BITS);
+            u32::from(moves) << MULTIPLIER_BITS | multiplier
+        })
+        .collect()
 }
 
-impl SweepNodes for PackedNodes {
+/// The low bits of [`packed_moves_and_multipliers`] that hold the multiplier.
+const MULTIPLIER_BITS: u32 = 24;
+
+/// Labels of a graph with multipliers per anchor, and the anchors' packed moves and
+/// multipliers.
+struct PackedNodes<'a> {
+    labels: Vec<u32>,
+    packed: Cow<'a, [u32]>,
+}
+
+impl SweepNodes for PackedNodes<'_> {
     #[inline(always)]
     fn read(&self, anchor: usize) -> (u32, u8, u64) {
-        let [label, packed] = self.0[anchor];
-        let multiplier = packed & ((1 << Self::MULTIPLIER_BITS) - 1);
-        (
-            label,
-            (packed >> Self::MULTIPLIER_BITS) as u8,
-            u64::from(multiplier),
-        )
+        let packed = self.packed[anchor];
+        let multiplier = packed & ((1 << MULTIPLIER_BITS) - 1);
+        let moves = (packed >> MULTIPLIER_BITS) as u8;
+        (self.labels[anchor], moves, u64::from(multiplier))
     }
 
     #[inline(always)]
     fn set_label(&mut self, anchor: usize, label: u32) {
-        self.0[anchor][0] = label;
+        self.labels[anchor] = label;
     }
 
     fn into_labels(self) -> Vec<u32> {
-        self.0.iter().map(|&[label, _]| label).collect()
+        self.labels
     }
 }
 

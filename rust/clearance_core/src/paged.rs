@@ -178,6 +178,16 @@ impl<T: Copy + Default> PagedVec<T> {
         &mut Arc::make_mut(&mut self.pages[page])[..end - start]
     }
 
+    /// Every page for writing, in order, each copied first if it is shared.
+    pub fn pages_mut(&mut self) -> impl Iterator<Item = &mut [T]> + '_ {
+        let len = self.len;
+        (self.pages.iter_mut().enumerate()).map(move |(page, values)| {
+            let start = page * PAGE_LEN;
+            let end = len.min(start + PAGE_LEN).max(start);
+            &mut Arc::make_mut(values)[..end - start]
+        })
+    }
+
     /// Sets the element at `index` to `value` if it differs, copying its page first if the
     /// page is shared; returns whether it differed. Writing an equal value copies nothing.
     #[inline]

@@ -4,9 +4,14 @@
 //! cost differently each way). Farthest-point placement is a chain: each landmark is the
 //! anchor farthest from those before it, so its forward sweep must finish before the next
 //! landmark is known. The calling thread runs that chain; helper threads take every other
-//! task as soon as it exists: the backward sweeps of landmarks already placed, and storing
-//! finished columns into the interleaved table. Given landmarks have no chain, and every
-//! thread takes sweeps.
+//! task as soon as it exists: a landmark's backward sweep as soon as the landmark is chosen
+//! (it needs nothing of the forward one), the forward sweep of the last landmark (no landmark
+//! is placed from it), and storing finished columns into the interleaved table. Given
+//! landmarks have no chain, and every thread takes sweeps.
+//!
+//! The tables are built in the pages they are kept in, and finished columns are written
+//! [`STORE_GROUP`] at a time: an anchor's slots share a cache line, so one pass per column
+//! would read and write the whole table once per landmark.
 //!
 //! **Determinism.** Every column holds exact distances, which do not depend on which thread
 //! computed them or when, and each lands in the slot of its landmark's place in the order of
@@ -20,7 +25,7 @@ use super::{
 };
 use crate::connectivity::NO_REGION;
 use crate::graph::{AnchorGraph, EntryCosts};
-use crate::paged::PagedVec;
+use crate::paged::{PagedVec, PAGE_LEN};
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver};
@@ -42,14 +47,36 @@ enum Task {
     },
 }
 
+/// How many finished columns of one table are written in one pass over it. Each slot of an
+/// anchor lies in the same cache line as its other slots, so writing columns one at a time
+/// would read and write every line of a table as large as the map once per column.
+const STORE_GROUP: usize = 4;
+
+/// One table being built, in the pages it will be kept in (the first write to each copies
+/// it out of the one page they all share at the start), and the finished columns not yet
+/// written into it.
+struct TableInProgress {
+    table: Mutex<PagedVec<u32>>,
+    pending: Mutex<Vec<(usize, Vec<u32>)>>,
+}
+
+impl TableInProgress {
+    fn new(len: usize) -> Self {
+        TableInProgress {
+            table: Mutex::new(PagedVec::filled(UNREACHABLE, len)),
+            pending: Mutex::new(Vec::new()),
+        }
+    }
+}
+
 /// What every thread of one build shares.
 struct Shared<'a> {
     sweeper: Sweeper<'a>,
     progress: Progress<'a>,
     /// Slots per anchor in the tables.
-    count: usize,
-    from_landmark: Mutex<Vec<u32>>,
-    to_landmark: Option<Mutex<Vec<u32>>>,
+    stride: usize,
+    from_landmark: TableInProgress,
+    to_landmark: Option<TableInProgress>,
     /// Set when some distance does not fit the storage: the build returns no table.
     overflow: AtomicBool,
 }
@@ -73,20 +100,66 @@ impl Shared<'_> {
         }
     }
 
-    /// Writes `column` into the table, then hands its memory back for a later sweep.
-    fn store(&self, slot: usize, sweep: Sweep, column: Vec<u32>) {
-        let table = match sweep {
+    fn table(&self, sweep: Sweep) -> &TableInProgress {
+        match sweep {
             Sweep::FromSource => &self.from_landmark,
             Sweep::ToSource => self.to_landmark.as_ref().expect("asymmetric tables"),
+        }
+    }
+
+    /// Queues `column` for its table, and writes the queued columns once there are
+    /// [`STORE_GROUP`] of them.
+    fn store(&self, slot: usize, sweep: Sweep, column: Vec<u32>) {
+        let target = self.table(sweep);
+        let group = {
+            let mut pending = target
+                .pending
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            pending.push((slot, column));
+            if pending.len() < STORE_GROUP {
+                return;
+            }
+            std::mem::take(&mut *pending)
         };
         {
-            let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
-            for (anchor, &distance) in column.iter().enumerate() {
-                table[anchor * self.count + slot] = distance;
-            }
+            let mut table = target.table.lock().unwrap_or_else(PoisonError::into_inner);
+            let pages: Vec<&mut [u32]> = table.pages_mut().collect();
+            write_columns(pages, 0, self.stride, &group);
         }
         if let Some(spare) = self.sweeper.spare {
-            spare.give(column);
+            for (_, column) in group {
+                spare.give(column);
+            }
+        }
+    }
+
+    /// Writes every column still queued, the pages shared out over `threads` threads.
+    fn flush(&self, threads: usize) {
+        for target in std::iter::once(&self.from_landmark).chain(&self.to_landmark) {
+            let group = std::mem::take(
+                &mut *target
+                    .pending
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner),
+            );
+            if group.is_empty() {
+                continue;
+            }
+            let mut table = target.table.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut pages: Vec<&mut [u32]> = table.pages_mut().collect();
+            let share = pages.len().div_ceil(threads.max(1)).max(1);
+            std::thread::scope(|scope| {
+                let mut first_page = 0;
+                while !pages.is_empty() {
+                    let rest = pages.split_off(share.min(pages.len()));
+                    let part = std::mem::replace(&mut pages, rest);
+                    let first_anchor = first_page * PAGE_LEN / self.stride;
+                    first_page += part.len();
+                    let (stride, group) = (self.stride, &group);
+                    scope.spawn(move || write_columns(part, first_anchor, stride, group));
+                }
+            });
         }
     }
 
@@ -153,9 +226,9 @@ impl LandmarkTable {
         let shared = Shared {
             sweeper,
             progress: Progress::new(sweeps * regions.largest as u64, progress),
-            count,
-            from_landmark: Mutex::new(vec![UNREACHABLE; cells * count]),
-            to_landmark: (!symmetric).then(|| Mutex::new(vec![UNREACHABLE; cells * count])),
+            stride: stride_for(count),
+            from_landmark: TableInProgress::new(cells * stride_for(count)),
+            to_landmark: (!symmetric).then(|| TableInProgress::new(cells * stride_for(count))),
             overflow: AtomicBool::new(false),
         };
         let (sender, receiver) = channel();
@@ -193,14 +266,17 @@ impl LandmarkTable {
             shared.work(&receiver);
             landmarks
         });
-        shared.progress.finish();
         if landmarks.is_empty() || shared.overflow.load(Ordering::Relaxed) {
+            shared.progress.finish();
             return None;
         }
-        let stride = stride_for(landmarks.len());
-        let take = |table: Mutex<Vec<u32>>| {
-            let table = table.into_inner().unwrap_or_else(PoisonError::into_inner);
-            lay_out(table, count, landmarks.len(), stride)
+        shared.flush(threads);
+        shared.progress.finish();
+        // Fewer landmarks than asked for may fit a narrower stride.
+        let (built_stride, stride) = (shared.stride, stride_for(landmarks.len()));
+        let take = |target: TableInProgress| {
+            let table = (target.table.into_inner()).unwrap_or_else(PoisonError::into_inner);
+            lay_out(table, built_stride, landmarks.len(), stride)
         };
         Some(LandmarkTable {
             from_landmark: take(shared.from_landmark),
@@ -212,15 +288,35 @@ impl LandmarkTable {
     }
 }
 
-/// The table of `count` slots per anchor laid out in pages with `stride` slots per anchor:
-/// its first `used` slots, then unused ones up to the stride.
-fn lay_out(table: Vec<u32>, count: usize, used: usize, stride: usize) -> PagedVec<u32> {
-    if used == count && count == stride {
-        return PagedVec::from(table);
+/// Writes `columns` (slot, distances of every anchor) into `pages`, consecutive pages of a
+/// table with `stride` slots per anchor whose first anchor is `first_anchor`, in one pass.
+fn write_columns(
+    pages: Vec<&mut [u32]>,
+    first_anchor: usize,
+    stride: usize,
+    columns: &[(usize, Vec<u32>)],
+) {
+    let mut anchor = first_anchor;
+    for page in pages {
+        for slots in page.chunks_exact_mut(stride) {
+            for (slot, column) in columns {
+                slots[*slot] = column[anchor];
+            }
+            anchor += 1;
+        }
     }
-    let unused = std::iter::repeat_n(UNREACHABLE, stride - used);
-    table
-        .chunks_exact(count)
+}
+
+/// `table`, with `stride` slots per anchor, laid out with `used` of them per anchor
+/// followed by unused ones up to `new_stride`.
+fn lay_out(table: PagedVec<u32>, stride: usize, used: usize, new_stride: usize) -> PagedVec<u32> {
+    if stride == new_stride {
+        return table;
+    }
+    let unused = std::iter::repeat_n(UNREACHABLE, new_stride - used);
+    let slots = table.to_vec();
+    slots
+        .chunks_exact(stride)
         .flat_map(|slots| slots[..used].iter().copied().chain(unused.clone()))
         .collect()
 }
@@ -265,7 +361,9 @@ impl RegionSizes {
 /// Farthest-point placement on the calling thread: each new landmark is the anchor farthest
 /// from those already chosen (lowest index on ties); a sizeable region without a landmark
 /// counts as infinitely far, and its landmark goes to the far end of the region from its
-/// first anchor. Forward columns are stored, and backward sweeps run, by `dispatch`. Returns the landmarks in order (empty if a distance does not fit the storage).
+/// first anchor. Forward columns are stored, and backward sweeps and the last forward one
+/// run, by `dispatch`. Returns the landmarks in order (empty if a distance does not fit the
+/// storage).
 fn farthest_point(
     shared: &Shared,
     regions: &RegionSizes,
@@ -309,6 +407,31 @@ fn farthest_point(
         } else {
             candidate
         };
+        let slot = landmarks.len();
+        landmarks.push(landmark);
+        // The backward sweep needs only the landmark: it runs beside the forward one.
+        if shared.to_landmark.is_some() {
+            let sweep = Sweep::ToSource;
+            let anchor = landmark;
+            let task = Task::Sweep {
+                slot,
+                anchor,
+                sweep,
+            };
+            dispatch(task);
+        }
+        if landmarks.len() == count {
+            // No landmark is placed from the last forward column: any thread may sweep it.
+            let sweep = Sweep::FromSource;
+            let anchor = landmark;
+            let task = Task::Sweep {
+                slot,
+                anchor,
+                sweep,
+            };
+            dispatch(task);
+            break;
+        }
         let Some(column) = shared
             .sweeper
             .column(landmark, Sweep::FromSource, &shared.progress)
@@ -320,18 +443,6 @@ fn farthest_point(
             *near = (*near).min(as_distance(d));
         }
         nearest[landmark] = 0;
-        let slot = landmarks.len();
-        landmarks.push(landmark);
-        if shared.to_landmark.is_some() {
-            let sweep = Sweep::ToSource;
-            let anchor = landmark;
-            let task = Task::Sweep {
-                slot,
-                anchor,
-                sweep,
-            };
-            dispatch(task);
-        }
         let sweep = Sweep::FromSource;
         let task = Task::Store {
             slot,

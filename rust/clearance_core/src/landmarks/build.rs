@@ -409,27 +409,21 @@ fn farthest_point(
         };
         let slot = landmarks.len();
         landmarks.push(landmark);
-        // The backward sweep needs only the landmark: it runs beside the forward one.
-        if shared.to_landmark.is_some() {
-            let sweep = Sweep::ToSource;
+        let sweep_elsewhere = |sweep: Sweep| {
             let anchor = landmark;
-            let task = Task::Sweep {
+            dispatch(Task::Sweep {
                 slot,
                 anchor,
                 sweep,
-            };
-            dispatch(task);
+            })
+        };
+        // The backward sweep needs only the landmark: it runs beside the forward one.
+        if shared.to_landmark.is_some() {
+            sweep_elsewhere(Sweep::ToSource);
         }
         if landmarks.len() == count {
             // No landmark is placed from the last forward column: any thread may sweep it.
-            let sweep = Sweep::FromSource;
-            let anchor = landmark;
-            let task = Task::Sweep {
-                slot,
-                anchor,
-                sweep,
-            };
-            dispatch(task);
+            sweep_elsewhere(Sweep::FromSource);
             break;
         }
         let Some(column) = shared

@@ -283,10 +283,11 @@ impl AnchorGraph {
     }
 
     /// Bytes a graph of a map of `cells` cells holds for `profile` (before any relabelling):
-    /// a move mask and a region label per anchor, jump-point search's rays (one entry per
-    /// direction of `movement`), and unless every terrain costs the same, an entry multiplier
-    /// and an even-cost bit per anchor.
-    pub fn estimated_bytes(cells: usize, profile: &AgentProfile, movement: Movement) -> usize {
+    /// a move mask and a region label per anchor, jump-point search's rays (eight entries per
+    /// anchor side by side under either `movement`, the diagonal ones unused under 4-way
+    /// rules), and unless every terrain costs the same, an entry multiplier and an even-cost
+    /// bit per anchor.
+    pub fn estimated_bytes(cells: usize, profile: &AgentProfile, _movement: Movement) -> usize {
         let uniform = profile.min_fixed_multiplier() == profile.max_fixed_multiplier();
         let costs = if uniform {
             0
@@ -295,7 +296,7 @@ impl AnchorGraph {
         };
         cells
             .saturating_mul(1 + 4)
-            .saturating_add(JumpDistances::estimated_bytes(cells, movement))
+            .saturating_add(JumpDistances::estimated_bytes(cells))
             .saturating_add(costs)
     }
 

@@ -135,19 +135,18 @@ const _: () = assert!(MAX_SIDE as u32 - 1 < STOP as u32);
 
 /// Where the rays of every anchor end, for one graph's move masks: an entry per anchor and
 /// direction, each the number of steps and whether the ray ends at a stop or at a dead end.
-/// Both tables are paged and written only where an entry changes, so a copy (a snapshot's)
+/// The table is paged and written only where an entry changes, so a copy (a snapshot's)
 /// shares every page a repair leaves as it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct JumpDistances {
-    /// North, east, south and west.
-    entries: PagedVec<[u16; STRAIGHT_DIRECTIONS]>,
-    /// Under 8-way rules: north-east, south-east, south-west and north-west. Empty under
-    /// 4-way rules, whose rays are straight or step along and try both sides at each anchor.
-    diagonal: PagedVec<[u16; DIAGONAL_DIRECTIONS]>,
+    /// An anchor's rays side by side, in the order of [`DIRECTIONS`]: north, east, south and
+    /// west, then (under 8-way rules) north-east, south-east, south-west and north-west. A
+    /// jump point's expansion reads several of them, in one cache line and one page lookup.
+    rays: PagedVec<[u16; 8]>,
+    /// Whether diagonal rays are stored: under 8-way rules. Under 4-way rules, whose rays are
+    /// straight or step along and try both sides at each anchor, their entries stay 0.
+    diagonals: bool,
 }
-
-/// Diagonal directions, after the straight ones in [`DIRECTIONS`].
-const DIAGONAL_DIRECTIONS: usize = 8 - STRAIGHT_DIRECTIONS;
 
 /// Where one stored ray ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,36 +163,22 @@ impl JumpDistances {
     /// 8-way movement.
     pub(crate) fn build(rule: RayRule, width: usize) -> Self {
         let moves = rule.moves;
-        let diagonals = if rule.movement == Movement::EightWay {
-            moves.len()
-        } else {
-            0
-        };
-        // Flat arrays while the table is built (nothing shares it yet), paged at the end.
-        let mut entries = vec![[0; STRAIGHT_DIRECTIONS]; moves.len()];
-        let mut diagonal = vec![[0; DIAGONAL_DIRECTIONS]; diagonals];
+        let diagonals = rule.movement == Movement::EightWay;
+        // A flat array while the table is built (nothing shares it yet), paged at the end.
+        let mut rays = vec![[0; 8]; moves.len()];
         let offsets = direction_offsets(width);
-        let directions = if diagonals == 0 {
-            STRAIGHT_DIRECTIONS
-        } else {
-            8
-        };
+        let directions = if diagonals { 8 } else { STRAIGHT_DIRECTIONS };
         // The straight rays first, which the diagonal ones read; each against its direction,
         // so that an anchor's next anchor is filled before it.
         for (direction, &offset) in offsets.iter().enumerate().take(directions) {
-            let lane = direction % STRAIGHT_DIRECTIONS;
             let mut fill = |anchor: usize| {
-                if direction < STRAIGHT_DIRECTIONS {
-                    let entry = straight_entry(rule, anchor, direction, &offsets, |next| {
-                        entries[next][lane]
-                    });
-                    entries[anchor][lane] = entry;
+                rays[anchor][direction] = if direction < STRAIGHT_DIRECTIONS {
+                    straight_entry(rule, anchor, direction, &offsets, |next| {
+                        rays[next][direction]
+                    })
                 } else {
-                    let entry = diagonal_entry(rule, anchor, direction, &offsets, |next| {
-                        (entries[next], diagonal[next][lane])
-                    });
-                    diagonal[anchor][lane] = entry;
-                }
+                    diagonal_entry(rule, anchor, direction, &offsets, |next| rays[next])
+                };
             };
             if offset > 0 {
                 (0..moves.len()).rev().for_each(&mut fill);
@@ -202,8 +187,8 @@ impl JumpDistances {
             }
         }
         JumpDistances {
-            entries: PagedVec::from(entries),
-            diagonal: PagedVec::from(diagonal),
+            rays: PagedVec::from(rays),
+            diagonals,
         }
     }
 
@@ -240,7 +225,7 @@ impl JumpDistances {
                 };
                 loop {
                     let anchor = y * width + x;
-                    let old = self.entries[anchor][direction];
+                    let old = self.rays[anchor][direction];
                     let new = self.refill(rule, anchor, direction, &offsets);
                     if (old ^ new) & STOP != 0 {
                         turned.push(anchor);
@@ -253,7 +238,7 @@ impl JumpDistances {
                 }
             }
         }
-        if self.diagonal.is_empty() {
+        if !self.diagonals {
             return;
         }
         for (direction, &Direction { dx, dy }) in
@@ -299,7 +284,7 @@ impl JumpDistances {
             let here = seeds[next_seed..next_seed + seeded].iter().map(|&(x, _)| x);
             for x in here.chain(pending.iter().copied()) {
                 let anchor = y * width + x;
-                let old = self.diagonal[anchor][direction - STRAIGHT_DIRECTIONS];
+                let old = self.rays[anchor][direction];
                 if self.refill(rule, anchor, direction, &offsets) != old {
                     changed_here.push(x);
                 }
@@ -329,22 +314,16 @@ impl JumpDistances {
         direction: usize,
         offsets: &[isize; 8],
     ) -> u16 {
-        if direction < STRAIGHT_DIRECTIONS {
-            let entry = straight_entry(rule, anchor, direction, offsets, |next| {
-                self.entries[next][direction]
-            });
-            // Written only when it changes: an unchanged entry leaves its page shared.
-            if self.entries[anchor][direction] != entry {
-                self.entries[anchor][direction] = entry;
-            }
-            return entry;
-        }
-        let lane = direction - STRAIGHT_DIRECTIONS;
-        let entry = diagonal_entry(rule, anchor, direction, offsets, |next| {
-            (self.entries[next], self.diagonal[next][lane])
-        });
-        if self.diagonal[anchor][lane] != entry {
-            self.diagonal[anchor][lane] = entry;
+        let entry = if direction < STRAIGHT_DIRECTIONS {
+            straight_entry(rule, anchor, direction, offsets, |next| {
+                self.rays[next][direction]
+            })
+        } else {
+            diagonal_entry(rule, anchor, direction, offsets, |next| self.rays[next])
+        };
+        // Written only when it changes: an unchanged entry leaves its page shared.
+        if self.rays[anchor][direction] != entry {
+            self.rays[anchor][direction] = entry;
         }
         entry
     }
@@ -352,25 +331,23 @@ impl JumpDistances {
     /// The ray from `anchor` in the straight `direction`.
     #[inline(always)]
     pub(crate) fn ray(&self, anchor: usize, direction: usize) -> StoredRay {
-        decode(self.entries[anchor][direction])
+        decode(self.rays[anchor][direction])
     }
 
     /// The ray from `anchor` in the diagonal `direction`, if diagonal rays are stored.
     #[inline(always)]
     pub(crate) fn diagonal_ray(&self, anchor: usize, direction: usize) -> Option<StoredRay> {
-        let entries = self.diagonal.get(anchor)?;
-        Some(decode(entries[direction - STRAIGHT_DIRECTIONS]))
+        self.diagonals.then(|| decode(self.rays[anchor][direction]))
     }
 
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.entries.memory_bytes() + self.diagonal.memory_bytes()
+        self.rays.memory_bytes()
     }
 
-    /// Bytes a table of `anchors` anchors holds under `movement`.
-    pub(crate) fn estimated_bytes(anchors: usize, movement: Movement) -> usize {
-        let directions = movement.direction_count();
-        anchors.saturating_mul(directions * std::mem::size_of::<u16>())
+    /// Bytes a table of `anchors` anchors holds, under either movement rule.
+    pub(crate) fn estimated_bytes(anchors: usize) -> usize {
+        anchors.saturating_mul(std::mem::size_of::<[u16; 8]>())
     }
 }
 
@@ -378,9 +355,7 @@ impl JumpDistances {
 impl JumpDistances {
     /// Compares both tables with `before`'s page by page (see [`PagedVec::audit`]).
     pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
-        self.entries.audit(&before.entries, "straight rays", audit);
-        self.diagonal
-            .audit(&before.diagonal, "diagonal rays", audit);
+        self.rays.audit(&before.rays, "stored rays", audit);
     }
 }
 
@@ -412,20 +387,20 @@ fn diagonal_entry(
     anchor: usize,
     direction: usize,
     offsets: &[isize; 8],
-    next_entries: impl FnOnce(usize) -> ([u16; STRAIGHT_DIRECTIONS], u16),
+    next_entries: impl FnOnce(usize) -> [u16; 8],
 ) -> u16 {
     let next = anchor.wrapping_add_signed(offsets[direction]);
     if rule.moves[anchor] & 1 << direction == 0 {
         return 0;
     }
-    let (straight, diagonal) = next_entries(next);
+    let entries = next_entries(next);
     let [horizontal, vertical] = PARTS[direction];
-    if (straight[horizontal] | straight[vertical]) & STOP != 0
+    if (entries[horizontal] | entries[vertical]) & STOP != 0
         || rule.turns_at(anchor, next, direction, offsets)
     {
         STOP | 1
     } else {
-        diagonal + 1
+        entries[direction] + 1
     }
 }
 
@@ -655,7 +630,7 @@ mod tests {
         assert_eq!(distances.diagonal_ray(4, 4), None);
         assert_eq!(
             distances.memory_bytes(),
-            JumpDistances::estimated_bytes(9, Movement::FourWay)
+            JumpDistances::estimated_bytes(9)
         );
     }
 

@@ -628,10 +628,7 @@ mod tests {
         };
         let distances = JumpDistances::build(rule, 3);
         assert_eq!(distances.diagonal_ray(4, 4), None);
-        assert_eq!(
-            distances.memory_bytes(),
-            JumpDistances::estimated_bytes(9)
-        );
+        assert_eq!(distances.memory_bytes(), JumpDistances::estimated_bytes(9));
     }
 
     #[test]

@@ -378,14 +378,22 @@ fn trace_back(
         jump_points.push(at);
     }
     jump_points.reverse();
-    let mut path = vec![start];
-    for pair in jump_points.windows(2) {
-        let (from, to) = (pair[0], pair[1]);
-        let dx = (to % width).cmp(&(from % width)) as isize;
-        let dy = (to / width).cmp(&(from / width)) as isize;
-        let step = dy * width as isize + dx;
+    // Each leg is straight or diagonal: as many steps as its longer side. Counted first, so
+    // the path is allocated once.
+    let column_and_row = |anchor: usize| ((anchor % width) as isize, (anchor / width) as isize);
+    let legs = jump_points.windows(2).map(|pair| {
+        let ((from_x, from_y), (to_x, to_y)) = (column_and_row(pair[0]), column_and_row(pair[1]));
+        let step = (to_y - from_y).signum() * width as isize + (to_x - from_x).signum();
+        let steps = (to_x - from_x)
+            .unsigned_abs()
+            .max((to_y - from_y).unsigned_abs());
+        (pair[0], step, steps)
+    });
+    let mut path = Vec::with_capacity(1 + legs.clone().map(|(_, _, steps)| steps).sum::<usize>());
+    path.push(start);
+    for (from, step, steps) in legs {
         let mut at = from;
-        while at != to {
+        for _ in 0..steps {
             at = at.wrapping_add_signed(step);
             path.push(at);
         }

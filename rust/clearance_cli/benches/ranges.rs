@@ -6,7 +6,8 @@
 //! the Moving AI profile) and on the live-map bench's generated 1024 x 1024 map (the
 //! `soldier` profile, swamp at 2.5, and the uniform `tank`); 20 starts per case drawn with a
 //! fixed seed where the size fits. Reported: the mean time per range of the fastest round, ns
-//! per anchor in range, and the field's time for the same starts and bound, likewise.
+//! per anchor in range, the time to list a built range's cells (`cells()`), and the field's
+//! time for the same starts and bound, likewise.
 
 use clearance_cli::movingai::{movingai_profile, read_map, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
@@ -71,17 +72,35 @@ fn case(name: &str, map: &PathMap, profile: &str, size: i64, rounds: usize) {
         fields();
         field_seconds = fields().min(field_seconds);
     }
+    // Listing the cells, which every front end does after the search (GDScript's
+    // `get_cells()`), timed apart on ranges already built.
+    let built: Vec<_> = (starts.iter())
+        .map(|&start| {
+            map.movement_range(start, size, profile, BUDGET, &options)
+                .unwrap()
+        })
+        .collect();
+    let mut listing_seconds = f64::MAX;
+    for _ in 0..rounds {
+        let started = Instant::now();
+        for range in &built {
+            black_box(range.cells());
+        }
+        listing_seconds = listing_seconds.min(started.elapsed().as_secs_f64());
+    }
     for &start in &starts {
         let range = map.movement_range(start, size, profile, BUDGET, &options);
         cells += range.unwrap().cells().len();
     }
     let per_range = range_seconds / starts.len() as f64;
     let per_field = field_seconds / starts.len() as f64;
+    let per_listing = listing_seconds / starts.len() as f64;
     let anchors = cells as f64 / starts.len() as f64;
     println!(
-        "| {name}, `{profile}`, size {size} | {anchors:.0} | {:.1} us | {:.1} ns | {:.1} us | {:.2}x |",
+        "| {name}, `{profile}`, size {size} | {anchors:.0} | {:.1} us | {:.1} ns | {:.1} us | {:.1} us | {:.2}x |",
         per_range * 1e6,
         per_range * 1e9 / anchors,
+        per_listing * 1e6,
         per_field * 1e6,
         per_range / per_field,
     );
@@ -121,8 +140,8 @@ fn main() {
     let rounds: usize = (std::env::args().nth(1))
         .and_then(|text| text.parse().ok())
         .unwrap_or(5);
-    println!("| map, profile, size | anchors in range | range | per anchor | bounded field | range / field |");
-    println!("|---|---|---|---|---|---|");
+    println!("| map, profile, size | anchors in range | range | per anchor | listing the cells | bounded field | range / field |");
+    println!("|---|---|---|---|---|---|---|");
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let file = read_map(&dir.join("AR0011SR.map")).unwrap();
     let mut arena = PathMap::new(file.grid);

@@ -115,12 +115,11 @@ impl MovementRange {
     /// The entries of `reached` by `y`, then `x`, with their anchors (read off the window's
     /// rows: no division per anchor).
     fn in_order(&self) -> impl Iterator<Item = (usize, Cell)> + '_ {
-        self.window.anchors().filter_map(move |(x, y, place)| {
-            let entry = self.places[place];
-            (entry != u32::MAX).then(|| {
-                let cell = Cell::new(self.region.x + x as i32, self.region.y + y as i32);
-                (entry as usize, cell)
-            })
+        self.window.rows().flat_map(move |(y, x0, places)| {
+            let (x0, y) = (self.region.x + x0 as i32, self.region.y + y as i32);
+            (self.places[places].iter().enumerate())
+                .filter(|&(_, &entry)| entry != u32::MAX)
+                .map(move |(column, &entry)| (entry as usize, Cell::new(x0 + column as i32, y)))
         })
     }
 
@@ -139,10 +138,18 @@ impl MovementRange {
     /// The anchors in range (reachable this turn, none where an ally stands), by `y` then
     /// `x`; the start is one of them.
     pub fn cells(&self) -> Vec<Cell> {
-        self.in_order()
-            .filter(|&(entry, _)| self.in_first_turn(entry))
-            .map(|(_, cell)| cell)
-            .collect()
+        // Row by row over plain slices: front ends list every cell of a range, so this loop
+        // is on their path as much as the search is.
+        let mut cells = Vec::with_capacity(self.reached.len());
+        for (y, x0, places) in self.window.rows() {
+            let (x0, y) = (self.region.x + x0 as i32, self.region.y + y as i32);
+            for (column, &entry) in self.places[places].iter().enumerate() {
+                if entry != u32::MAX && self.in_first_turn(entry as usize) {
+                    cells.push(Cell::new(x0 + column as i32, y));
+                }
+            }
+        }
+        cells
     }
 
     /// Whether `anchor` is in range.

@@ -30,10 +30,12 @@ pub fn anchor_array(cells: &[Cell]) -> Array<Vector2i> {
         let vectors: Vec<Vector2i> = cells.iter().map(|&cell| vector_of(cell)).collect();
         return Array::from(vectors.as_slice());
     }
-    let points: Vec<Vector2> = (cells.iter())
-        .map(|cell| Vector2::new(cell.x as f32, cell.y as f32))
-        .collect();
-    let untyped = PackedVector2Array::from(points.as_slice()).to_var_array();
+    let mut points = PackedVector2Array::new();
+    points.resize(cells.len());
+    for (point, cell) in points.as_mut_slice().iter_mut().zip(cells) {
+        *point = Vector2::new(cell.x as f32, cell.y as f32);
+    }
+    let untyped = points.to_var_array();
     let typed = Array::<Vector2i>::new();
     // Arrays are shared by reference: `assign` on the Variant fills `typed` itself.
     typed.to_variant().call("assign", &[untyped.to_variant()]);

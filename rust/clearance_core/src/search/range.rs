@@ -21,6 +21,7 @@
 use super::moves::MoveMasks;
 use crate::cost::STRAIGHT_STEP;
 use crate::movement::{direction_offsets, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
+use std::ops::Range;
 
 /// One anchor the search reached: its storage index, its packed label, the total cost of the
 /// path to it, and the direction of the last step (meaningless for the start).
@@ -501,11 +502,12 @@ impl Window {
         (self.height + 2) * self.stride + 1
     }
 
-    /// Every anchor of the window as its map-local `(x, y)` and its place, by `y` then `x`.
-    pub fn anchors(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-        (0..self.height).flat_map(move |row| {
+    /// Every row of the window, by `y`: its map-local `y`, the map-local `x` of its first
+    /// anchor, and the places of its anchors from `x` on.
+    pub fn rows(&self) -> impl Iterator<Item = (usize, usize, Range<usize>)> + '_ {
+        (0..self.height).map(move |row| {
             let first = self.row_start(row);
-            (0..self.width).map(move |column| (self.x0 + column, self.y0 + row, first + column))
+            (self.y0 + row, self.x0, first..first + self.width)
         })
     }
 

@@ -53,11 +53,15 @@ ensure_cargo_fuzz() {
 HOST=$(rustc "+$TOOLCHAIN" -vV 2>/dev/null | sed -n 's/^host: //p' || true)
 [[ -n "$HOST" ]] || HOST=$(rustc -vV | sed -n 's/^host: //p')
 BUILD_FLAGS=(--sanitizer none --debug-assertions --target "$HOST")
-BIN_DIR="fuzz/target/$HOST/release"
+# The target directory is named, not inherited: a CARGO_TARGET_DIR set for the workspace
+# would otherwise put the binaries where BIN_DIR does not look.
+TARGET_DIR=fuzz/target
 if [[ "$TRACE_COMPARES" == 0 ]]; then
-    BUILD_FLAGS+=(--no-trace-compares --target-dir fuzz/target/no-trace-compares)
-    BIN_DIR="fuzz/target/no-trace-compares/$HOST/release"
+    BUILD_FLAGS+=(--no-trace-compares)
+    TARGET_DIR=fuzz/target/no-trace-compares
 fi
+BUILD_FLAGS+=(--target-dir "$TARGET_DIR")
+BIN_DIR="$TARGET_DIR/$HOST/release"
 
 build() {
     ensure_cargo_fuzz

@@ -271,29 +271,25 @@ impl TerrainGrid {
     /// `±1`, `±width` and `±width ± 1` are then all distinct.
     pub fn cells_along(&self, path: &[usize]) -> Vec<Cell> {
         let width = self.width();
+        let Some(&first) = path.first() else {
+            return Vec::new();
+        };
         if width < 3 {
             return path.iter().map(|&index| self.cell_at(index)).collect();
         }
-        let mut cells = Vec::with_capacity(path.len());
-        let Some(&first) = path.first() else {
-            return cells;
-        };
-        let mut cell = self.cell_at(first);
-        cells.push(cell);
         let row = width as isize;
-        for pair in path.windows(2) {
-            let delta = pair[1] as isize - pair[0] as isize;
-            let dy = if delta <= 1 - row {
-                -1
-            } else if delta >= row - 1 {
-                1
-            } else {
-                0
-            };
-            cell = Cell::new(cell.x + (delta - dy * row) as i32, cell.y + dy as i32);
-            cells.push(cell);
-        }
-        cells
+        let (mut cell, mut previous) = (self.cell_at(first), first);
+        // One pass that the slice's exact length lets `collect` write without a capacity
+        // test per cell; the first index is its own predecessor, a step of zero.
+        path.iter()
+            .map(|&index| {
+                let delta = index as isize - previous as isize;
+                previous = index;
+                let dy = isize::from(delta >= row - 1) - isize::from(delta <= 1 - row);
+                cell = Cell::new(cell.x + (delta - dy * row) as i32, cell.y + dy as i32);
+                cell
+            })
+            .collect()
     }
 
     /// The terrain of `cell`, or `None` when it lies outside the region.

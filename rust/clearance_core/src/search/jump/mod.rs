@@ -371,32 +371,36 @@ fn trace_back(
     start: usize,
     goal: usize,
 ) -> Vec<usize> {
-    let mut jump_points = vec![goal];
-    let mut at = goal;
-    while at != start {
-        at = link(at).parent as usize;
-        jump_points.push(at);
-    }
-    jump_points.reverse();
-    // Each leg is straight or diagonal: as many steps as its longer side. Counted first, so
-    // the path is allocated once.
-    let column_and_row = |anchor: usize| ((anchor % width) as isize, (anchor / width) as isize);
-    let legs = jump_points.windows(2).map(|pair| {
-        let ((from_x, from_y), (to_x, to_y)) = (column_and_row(pair[0]), column_and_row(pair[1]));
+    // Each leg is straight or diagonal: its step, and as many steps as its longer side.
+    let leg_into = |to: usize| {
+        let from = link(to).parent as usize;
+        let (from_x, from_y) = ((from % width) as isize, (from / width) as isize);
+        let (to_x, to_y) = ((to % width) as isize, (to / width) as isize);
         let step = (to_y - from_y).signum() * width as isize + (to_x - from_x).signum();
         let steps = (to_x - from_x)
             .unsigned_abs()
             .max((to_y - from_y).unsigned_abs());
-        (pair[0], step, steps)
-    });
-    let mut path = Vec::with_capacity(1 + legs.clone().map(|(_, _, steps)| steps).sum::<usize>());
-    path.push(start);
-    for (from, step, steps) in legs {
-        let mut at = from;
-        for _ in 0..steps {
-            at = at.wrapping_add_signed(step);
-            path.push(at);
+        (from, step, steps)
+    };
+    // The legs are walked twice, from the goal back: once to count the anchors, so the path
+    // is allocated once at its size, and once to write them from its end.
+    let (mut length, mut at) = (1, goal);
+    while at != start {
+        let (from, _, steps) = leg_into(at);
+        length += steps;
+        at = from;
+    }
+    let mut path = vec![start; length];
+    let (mut end, mut at) = (length, goal);
+    while at != start {
+        let (from, step, steps) = leg_into(at);
+        let mut anchor = at;
+        for slot in path[end - steps..end].iter_mut().rev() {
+            *slot = anchor;
+            anchor = anchor.wrapping_add_signed(-step);
         }
+        end -= steps;
+        at = from;
     }
     path
 }

@@ -270,26 +270,53 @@ impl TerrainGrid {
     /// least 3 cells wide the index difference of a step tells its direction, since
     /// `±1`, `±width` and `±width ± 1` are then all distinct.
     pub fn cells_along(&self, path: &[usize]) -> Vec<Cell> {
+        self.cells_along_with(path, |_, _| {})
+    }
+
+    /// [`cells_along`](Self::cells_along), calling `on_step(entered, straight)` for each step
+    /// in order with the index it enters and whether it is straight, so that a caller weighing
+    /// the steps needs no second pass.
+    pub(crate) fn cells_along_with(
+        &self,
+        path: &[usize],
+        mut on_step: impl FnMut(usize, bool),
+    ) -> Vec<Cell> {
         let width = self.width();
         let Some(&first) = path.first() else {
             return Vec::new();
         };
+        let start = self.cell_at(first);
         if width < 3 {
-            return path.iter().map(|&index| self.cell_at(index)).collect();
+            let mut previous = start;
+            return path
+                .iter()
+                .enumerate()
+                .map(|(step, &index)| {
+                    let cell = self.cell_at(index);
+                    if step > 0 {
+                        on_step(index, cell.x == previous.x || cell.y == previous.y);
+                    }
+                    previous = cell;
+                    cell
+                })
+                .collect();
         }
         let row = width as isize;
-        let (mut cell, mut previous) = (self.cell_at(first), first);
-        // One pass that the slice's exact length lets `collect` write without a capacity
-        // test per cell; the first index is its own predecessor, a step of zero.
-        path.iter()
-            .map(|&index| {
-                let delta = index as isize - previous as isize;
-                previous = index;
-                let dy = isize::from(delta >= row - 1) - isize::from(delta <= 1 - row);
-                cell = Cell::new(cell.x + (delta - dy * row) as i32, cell.y + dy as i32);
-                cell
-            })
-            .collect()
+        let (mut cell, mut previous) = (start, first);
+        let mut cells = Vec::with_capacity(path.len());
+        cells.push(start);
+        // One pass that the slice's exact length lets `extend` write without a capacity test
+        // per cell.
+        cells.extend(path[1..].iter().map(|&index| {
+            let delta = index as isize - previous as isize;
+            previous = index;
+            let dy = isize::from(delta >= row - 1) - isize::from(delta <= 1 - row);
+            let dx = delta - dy * row;
+            on_step(index, dx == 0 || dy == 0);
+            cell = Cell::new(cell.x + dx as i32, cell.y + dy as i32);
+            cell
+        }));
+        cells
     }
 
     /// The terrain of `cell`, or `None` when it lies outside the region.
@@ -470,5 +497,54 @@ impl Window {
     /// Number of positions.
     pub fn area(&self) -> usize {
         (self.x1 - self.x0) * (self.y1 - self.y0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cells_along_with` calls its step hook once per step, in order, with the index entered
+    /// and whether the step is straight as the cells' coordinates say, on every width from 1
+    /// (where index differences are ambiguous and coordinates are compared instead) up.
+    #[test]
+    fn each_step_is_reported_with_its_kind() {
+        let mut state = 0x5eed_u64;
+        let mut below = |bound: i64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as i64 % bound
+        };
+        for width in 1..=6_usize {
+            let height = 4_usize;
+            let grid =
+                TerrainGrid::new(Region::new(-3, 7, width as i32, height as i32), 0).unwrap();
+            let (mut column, mut row) = (below(width as i64), below(height as i64));
+            let mut walk = vec![(row as usize) * width + column as usize];
+            while walk.len() < 30 {
+                let (dx, dy) = (below(3) - 1, below(3) - 1);
+                let (next_column, next_row) = (column + dx, row + dy);
+                if (dx, dy) != (0, 0)
+                    && (0..width as i64).contains(&next_column)
+                    && (0..height as i64).contains(&next_row)
+                {
+                    (column, row) = (next_column, next_row);
+                    walk.push(row as usize * width + column as usize);
+                }
+            }
+            let mut steps = Vec::new();
+            let cells =
+                grid.cells_along_with(&walk, |entered, straight| steps.push((entered, straight)));
+            let expected: Vec<(usize, bool)> = walk
+                .windows(2)
+                .map(|pair| {
+                    let (from, to) = (grid.cell_at(pair[0]), grid.cell_at(pair[1]));
+                    (pair[1], from.x == to.x || from.y == to.y)
+                })
+                .collect();
+            assert_eq!(steps, expected, "width {width}");
+            assert_eq!(cells, grid.cells_along(&walk), "width {width}");
+        }
     }
 }

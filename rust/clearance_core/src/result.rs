@@ -292,6 +292,16 @@ pub struct StepWeights {
 }
 
 impl StepWeights {
+    /// Adds a step entering an anchor of fixed-point `multiplier`, straight or diagonal.
+    #[inline]
+    pub(crate) fn add(&mut self, straight: bool, multiplier: u64) {
+        if straight {
+            self.straight += multiplier;
+        } else {
+            self.diagonal += multiplier;
+        }
+    }
+
     /// `(straight + diagonal * sqrt 2) / MULTIPLIER_SCALE`, in `f64`.
     pub fn total_cost(self) -> f64 {
         (self.straight as f64 + self.diagonal as f64 * std::f64::consts::SQRT_2)

@@ -326,22 +326,14 @@ impl AnchorGraph {
     /// The multipliers `path` (storage indices of successive anchors on a map `width` wide)
     /// pays, summed over its straight and its diagonal steps.
     pub fn step_weights(&self, path: &[usize], width: usize) -> StepWeights {
+        self.step_weights_by(path, width, |anchor| self.entry_multiplier(anchor))
+    }
+
+    /// The fixed-point multiplier every legal anchor costs to enter, if they all cost the same.
+    pub(crate) fn uniform_multiplier(&self) -> Option<u64> {
         match &self.entry {
-            // Every step pays the same: count the straight ones.
-            EntryCosts::Uniform(multiplier) if width >= 3 => {
-                let multiplier = self.cost_unit * u64::from(*multiplier);
-                let straight = path
-                    .iter()
-                    .zip(path.iter().skip(1))
-                    .filter(|&(&from, &to)| is_straight_step(from, to, width))
-                    .count() as u64;
-                let steps = path.len().saturating_sub(1) as u64;
-                StepWeights {
-                    straight: straight * multiplier,
-                    diagonal: (steps - straight) * multiplier,
-                }
-            }
-            _ => self.step_weights_by(path, width, |anchor| self.entry_multiplier(anchor)),
+            EntryCosts::Uniform(multiplier) => Some(self.cost_unit * u64::from(*multiplier)),
+            EntryCosts::PerAnchor(_) => None,
         }
     }
 
@@ -366,16 +358,15 @@ impl AnchorGraph {
         for pair in path.windows(2) {
             let entered = pair[1];
             let multiplier = multiplier(entered);
+            // On a map at least 3 wide a step's index difference tells its kind (see
+            // `TerrainGrid::cells_along`); narrower maps compare coordinates.
             let straight = if width >= 3 {
-                is_straight_step(pair[0], entered, width)
+                let distance = entered.abs_diff(pair[0]);
+                distance == 1 || distance == width
             } else {
                 pair[0] % width == entered % width || pair[0] / width == entered / width
             };
-            if straight {
-                weights.straight += multiplier;
-            } else {
-                weights.diagonal += multiplier;
-            }
+            weights.add(straight, multiplier);
         }
         weights
     }
@@ -431,15 +422,6 @@ impl AnchorGraph {
                 && *backward.entry(theirs).or_insert(mine) == mine
         })
     }
-}
-
-/// Whether a step between neighbouring storage indices `from` and `to` on a map `width >= 3`
-/// wide is straight: its index difference tells its kind, since `±1`, `±width` and
-/// `±width ± 1` are then all distinct (see `TerrainGrid::cells_along`).
-#[inline]
-fn is_straight_step(from: usize, to: usize, width: usize) -> bool {
-    let distance = from.abs_diff(to);
-    distance == 1 || distance == width
 }
 
 #[cfg(test)]

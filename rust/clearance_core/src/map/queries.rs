@@ -9,7 +9,7 @@ use crate::occupancy::{overlaps, OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::query::PathQuery;
 use crate::query::SearchMode;
-use crate::result::{ClearanceShortfall, PathCode, PathResult};
+use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
 use crate::search::{
     estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView,
 };
@@ -288,20 +288,34 @@ impl PathMap {
             (None, _) => PathCode::NoPath,
         };
         // A search from an anchor to itself returns that one anchor, as a partial path should.
-        let path = self.grid.cells_along(&outcome.path);
-        let step_weights = match units {
-            Some(UnitsInSearch {
-                view,
-                rule: OtherUnits::Cost(multiplier),
-            }) => graph.step_weights_by(&outcome.path, width, |anchor| {
-                let terrain = graph.entry_multiplier(anchor);
-                if view.is_blocked(anchor) {
-                    terrain.max(u64::from(multiplier))
-                } else {
-                    terrain
-                }
+        // The cells and the multipliers paid, in one pass over the path.
+        let mut step_weights = StepWeights::default();
+        let path = match (units, graph.uniform_multiplier()) {
+            (
+                Some(UnitsInSearch {
+                    view,
+                    rule: OtherUnits::Cost(multiplier),
+                }),
+                _,
+            ) => self
+                .grid
+                .cells_along_with(&outcome.path, |entered, straight| {
+                    let terrain = graph.entry_multiplier(entered);
+                    let paid = if view.is_blocked(entered) {
+                        terrain.max(u64::from(multiplier))
+                    } else {
+                        terrain
+                    };
+                    step_weights.add(straight, paid);
+                }),
+            (_, Some(multiplier)) => self.grid.cells_along_with(&outcome.path, |_, straight| {
+                step_weights.add(straight, multiplier)
             }),
-            _ => graph.step_weights(&outcome.path, width),
+            (_, None) => self
+                .grid
+                .cells_along_with(&outcome.path, |entered, straight| {
+                    step_weights.add(straight, graph.entry_multiplier(entered))
+                }),
         };
         let partial = code == PathCode::PartialPath;
         let waypoints = match query.smoothing {

@@ -22,7 +22,6 @@ use crate::grid::{TerrainGrid, Window};
 use crate::movement::{direction_offsets, Movement, DIRECTIONS};
 use crate::paged::PagedVec;
 use crate::profile::AgentProfile;
-use crate::result::StepWeights;
 
 /// Legal moves and entry multipliers of every anchor, for one profile and agent size.
 ///
@@ -323,12 +322,6 @@ impl AnchorGraph {
         self.uneven_anchors * 10 <= self.movable_anchors
     }
 
-    /// The multipliers `path` (storage indices of successive anchors on a map `width` wide)
-    /// pays, summed over its straight and its diagonal steps.
-    pub fn step_weights(&self, path: &[usize], width: usize) -> StepWeights {
-        self.step_weights_by(path, width, |anchor| self.entry_multiplier(anchor))
-    }
-
     /// The fixed-point multiplier every legal anchor costs to enter, if they all cost the same.
     pub(crate) fn uniform_multiplier(&self) -> Option<u64> {
         match &self.entry {
@@ -344,31 +337,6 @@ impl AnchorGraph {
                 EntryCosts::Uniform(multiplier) => *multiplier,
                 EntryCosts::PerAnchor(multipliers) => multipliers[anchor],
             })
-    }
-
-    /// [`step_weights`](Self::step_weights) with the fixed-point multiplier of each anchor
-    /// entered given by `multiplier` (other units may raise the terrain's).
-    pub fn step_weights_by(
-        &self,
-        path: &[usize],
-        width: usize,
-        multiplier: impl Fn(usize) -> u64,
-    ) -> StepWeights {
-        let mut weights = StepWeights::default();
-        for pair in path.windows(2) {
-            let entered = pair[1];
-            let multiplier = multiplier(entered);
-            // On a map at least 3 wide a step's index difference tells its kind (see
-            // `TerrainGrid::cells_along`); narrower maps compare coordinates.
-            let straight = if width >= 3 {
-                let distance = entered.abs_diff(pair[0]);
-                distance == 1 || distance == width
-            } else {
-                pair[0] % width == entered % width || pair[0] / width == entered / width
-            };
-            weights.add(straight, multiplier);
-        }
-        weights
     }
 
     /// A copy of this graph without its stored rays, which describe this graph's moves only:

@@ -324,11 +324,13 @@ impl PathMap {
                         Some(found) => {
                             let mut anchors = found.path;
                             anchors.reverse();
+                            let (path, step_weights) =
+                                self.cells_and_weights(&graph, &anchors, None);
                             PathResult {
                                 code: PathCode::Ok,
-                                path: self.grid.cells_along(&anchors),
+                                path,
                                 cost: found.cost,
-                                step_weights: graph.step_weights(&anchors, width),
+                                step_weights,
                                 expanded: 0,
                                 ..PathResult::failure(PathCode::Ok)
                             }

@@ -287,36 +287,15 @@ impl PathMap {
             (None, _) if outcome.limit_reached => PathCode::SearchLimitReached,
             (None, _) => PathCode::NoPath,
         };
-        // A search from an anchor to itself returns that one anchor, as a partial path should.
-        // The cells and the multipliers paid, in one pass over the path.
-        let mut step_weights = StepWeights::default();
-        let path = match (units, graph.uniform_multiplier()) {
-            (
-                Some(UnitsInSearch {
-                    view,
-                    rule: OtherUnits::Cost(multiplier),
-                }),
-                _,
-            ) => self
-                .grid
-                .cells_along_with(&outcome.path, |entered, straight| {
-                    let terrain = graph.entry_multiplier(entered);
-                    let paid = if view.is_blocked(entered) {
-                        terrain.max(u64::from(multiplier))
-                    } else {
-                        terrain
-                    };
-                    step_weights.add(straight, paid);
-                }),
-            (_, Some(multiplier)) => self.grid.cells_along_with(&outcome.path, |_, straight| {
-                step_weights.add(straight, multiplier)
-            }),
-            (_, None) => self
-                .grid
-                .cells_along_with(&outcome.path, |entered, straight| {
-                    step_weights.add(straight, graph.entry_multiplier(entered))
-                }),
+        let blocked_cost = match units {
+            Some(UnitsInSearch {
+                view,
+                rule: OtherUnits::Cost(multiplier),
+            }) => Some((view, u64::from(multiplier))),
+            _ => None,
         };
+        // A search from an anchor to itself returns that one anchor, as a partial path should.
+        let (path, step_weights) = self.cells_and_weights(graph, &outcome.path, blocked_cost);
         let partial = code == PathCode::PartialPath;
         let waypoints = match query.smoothing {
             Smoothing::Off => Vec::new(),
@@ -340,6 +319,37 @@ impl PathMap {
             shortfall: checked.goal_shortfall.filter(|_| partial),
             occupied_by: occupied_by.filter(|_| partial),
         }
+    }
+
+    /// The cells of `path` (storage indices of a search's anchors on `graph`) and the
+    /// multipliers it pays, in one pass. With `blocked_cost`, an anchor the view blocks costs
+    /// at least that fixed-point multiplier (other units under `OtherUnits::Cost`).
+    pub(super) fn cells_and_weights(
+        &self,
+        graph: &AnchorGraph,
+        path: &[usize],
+        blocked_cost: Option<(&UnitsView, u64)>,
+    ) -> (Vec<Cell>, StepWeights) {
+        let mut weights = StepWeights::default();
+        let cells = match (blocked_cost, graph.uniform_multiplier()) {
+            (Some((view, floor)), _) => self.grid.cells_along_with(path, |entered, straight| {
+                let terrain = graph.entry_multiplier(entered);
+                let paid = if view.is_blocked(entered) {
+                    terrain.max(floor)
+                } else {
+                    terrain
+                };
+                weights.add(straight, paid);
+            }),
+            // Every anchor costs the same: the multiplier is read once.
+            (None, Some(multiplier)) => self
+                .grid
+                .cells_along_with(path, |_, straight| weights.add(straight, multiplier)),
+            (None, None) => self.grid.cells_along_with(path, |entered, straight| {
+                weights.add(straight, graph.entry_multiplier(entered))
+            }),
+        };
+        (cells, weights)
     }
 
     /// One unit, not `exempt`, whose footprint overlaps that of an agent of `size` at `anchor`.

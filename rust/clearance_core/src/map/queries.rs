@@ -11,7 +11,7 @@ use crate::query::PathQuery;
 use crate::query::SearchMode;
 use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
 use crate::search::{
-    estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView,
+    estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView, ViewKey,
 };
 use crate::smoothing::Smoothing;
 use std::cell::RefCell;
@@ -191,15 +191,13 @@ impl PathMap {
         counts: impl Fn(UnitId) -> bool,
     ) -> bool {
         let region = self.grid.region();
-        view.rebuild(
-            (self.grid.width(), self.grid.height()),
-            size,
-            (self.occupancy.units().iter())
-                .filter(|unit| counts(unit.id))
-                .copied(),
-            (region.x, region.y),
-            start,
-        );
+        let key = ViewKey {
+            units_version: self.units_version,
+            agent_size: size,
+            shape: (self.grid.width(), self.grid.height()),
+            origin: (region.x, region.y),
+        };
+        view.update(key, self.occupancy.units(), counts, start);
         !view.is_empty()
     }
 

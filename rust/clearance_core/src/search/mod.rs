@@ -53,8 +53,8 @@ pub(crate) use moves::Unblocked;
 pub(crate) use range::{range_search, Budget, RangeCosts, RangeFound, Reached, Window};
 use scratch::Layout;
 pub use scratch::SearchScratch;
-pub(crate) use units::graph_with_units;
 pub use units::UnitsView;
+pub(crate) use units::{graph_with_units, ViewKey};
 
 use crate::cost::STRAIGHT_STEP;
 use crate::graph::JumpDistances;

@@ -1,0 +1,394 @@
+//! Building a view from the map's units, and keeping it between queries.
+//!
+//! A view is built for one occupancy (the map's units at one
+//! [`units_version`](crate::PathMap::units_version)), one agent size and one map shape: its
+//! [`ViewKey`]. Building it takes a pass over every unit and two sorts. The queries made
+//! between two moves share a key and differ only in which units are exempt (the moving unit,
+//! its group) and where they start, so the view holds the bits and rectangles of *every* unit
+//! of its key, and applies a query's exemptions and start as a change that the next update
+//! takes back:
+//!
+//! * An exempt unit's rectangles are cleared from the bits, and the counted units'
+//!   rectangles are set again where they overlap the cleared ones. The bits of a counted set of
+//!   units are the union of their rectangles, and only bits inside the cleared rectangles
+//!   changed, so the result is the union of the counted units' rectangles. (With many exempt
+//!   units, every unit is cleared and the counted ones set again: the same bits, in time
+//!   linear in the units.)
+//! * The start's blocked bit is cleared, and what it was is remembered.
+//!
+//! Taking the change back restores the start's bit and sets the exempt units' rectangles
+//! again: a union is restored by adding back what was taken out.
+
+use super::bits::set_rect;
+use super::{AnchorRect, UnitRects, UnitsView};
+use crate::occupancy::{Unit, UnitId};
+
+/// What a view is built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ViewKey {
+    /// The occupancy's version, which no other occupancy of this process shares (see
+    /// [`PathMap::units_version`](crate::PathMap::units_version)).
+    pub units_version: u64,
+    /// The searching agent's size.
+    pub agent_size: u8,
+    /// The map's width and height in anchors.
+    pub shape: (usize, usize),
+    /// The map's top-left cell, from which map-local coordinates count.
+    pub origin: (i32, i32),
+}
+
+/// Up to this many exempt units are taken out one by one; beyond, the view is set again from
+/// the counted units (the one-by-one cost grows with exempt units times units).
+const FEW_EXEMPT: usize = 16;
+
+impl UnitsView {
+    /// Makes the view answer for the units among `units` that `counts` accepts, for the agent
+    /// and map of `key` (`units` must be the occupancy `key` names), with the anchor stored at
+    /// `start` never blocked (`usize::MAX` for none).
+    pub(crate) fn update(
+        &mut self,
+        key: ViewKey,
+        units: &[Unit],
+        counts: impl Fn(UnitId) -> bool,
+        start: usize,
+    ) {
+        self.take_back();
+        if self.key != Some(key) {
+            self.build(key, units);
+        }
+        self.exempt_from(counts);
+        if start < self.width * self.height {
+            self.start = Some((start, self.is_blocked(start)));
+            self.blocked[start / 64] &= !(1 << (start % 64));
+        }
+    }
+
+    /// Undoes the last update's exemptions and start: the view then holds every unit of its
+    /// key.
+    fn take_back(&mut self) {
+        if let Some((start, true)) = self.start.take() {
+            self.blocked[start / 64] |= 1 << (start % 64);
+        }
+        let exempted = std::mem::take(&mut self.exempted);
+        for &index in &exempted {
+            let unit = self.units[index];
+            self.exempt[index] = false;
+            self.mark(unit.blocked, unit.touched, true);
+        }
+        if exempted.len() > FEW_EXEMPT {
+            self.sort_touched();
+        } else {
+            for &index in &exempted {
+                let rect = self.units[index].touched;
+                insert_sorted(&mut self.touched, rect, by_top);
+                insert_sorted(&mut self.touched_by_left, rect, by_left);
+            }
+        }
+        self.exempted = exempted;
+        self.exempted.clear();
+    }
+
+    /// Forgets the previous key's units and records every unit of `units` for `key`.
+    fn build(&mut self, key: ViewKey, units: &[Unit]) {
+        let (width, height) = key.shape;
+        let words = (width * height).div_ceil(64);
+        if (self.width, self.height) != key.shape || self.blocked.len() != words {
+            self.blocked = vec![0; words];
+            self.touched_by_row = vec![0; words];
+            self.touched_by_column = vec![0; words];
+            (self.width, self.height) = key.shape;
+        } else {
+            for index in 0..self.units.len() {
+                let unit = self.units[index];
+                self.mark(unit.blocked, unit.touched, false);
+            }
+        }
+        self.units.clear();
+        self.exempt.clear();
+        let reach = i64::from(key.agent_size) - 1;
+        for unit in units {
+            let x = i64::from(unit.anchor.x) - i64::from(key.origin.0);
+            let y = i64::from(unit.anchor.y) - i64::from(key.origin.1);
+            let side = i64::from(unit.agent_size);
+            let clip = |low: i64, high: i64, limit: usize| {
+                (
+                    low.clamp(0, limit as i64) as usize,
+                    high.clamp(0, limit as i64) as usize,
+                )
+            };
+            let (x0, x1) = clip(x - reach, x + side, width);
+            let (y0, y1) = clip(y - reach, y + side, height);
+            if x0 >= x1 || y0 >= y1 {
+                continue;
+            }
+            let blocked = AnchorRect { x0, y0, x1, y1 };
+            let (x0, x1) = clip(x - reach - 1, x + side + 1, width);
+            let (y0, y1) = clip(y - reach - 1, y + side + 1, height);
+            let touched = AnchorRect { x0, y0, x1, y1 };
+            self.mark(blocked, touched, true);
+            self.units.push(UnitRects {
+                id: unit.id,
+                blocked,
+                touched,
+            });
+            self.exempt.push(false);
+        }
+        self.sort_touched();
+        let rects = || self.units.iter().map(|unit| unit.touched);
+        self.tallest = rects().map(|r| r.y1 - r.y0).max().unwrap_or(0);
+        self.widest = rects().map(|r| r.x1 - r.x0).max().unwrap_or(0);
+        self.key = Some(key);
+    }
+
+    /// Takes the units that `counts` refuses out of the view (see the module docs).
+    fn exempt_from(&mut self, counts: impl Fn(UnitId) -> bool) {
+        for (index, unit) in self.units.iter().enumerate() {
+            if !counts(unit.id) {
+                self.exempted.push(index);
+                self.exempt[index] = true;
+            }
+        }
+        if self.exempted.is_empty() {
+            return;
+        }
+        let exempted = std::mem::take(&mut self.exempted);
+        if exempted.len() > FEW_EXEMPT {
+            for index in 0..self.units.len() {
+                let unit = self.units[index];
+                self.mark(unit.blocked, unit.touched, false);
+            }
+            for index in 0..self.units.len() {
+                let unit = self.units[index];
+                if !self.exempt[index] {
+                    self.mark(unit.blocked, unit.touched, true);
+                }
+            }
+            self.sort_touched();
+        } else {
+            for &index in &exempted {
+                let unit = self.units[index];
+                self.mark(unit.blocked, unit.touched, false);
+                remove_sorted(&mut self.touched, unit.touched, by_top);
+                remove_sorted(&mut self.touched_by_left, unit.touched, by_left);
+            }
+            // Clearing a rectangle cleared the bits of the counted units that overlap it too.
+            for &index in &exempted {
+                let cleared = self.units[index];
+                for other in 0..self.units.len() {
+                    let unit = self.units[other];
+                    if self.exempt[other] || !meets(unit.touched, cleared.touched) {
+                        continue;
+                    }
+                    let blocked = intersection(unit.blocked, cleared.blocked);
+                    let touched = intersection(unit.touched, cleared.touched);
+                    self.mark(blocked, touched, true);
+                }
+            }
+        }
+        self.exempted = exempted;
+    }
+
+    /// Sets the sorted lists of touched rectangles to the counted units'.
+    fn sort_touched(&mut self) {
+        self.touched.clear();
+        let counted = (self.units.iter().zip(&self.exempt))
+            .filter(|(_, &exempt)| !exempt)
+            .map(|(unit, _)| unit.touched);
+        self.touched.extend(counted);
+        self.touched.sort_unstable_by_key(by_top);
+        self.touched_by_left.clear();
+        self.touched_by_left.extend_from_slice(&self.touched);
+        self.touched_by_left.sort_unstable_by_key(by_left);
+    }
+
+    /// Sets (or clears) the bits of one unit's rectangles.
+    fn mark(&mut self, blocked: AnchorRect, touched: AnchorRect, on: bool) {
+        let (width, height) = (self.width, self.height);
+        set_rect(&mut self.blocked, blocked, width, false, on);
+        set_rect(&mut self.touched_by_row, touched, width, false, on);
+        set_rect(&mut self.touched_by_column, touched, height, true, on);
+    }
+}
+
+/// The sort key of the list by top row.
+fn by_top(rect: &AnchorRect) -> (usize, usize) {
+    (rect.y0, rect.x0)
+}
+
+/// The sort key of the list by left column.
+fn by_left(rect: &AnchorRect) -> (usize, usize) {
+    (rect.x0, rect.y0)
+}
+
+/// Inserts `rect` into `rects`, sorted by `key`.
+fn insert_sorted(
+    rects: &mut Vec<AnchorRect>,
+    rect: AnchorRect,
+    key: fn(&AnchorRect) -> (usize, usize),
+) {
+    let at = rects.partition_point(|other| key(other) < key(&rect));
+    rects.insert(at, rect);
+}
+
+/// Removes one rectangle equal to `rect` from `rects`, sorted by `key` (equal rectangles
+/// are interchangeable).
+fn remove_sorted(
+    rects: &mut Vec<AnchorRect>,
+    rect: AnchorRect,
+    key: fn(&AnchorRect) -> (usize, usize),
+) {
+    let first = rects.partition_point(|other| key(other) < key(&rect));
+    let found = (rects[first..].iter())
+        .position(|&other| other == rect)
+        .expect("an exempt unit's rectangle is in the list");
+    rects.remove(first + found);
+}
+
+/// Whether two rectangles share an anchor.
+fn meets(a: AnchorRect, b: AnchorRect) -> bool {
+    a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+/// The anchors two rectangles share (an empty rectangle if none).
+fn intersection(a: AnchorRect, b: AnchorRect) -> AnchorRect {
+    let (x0, y0) = (a.x0.max(b.x0), a.y0.max(b.y0));
+    AnchorRect {
+        x0,
+        y0,
+        x1: a.x1.min(b.x1).max(x0),
+        y1: a.y1.min(b.y1).max(y0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Cell;
+
+    /// A small pseudo-random generator, so failures replay.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, bound: u64) -> u64 {
+            self.0 = (self.0)
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % bound
+        }
+    }
+
+    /// The blocked and touched anchors straight from the definitions, for the units `counts`
+    /// accepts: blocked where the agent's footprint overlaps a counted unit's, touched within
+    /// one step of an anchor such a unit blocks; the start never blocked.
+    fn expected(
+        (width, height): (usize, usize),
+        size: i64,
+        units: &[Unit],
+        counts: impl Fn(UnitId) -> bool,
+        start: usize,
+    ) -> (Vec<bool>, Vec<bool>) {
+        let blocks = |unit: &Unit, x: i64, y: i64| {
+            let (ux, uy, side) = (
+                i64::from(unit.anchor.x),
+                i64::from(unit.anchor.y),
+                i64::from(unit.agent_size),
+            );
+            x < ux + side && ux < x + size && y < uy + side && uy < y + size
+        };
+        let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < width as i64 && y < height as i64;
+        let mut blocked = vec![false; width * height];
+        let mut touched = vec![false; width * height];
+        for unit in units.iter().filter(|unit| counts(unit.id)) {
+            for y in 0..height as i64 {
+                for x in 0..width as i64 {
+                    let near = (-1..=1).any(|dy| {
+                        (-1..=1).any(|dx| inside(x + dx, y + dy) && blocks(unit, x + dx, y + dy))
+                    });
+                    let at = y as usize * width + x as usize;
+                    blocked[at] |= blocks(unit, x, y) && at != start;
+                    touched[at] |= near;
+                }
+            }
+        }
+        (blocked, touched)
+    }
+
+    #[test]
+    fn a_kept_view_answers_like_the_definitions_after_every_update() {
+        let mut rng = Rng(11);
+        let shape = (23usize, 17usize);
+        let mut view = UnitsView::default();
+        let mut version = 1;
+        let mut units: Vec<Unit> = Vec::new();
+        for round in 0..300 {
+            // Now and then the units change (a new version) or the agent size does.
+            if round % 25 == 0 {
+                version += 1;
+                units = (0..rng.below(40) + 1)
+                    .map(|id| Unit {
+                        id: id as UnitId,
+                        anchor: Cell::new(rng.below(23) as i32, rng.below(17) as i32),
+                        agent_size: rng.below(3) as u8 + 1,
+                    })
+                    .collect();
+            }
+            let size = (round / 50 % 3 + 1) as u8;
+            let key = ViewKey {
+                units_version: version,
+                agent_size: size,
+                shape,
+                origin: (0, 0),
+            };
+            // No exemption, a few, or most of the units.
+            let exempt: Vec<UnitId> = match rng.below(3) {
+                0 => Vec::new(),
+                1 => (0..rng.below(4)).map(|_| rng.below(40) as UnitId).collect(),
+                _ => (0..40).filter(|_| rng.below(4) != 0).collect(),
+            };
+            let start = match rng.below(4) {
+                0 => usize::MAX,
+                _ => rng.below((shape.0 * shape.1) as u64) as usize,
+            };
+            let counts = |id: UnitId| !exempt.contains(&id);
+            view.update(key, &units, counts, start);
+            let (blocked, touched) = expected(shape, i64::from(size), &units, counts, start);
+            for (at, (&blocked, &touched)) in blocked.iter().zip(&touched).enumerate() {
+                assert_eq!(view.is_blocked(at), blocked, "round {round}, anchor {at}");
+                assert_eq!(view.is_touched(at), touched, "round {round}, anchor {at}");
+                let (x, y) = (at % shape.0, at / shape.0);
+                let by_column = x * shape.1 + y;
+                let column_bit = view.touched_by_column[by_column / 64] >> (by_column % 64) & 1;
+                assert_eq!(column_bit == 1, touched, "round {round}, anchor {at}");
+            }
+            // The lists hold one rectangle per counted unit that meets the map, in order.
+            let counted = (units.iter()).filter(|unit| counts(unit.id)).count();
+            assert_eq!(view.touched.len(), counted, "round {round}"); // every anchor is on the map
+            assert_eq!(view.is_empty(), !touched.iter().any(|&t| t));
+            assert!(view
+                .touched
+                .windows(2)
+                .all(|w| by_top(&w[0]) <= by_top(&w[1])));
+            let left = &view.touched_by_left;
+            assert!(left.windows(2).all(|w| by_left(&w[0]) <= by_left(&w[1])));
+            let every_field = |rect: &AnchorRect| (rect.x0, rect.y0, rect.x1, rect.y1);
+            let (mut by_top_list, mut by_left_list) = (view.touched.clone(), left.clone());
+            by_top_list.sort_unstable_by_key(every_field);
+            by_left_list.sort_unstable_by_key(every_field);
+            assert_eq!(by_top_list, by_left_list, "round {round}");
+            // Every touched anchor lies in a listed rectangle, and every listed one is touched.
+            for rect in &view.touched {
+                for y in rect.y0..rect.y1 {
+                    for x in rect.x0..rect.x1 {
+                        assert!(touched[y * shape.0 + x], "round {round}");
+                    }
+                }
+            }
+            for (at, _) in touched.iter().enumerate().filter(|(_, &t)| t) {
+                let (x, y) = (at % shape.0, at / shape.0);
+                let listed = (view.touched.iter())
+                    .any(|r| (r.x0..r.x1).contains(&x) && (r.y0..r.y1).contains(&y));
+                assert!(listed, "round {round}, anchor {at}");
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Other units in a search: the anchors their footprints block, and how every search mode
+//! stays exact around them.
+//!
+//! # The graph a query searches
+//!
+//! For an agent of size `k`, a unit whose footprint is the square `[ux, ux + s) x [uy, uy + s)`
+//! overlaps the footprint of exactly the anchors `[ux - k + 1, ux + s) x [uy - k + 1, uy + s)`:
+//! its *blocked rectangle*. Under [`OtherUnits::Block`](crate::OtherUnits::Block) those anchors
+//! (but the start) are removed from the graph; under
+//! [`OtherUnits::Cost`](crate::OtherUnits::Cost) they cost `max(m, M)` to enter. Either way the
+//! result is a graph of the same kind as the terrain's (anchors, the corner rule, entry costs),
+//! so every search that is exact on such graphs is exact on it, provided it reads this graph
+//! and not the terrain's.
+//!
+//! # Touched anchors
+//!
+//! An anchor's moves, and the costs of its neighbours, can differ from the terrain graph's only
+//! if it lies in a blocked rectangle or next to one: in the rectangle grown by one anchor each
+//! way, its *touched rectangle*. The view keeps one bit per anchor for "blocked" and one for
+//! "touched", and answers the search's reads: outside the touched anchors it hands back the
+//! terrain graph's move masks unchanged, inside them it recomputes the mask with the blocked
+//! anchors removed.
+//!
+//! # Jump-point search and stored rays
+//!
+//! Every touched anchor is made a *stop*: a ray ends there, as it ends at the goal (the parent
+//! module's "Several targets" proves that extra stops keep an optimal canonical path, and the
+//! stop expands with the successors the rules give it on this query's graph). This is what
+//! makes stored rays safe. A ray stored on the terrain graph depends only on the masks of the
+//! anchors it passes and, for its first forced-turn test, on its origin's. If none of the
+//! anchors it passes is touched, their masks are the terrain's, and where the origin's mask
+//! differs in a side bit (the side anchor is blocked) the first anchor passed is next to that
+//! blocked anchor, hence touched: so an untouched stretch is read as stored. The first
+//! touched anchor on a ray from an untouched origin is never blocked (the anchor before it
+//! would be touched), so a ray never stops on a removed anchor; from a touched origin the
+//! search first tests the step against the origin's recomputed mask. A diagonal ray stops at
+//! step `i` where the anchor there is touched, or where one of its two straight rays, as
+//! stored, reaches a touched anchor: the straight rays from untouched anchors are then the
+//! stored ones up to that point, by the argument above. The view finds both from its touched
+//! rectangles, by arithmetic, without walking.
+//!
+//! Under `Cost`, moves do not change, only costs: the search runs with per-anchor costs, and
+//! an anchor counts as of even cost (no cost test can force a turn there) only if the terrain
+//! graph says so and it is not touched.
+
+mod band;
+mod bits;
+mod build;
+mod graph;
+
+use crate::movement::{Direction, DIRECTIONS};
+use crate::occupancy::UnitId;
+use band::first_in_band;
+use bits::first_set;
+pub(crate) use build::ViewKey;
+pub(crate) use graph::graph_with_units;
+
+/// A rectangle of anchors in map-local coordinates, `x0..x1` by `y0..y1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AnchorRect {
+    pub x0: usize,
+    pub y0: usize,
+    pub x1: usize,
+    pub y1: usize,
+}
+
+/// One unit of a view: its id and its two rectangles.
+#[derive(Debug, Clone, Copy)]
+struct UnitRects {
+    id: UnitId,
+    blocked: AnchorRect,
+    touched: AnchorRect,
+}
+
+/// The other units of one query, as the search reads them (see the module docs). It is kept
+/// between queries: built for every unit of one occupancy, agent size and map shape, with each
+/// query's exempt units and start applied as a change that the next query takes back (see
+/// `build.rs`).
+#[derive(Debug, Clone, Default)]
+pub struct UnitsView {
+    width: usize,
+    height: usize,
+    /// Bit `y * width + x`: the anchor is blocked.
+    blocked: Vec<u64>,
+    /// Bit `y * width + x`: the anchor is touched.
+    touched_by_row: Vec<u64>,
+    /// Bit `x * height + y`: the anchor is touched (so a vertical ray scans words too).
+    touched_by_column: Vec<u64>,
+    /// The counted units' touched rectangles, by top row.
+    touched: Vec<AnchorRect>,
+    /// The counted units' touched rectangles, by left column.
+    touched_by_left: Vec<AnchorRect>,
+    /// The tallest and the widest touched rectangle of any unit, counted or not (a bound is
+    /// all the band scan needs).
+    tallest: usize,
+    widest: usize,
+    /// What the view was built for; `None` before the first build.
+    key: Option<ViewKey>,
+    /// Every unit of the key whose rectangles meet the map.
+    units: Vec<UnitRects>,
+    /// Whether each of `units` is exempt from the current query.
+    exempt: Vec<bool>,
+    /// The indices of the exempt units.
+    exempted: Vec<usize>,
+    /// The current query's start and whether it was blocked before the query cleared it.
+    start: Option<(usize, bool)>,
+}
+
+impl UnitsView {
+    /// Whether no unit counts in this query.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.touched.is_empty()
+    }
+
+    /// Whether the anchor stored at `anchor` is blocked (never the start).
+    #[inline(always)]
+    pub(crate) fn is_blocked(&self, anchor: usize) -> bool {
+        self.blocked[anchor / 64] >> (anchor % 64) & 1 != 0
+    }
+
+    /// Whether the anchor stored at `anchor` is touched (see the module docs).
+    #[inline(always)]
+    pub(crate) fn is_touched(&self, anchor: usize) -> bool {
+        self.touched_by_row[anchor / 64] >> (anchor % 64) & 1 != 0
+    }
+
+    /// The move mask of the anchor stored at `anchor` with the blocked anchors removed, given
+    /// its mask `terrain` on the terrain graph.
+    #[inline]
+    pub(crate) fn unblocked_mask(&self, anchor: usize, terrain: u8) -> u8 {
+        if !self.is_touched(anchor) {
+            return terrain;
+        }
+        if self.is_blocked(anchor) {
+            return 0;
+        }
+        self.steps_to_unblocked(anchor, terrain)
+    }
+
+    /// The steps of `terrain` (the move mask of the anchor stored at `anchor`) that enter and
+    /// pass no blocked anchor, whether or not `anchor` itself is blocked: the moves out of
+    /// where a unit already stands.
+    #[inline]
+    pub(crate) fn steps_to_unblocked(&self, anchor: usize, terrain: u8) -> u8 {
+        let (x, y) = (anchor % self.width, anchor / self.width);
+        let mut pattern = 0usize;
+        for (bit, direction) in DIRECTIONS.iter().enumerate() {
+            let (nx, ny) = (
+                x as isize + direction.dx as isize,
+                y as isize + direction.dy as isize,
+            );
+            if nx >= 0 && ny >= 0 && (nx as usize) < self.width && (ny as usize) < self.height {
+                let neighbour = ny as usize * self.width + nx as usize;
+                pattern |= usize::from(self.is_blocked(neighbour)) << bit;
+            }
+        }
+        terrain & FREE_STEPS[pattern]
+    }
+
+    /// Whether the path `path` (storage indices of successive anchors on a map `width` wide)
+    /// enters no blocked anchor and passes none diagonally.
+    pub(crate) fn clear_along(&self, path: &[usize], width: usize) -> bool {
+        path.windows(2).all(|pair| {
+            let (from, to) = (pair[0], pair[1]);
+            let (dx, dy) = (to % width != from % width, to / width != from / width);
+            !self.is_blocked(to)
+                && !(dx
+                    && dy
+                    && (self.is_blocked(from - from % width + to % width)
+                        || self.is_blocked(to - to % width + from % width)))
+        })
+    }
+
+    /// The fewest steps, from 1 to `steps`, after which a walk from the anchor stored at
+    /// `from` in the straight `direction` is at a touched anchor, if any: a scan of the
+    /// touched bits along its row (or, for a vertical walk, its column), a word at a time.
+    pub(crate) fn first_touched_straight(
+        &self,
+        from: usize,
+        direction: usize,
+        steps: usize,
+    ) -> Option<usize> {
+        if steps == 0 || self.is_empty() {
+            return None;
+        }
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let (x, y) = (from % self.width, from / self.width);
+        if dy == 0 {
+            let base = y * self.width + x;
+            first_set(&self.touched_by_row, base, dx > 0, steps)
+        } else {
+            let base = x * self.height + y;
+            first_set(&self.touched_by_column, base, dy > 0, steps)
+        }
+    }
+
+    /// The fewest steps, from 1 to `steps`, after which a diagonal ray from `from` in
+    /// `direction` must stop for a touched anchor: it is at one, or one of its straight rays
+    /// `part_steps(at, part)` long reaches one (see the module docs).
+    pub(crate) fn first_touched_diagonal(
+        &self,
+        from: usize,
+        direction: usize,
+        steps: usize,
+        [horizontal, vertical]: [usize; 2],
+        part_steps: impl Fn(usize, usize) -> usize,
+    ) -> Option<usize> {
+        if steps == 0 || self.is_empty() {
+            return None;
+        }
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let (dx, dy) = (dx as isize, dy as isize);
+        let width = self.width as isize;
+        let (x, y) = ((from % self.width) as isize, (from / self.width) as isize);
+        let last = steps as isize;
+        let at = |k: isize| (from as isize + k * (dy * width + dx)) as usize;
+        // The rows it crosses, reached along its horizontal part; then the columns, along the
+        // vertical part.
+        let rows = |rect: &AnchorRect| (rect.y0, rect.y1, rect.x0, rect.x1);
+        let best = first_in_band(
+            (&self.touched, self.tallest, rows),
+            ((y, dy), (x, dx)),
+            last,
+            last + 1,
+            |k| part_steps(at(k), horizontal),
+        );
+        let columns = |rect: &AnchorRect| (rect.x0, rect.x1, rect.y0, rect.y1);
+        // Only steps before the best so far can still matter.
+        let best = first_in_band(
+            (&self.touched_by_left, self.widest, columns),
+            ((x, dx), (y, dy)),
+            last.min(best - 1),
+            best,
+            |k| part_steps(at(k), vertical),
+        );
+        (best <= last).then_some(best as usize)
+    }
+
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        (self.blocked.capacity()
+            + self.touched_by_row.capacity()
+            + self.touched_by_column.capacity())
+            * 8
+            + (self.touched.capacity() + self.touched_by_left.capacity())
+                * std::mem::size_of::<AnchorRect>()
+            + self.units.capacity() * std::mem::size_of::<UnitRects>()
+            + self.exempt.capacity()
+            + self.exempted.capacity() * std::mem::size_of::<usize>()
+    }
+}
+
+/// For each set of blocked neighbours (bit `d`: the neighbour in `DIRECTIONS[d]`), the steps
+/// that enter none and, diagonally, pass none of them.
+const FREE_STEPS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut pattern = 0;
+    while pattern < 256 {
+        let mut free = 0u8;
+        let mut direction = 0;
+        while direction < 8 {
+            let Direction { dx, dy } = DIRECTIONS[direction];
+            let mut clear = pattern >> direction & 1 == 0;
+            if dx != 0 && dy != 0 {
+                // The two straight neighbours the diagonal passes.
+                let mut part = 0;
+                while part < 4 {
+                    let Direction { dx: px, dy: py } = DIRECTIONS[part];
+                    if (px == dx && py == 0) || (px == 0 && py == dy) {
+                        clear = clear && pattern >> part & 1 == 0;
+                    }
+                    part += 1;
+                }
+            }
+            if clear {
+                free |= 1 << direction;
+            }
+            direction += 1;
+        }
+        table[pattern] = free;
+        pattern += 1;
+    }
+    table
+};

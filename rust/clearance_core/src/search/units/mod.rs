@@ -137,24 +137,22 @@ impl UnitsView {
         self.steps_to_unblocked(anchor, terrain)
     }
 
-    /// The steps of `terrain` (the move mask of the anchor stored at `anchor`) that enter and
-    /// pass no blocked anchor, whether or not `anchor` itself is blocked: the moves out of
-    /// where a unit already stands.
+    /// The steps of `terrain` (the move mask of the anchor stored at `anchor` on the terrain
+    /// graph) that enter and pass no blocked anchor, whether or not `anchor` itself is
+    /// blocked: the moves out of where a unit already stands.
+    ///
+    /// The anchor's 3 x 3 neighbourhood is read as three runs of three bits, without bounds
+    /// per neighbour: on the map's edge a run wraps to the next or previous row, or reads as
+    /// free past the ends, but only in directions that `terrain` already forbids (a diagonal
+    /// step is legal only where both straight anchors it passes are, which are then on the
+    /// map), so the answer is the same.
     #[inline]
     pub(crate) fn steps_to_unblocked(&self, anchor: usize, terrain: u8) -> u8 {
-        let (x, y) = (anchor % self.width, anchor / self.width);
-        let mut pattern = 0usize;
-        for (bit, direction) in DIRECTIONS.iter().enumerate() {
-            let (nx, ny) = (
-                x as isize + direction.dx as isize,
-                y as isize + direction.dy as isize,
-            );
-            if nx >= 0 && ny >= 0 && (nx as usize) < self.width && (ny as usize) < self.height {
-                let neighbour = ny as usize * self.width + nx as usize;
-                pattern |= usize::from(self.is_blocked(neighbour)) << bit;
-            }
-        }
-        terrain & FREE_STEPS[pattern]
+        let row = |first: usize| three_bits(&self.blocked, first);
+        let around = row(anchor.wrapping_sub(self.width + 1))
+            | row(anchor.wrapping_sub(1)) << 3
+            | row(anchor.wrapping_add(self.width - 1)) << 6;
+        terrain & FREE_AROUND[around as usize]
     }
 
     /// Whether the path `path` (storage indices of successive anchors on a map `width` wide)
@@ -282,3 +280,101 @@ const FREE_STEPS: [u8; 256] = {
     }
     table
 };
+
+/// [`FREE_STEPS`] indexed by a 3 x 3 neighbourhood of blocked bits, row by row from the
+/// top-left (bit 4, the anchor itself, is ignored).
+const FREE_AROUND: [u8; 512] = {
+    // The bit of the 3 x 3 neighbourhood that holds the neighbour in `DIRECTIONS[d]`.
+    let mut table = [0u8; 512];
+    let mut around = 0;
+    while around < 512 {
+        let mut pattern = 0;
+        let mut direction = 0;
+        while direction < 8 {
+            let Direction { dx, dy } = DIRECTIONS[direction];
+            let bit = (dy + 1) * 3 + dx + 1;
+            pattern |= (around >> bit & 1) << direction;
+            direction += 1;
+        }
+        table[around] = FREE_STEPS[pattern];
+        around += 1;
+    }
+    table
+};
+
+/// The three bits of `bits` from bit `first` (wrapped below zero, or past the end: free), in
+/// the low three bits.
+#[inline(always)]
+fn three_bits(bits: &[u64], first: usize) -> u64 {
+    let (word, shift) = (first / 64, first % 64);
+    let Some(&low) = bits.get(word) else {
+        // From bit -1 (the run left of the second row's first anchor), two bits are on the map.
+        return match first {
+            usize::MAX => bits.first().map_or(0, |&word| word << 1 & 7),
+            _ => 0,
+        };
+    };
+    let high = match shift {
+        62.. => bits.get(word + 1).map_or(0, |&next| next << (64 - shift)),
+        _ => 0,
+    };
+    (low >> shift | high) & 7
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Cell;
+    use crate::occupancy::Unit;
+
+    #[test]
+    fn moves_round_units_match_a_neighbour_by_neighbour_reading_on_and_off_the_edges() {
+        let shape = (9usize, 7usize);
+        let mut view = UnitsView::default();
+        for seed in 0..40u64 {
+            let units: Vec<Unit> = (0..4 + seed % 5)
+                .map(|i| {
+                    let mix = seed.wrapping_mul(2654435761).wrapping_add(i * 40503);
+                    Unit {
+                        id: i as UnitId,
+                        anchor: Cell::new((mix % 9) as i32, (mix / 9 % 7) as i32),
+                        agent_size: (mix / 63 % 2) as u8 + 1,
+                    }
+                })
+                .collect();
+            let key = ViewKey {
+                units_version: seed,
+                agent_size: 1,
+                shape,
+                origin: (0, 0),
+            };
+            view.update(key, &units, |_| true, usize::MAX);
+            let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < 9 && y < 7;
+            for anchor in 0..shape.0 * shape.1 {
+                let (x, y) = ((anchor % 9) as i64, (anchor / 9) as i64);
+                let at = |dx: i64, dy: i64| {
+                    inside(x + dx, y + dy) && !view.is_blocked(((y + dy) * 9 + x + dx) as usize)
+                };
+                // An open terrain mask: every step onto the map, diagonals by the corner rule.
+                let mut terrain = 0u8;
+                let mut expected = 0u8;
+                for (bit, direction) in DIRECTIONS.iter().enumerate() {
+                    let (dx, dy) = (i64::from(direction.dx), i64::from(direction.dy));
+                    if !inside(x + dx, y + dy) {
+                        continue;
+                    }
+                    terrain |= 1 << bit;
+                    let parts_free = dx == 0 || dy == 0 || (at(dx, 0) && at(0, dy));
+                    if at(dx, dy) && parts_free {
+                        expected |= 1 << bit;
+                    }
+                }
+                assert_eq!(
+                    view.steps_to_unblocked(anchor, terrain),
+                    expected,
+                    "seed {seed}, anchor ({x}, {y})"
+                );
+            }
+        }
+    }
+}

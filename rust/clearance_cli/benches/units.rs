@@ -7,7 +7,8 @@
 //! 2. AcrosstheCape's scenario with 200 units of sizes 1 to 3 scattered over open ground
 //!    (none on a problem's start or goal), `auto` search with stored rays: the mean query
 //!    time with `OtherUnits::Block` against the same queries with `OtherUnits::Ignore`, the
-//!    two alternating round by round; and the same with `OtherUnits::Cost(4)`.
+//!    two alternating round by round; the same with each query naming a moving unit (one
+//!    unit exempt, as a unit's own plan has it); and the same with `OtherUnits::Cost(4)`.
 //! 3. Arrival slots for 200 units of sizes 1 to 3 (box-selected: starts within a 48 x 48 box)
 //!    around the middle of AR0011SR (512 x 512), with 200 other units standing on the map.
 //!
@@ -134,24 +135,30 @@ fn blocking(rounds: usize) {
     let ends: HashSet<Cell> = queries.iter().flat_map(|&(a, b)| [a, b]).collect();
     let units = scatter(&map, &mut Rng(2), 200, 0, &ends);
     map.place_units(&units).unwrap();
+    // Each rule, and whether each query names a moving unit (query `i` the unit `i mod 200`,
+    // exempt from its own query as a unit's own plan would be).
     let mut rules = vec![
-        OtherUnits::Ignore,
-        OtherUnits::Block,
-        OtherUnits::cost(4.0).unwrap(),
+        (OtherUnits::Ignore, false),
+        (OtherUnits::Block, false),
+        (OtherUnits::Block, true),
+        (OtherUnits::cost(4.0).unwrap(), false),
     ];
     // `UNITS_BENCH_RULE=block` (say) times that rule alone, for a profiler.
     if let Ok(only) = std::env::var("UNITS_BENCH_RULE") {
-        rules.retain(|rule| rule.name() == only);
+        rules.retain(|(rule, _)| rule.name() == only);
     }
     let mut scratch = SearchScratch::new();
     let mut seconds = vec![0.0; rules.len()];
     let mut codes = vec![[0usize; 3]; rules.len()];
     let mut expanded = vec![0u64; rules.len()];
     for round in 0..=rounds {
-        for (rule_index, &rule) in rules.iter().enumerate() {
+        for (rule_index, &(rule, named)) in rules.iter().enumerate() {
             let started = Instant::now();
-            for &(start, goal) in &queries {
-                let query = PathQuery::new(start, goal, 1, PROFILE).other_units(rule);
+            for (index, &(start, goal)) in queries.iter().enumerate() {
+                let mut query = PathQuery::new(start, goal, 1, PROFILE).other_units(rule);
+                if named {
+                    query = query.moving_unit(units[index % units.len()].0);
+                }
                 let result = map.query_with(&mut scratch, &query);
                 if round == 0 {
                     expanded[rule_index] += result.expanded;
@@ -170,12 +177,13 @@ fn blocking(rounds: usize) {
         }
     }
     let per_query = |rule: usize| seconds[rule] * 1e6 / (rounds * queries.len()) as f64;
-    for (rule_index, rule) in rules.iter().enumerate() {
+    for (rule_index, (rule, named)) in rules.iter().enumerate() {
         let [ok, none, other] = codes[rule_index];
         println!(
-            "| AcrosstheCape, {} queries, 200 units, `{}` | {:.1} us | {:.2}x | {ok} OK, {none} NO_PATH, {other} other; {:.0} expanded |",
+            "| AcrosstheCape, {} queries, 200 units, `{}`{} | {:.1} us | {:.2}x | {ok} OK, {none} NO_PATH, {other} other; {:.0} expanded |",
             queries.len(),
             rule.name(),
+            if *named { ", moving unit named" } else { "" },
             per_query(rule_index),
             per_query(rule_index) / per_query(0),
             expanded[rule_index] as f64 / queries.len() as f64,

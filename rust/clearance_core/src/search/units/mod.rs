@@ -36,8 +36,10 @@
 //! search first tests the step against the origin's recomputed mask. A diagonal ray stops at
 //! step `i` where the anchor there is touched, or where one of its two straight rays, as
 //! stored, reaches a touched anchor: the straight rays from untouched anchors are then the
-//! stored ones up to that point, by the argument above. The view finds both from its touched
-//! rectangles, by arithmetic, without walking.
+//! stored ones up to that point, by the argument above. On a short ray the view tests each
+//! step (its touched bit, and a scan of the touched bits along each straight part as far as
+//! it is stored); on a long one it finds the step from its touched rectangles by arithmetic,
+//! in time that grows with the rectangles beside the ray instead of its length.
 //!
 //! Under `Cost`, moves do not change, only costs: the search runs with per-anchor costs, and
 //! an anchor counts as of even cost (no cost test can force a turn there) only if the terrain
@@ -200,18 +202,59 @@ impl UnitsView {
         from: usize,
         direction: usize,
         steps: usize,
-        [horizontal, vertical]: [usize; 2],
+        parts: [usize; 2],
         part_steps: impl Fn(usize, usize) -> usize,
     ) -> Option<usize> {
         if steps == 0 || self.is_empty() {
             return None;
         }
-        let Direction { dx, dy } = DIRECTIONS[direction];
-        let (dx, dy) = (dx as isize, dy as isize);
-        let width = self.width as isize;
-        let (x, y) = ((from % self.width) as isize, (from / self.width) as isize);
-        let last = steps as isize;
-        let at = |k: isize| (from as isize + k * (dy * width + dx)) as usize;
+        let ray = DiagonalRay::new(from, direction, steps, self.width, parts);
+        if steps <= SHORT_DIAGONAL {
+            self.diagonal_by_steps(&ray, part_steps)
+        } else {
+            self.diagonal_by_bands(&ray, part_steps)
+        }
+    }
+
+    /// [`first_touched_diagonal`](Self::first_touched_diagonal) step by step: the anchor's
+    /// touched bit, then a scan of the touched bits along each straight part.
+    fn diagonal_by_steps(
+        &self,
+        ray: &DiagonalRay,
+        part_steps: impl Fn(usize, usize) -> usize,
+    ) -> Option<usize> {
+        let [horizontal, vertical] = ray.parts;
+        (1..=ray.last).find_map(|k| {
+            let anchor = ray.at(k);
+            let (x, y) = ((ray.x + k * ray.dx) as usize, (ray.y + k * ray.dy) as usize);
+            let stops = self.is_touched(anchor)
+                || first_set(
+                    &self.touched_by_row,
+                    anchor,
+                    ray.dx > 0,
+                    part_steps(anchor, horizontal),
+                )
+                .is_some()
+                || first_set(
+                    &self.touched_by_column,
+                    x * self.height + y,
+                    ray.dy > 0,
+                    part_steps(anchor, vertical),
+                )
+                .is_some();
+            stops.then_some(k as usize)
+        })
+    }
+
+    /// [`first_touched_diagonal`](Self::first_touched_diagonal) from the touched rectangles
+    /// beside the ray, by arithmetic.
+    fn diagonal_by_bands(
+        &self,
+        ray: &DiagonalRay,
+        part_steps: impl Fn(usize, usize) -> usize,
+    ) -> Option<usize> {
+        let [horizontal, vertical] = ray.parts;
+        let (x, y, dx, dy, last) = (ray.x, ray.y, ray.dx, ray.dy, ray.last);
         // The rows it crosses, reached along its horizontal part; then the columns, along the
         // vertical part.
         let rows = |rect: &AnchorRect| (rect.y0, rect.y1, rect.x0, rect.x1);
@@ -220,7 +263,7 @@ impl UnitsView {
             ((y, dy), (x, dx)),
             last,
             last + 1,
-            |k| part_steps(at(k), horizontal),
+            |k| part_steps(ray.at(k), horizontal),
         );
         let columns = |rect: &AnchorRect| (rect.x0, rect.x1, rect.y0, rect.y1);
         // Only steps before the best so far can still matter.
@@ -229,7 +272,7 @@ impl UnitsView {
             ((x, dx), (y, dy)),
             last.min(best - 1),
             best,
-            |k| part_steps(at(k), vertical),
+            |k| part_steps(ray.at(k), vertical),
         );
         (best <= last).then_some(best as usize)
     }
@@ -247,6 +290,47 @@ impl UnitsView {
             + self.exempted.capacity() * std::mem::size_of::<usize>()
     }
 }
+
+/// A diagonal ray from the anchor stored at `from`, at `(x, y)`, by `(dx, dy)` a step, for
+/// `last` steps, with its straight parts (horizontal, then vertical).
+struct DiagonalRay {
+    from: usize,
+    x: isize,
+    y: isize,
+    dx: isize,
+    dy: isize,
+    /// The storage offset of one step.
+    offset: isize,
+    last: isize,
+    parts: [usize; 2],
+}
+
+impl DiagonalRay {
+    fn new(from: usize, direction: usize, steps: usize, width: usize, parts: [usize; 2]) -> Self {
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let (dx, dy) = (dx as isize, dy as isize);
+        DiagonalRay {
+            from,
+            x: (from % width) as isize,
+            y: (from / width) as isize,
+            dx,
+            dy,
+            offset: dy * width as isize + dx,
+            last: steps as isize,
+            parts,
+        }
+    }
+
+    /// The anchor `k` steps along.
+    #[inline(always)]
+    fn at(&self, k: isize) -> usize {
+        (self.from as isize + k * self.offset) as usize
+    }
+}
+
+/// Diagonal rays up to this long are checked step by step; longer ones by the band scan,
+/// whose cost grows with the rectangles beside the ray rather than with its length.
+const SHORT_DIAGONAL: usize = 6;
 
 /// For each set of blocked neighbours (bit `d`: the neighbour in `DIRECTIONS[d]`), the steps
 /// that enter none and, diagonally, pass none of them.
@@ -325,7 +409,75 @@ fn three_bits(bits: &[u64], first: usize) -> u64 {
 mod tests {
     use super::*;
     use crate::grid::Cell;
+    use crate::movement::{PARTS, STRAIGHT_DIRECTIONS};
     use crate::occupancy::Unit;
+
+    #[test]
+    fn diagonal_rays_stop_at_the_same_step_by_steps_and_by_bands() {
+        let (width, height) = (31usize, 23usize);
+        let mut view = UnitsView::default();
+        let (mut stops, mut runs) = (0, 0);
+        for seed in 0..12u64 {
+            let mix = |a: u64, b: u64| {
+                (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+                    .rotate_left(29)
+                    .wrapping_mul(0x1656_67B1_9E37_79F9)
+                    >> 33
+            };
+            let units: Vec<Unit> = (0..seed % 7 + 1)
+                .map(|i| Unit {
+                    id: i as UnitId,
+                    anchor: Cell::new(
+                        (mix(seed, i) % width as u64) as i32,
+                        (mix(seed, i + 100) % height as u64) as i32,
+                    ),
+                    agent_size: (mix(seed, i + 200) % 3) as u8 + 1,
+                })
+                .collect();
+            let key = ViewKey {
+                units_version: seed,
+                agent_size: (seed % 2) as u8 + 1,
+                shape: (width, height),
+                origin: (0, 0),
+            };
+            view.update(key, &units, |_| true, usize::MAX);
+            // Straight parts of pseudo-random length that stay on the map.
+            let part_steps = |anchor: usize, part: usize| {
+                let (x, y) = (anchor % width, anchor / width);
+                let room = match part {
+                    0 => y,
+                    1 => width - 1 - x,
+                    2 => height - 1 - y,
+                    _ => x,
+                };
+                (mix(anchor as u64, part as u64 + seed) % (room as u64 + 1)) as usize
+            };
+            for from in 0..width * height {
+                let (x, y) = (from % width, from / width);
+                for direction in STRAIGHT_DIRECTIONS..8 {
+                    let Direction { dx, dy } = DIRECTIONS[direction];
+                    let room_x = if dx > 0 { width - 1 - x } else { x };
+                    let room_y = if dy > 0 { height - 1 - y } else { y };
+                    for steps in 1..=room_x.min(room_y) {
+                        let ray = DiagonalRay::new(from, direction, steps, width, PARTS[direction]);
+                        let by_steps = view.diagonal_by_steps(&ray, part_steps);
+                        let by_bands = view.diagonal_by_bands(&ray, part_steps);
+                        assert_eq!(
+                            by_steps, by_bands,
+                            "seed {seed}, from ({x}, {y}), {direction}, {steps}"
+                        );
+                        stops += usize::from(by_steps.is_some());
+                        runs += 1;
+                    }
+                }
+            }
+        }
+        // Both outcomes are common, so the comparison tests something.
+        assert!(
+            stops > runs / 10 && stops < runs * 9 / 10,
+            "{stops} of {runs}"
+        );
+    }
 
     #[test]
     fn moves_round_units_match_a_neighbour_by_neighbour_reading_on_and_off_the_edges() {

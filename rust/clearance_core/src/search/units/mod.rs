@@ -184,13 +184,11 @@ impl UnitsView {
             return None;
         }
         let Direction { dx, dy } = DIRECTIONS[direction];
-        let (x, y) = (from % self.width, from / self.width);
         if dy == 0 {
-            let base = y * self.width + x;
-            first_set(&self.touched_by_row, base, dx > 0, steps)
+            first_set(&self.touched_by_row, from, dx > 0, steps)
         } else {
-            let base = x * self.height + y;
-            first_set(&self.touched_by_column, base, dy > 0, steps)
+            let (x, y) = (from % self.width, from / self.width);
+            first_set(&self.touched_by_column, x * self.height + y, dy > 0, steps)
         }
     }
 

@@ -52,8 +52,9 @@ impl UnitsView {
         counts: impl Fn(UnitId) -> bool,
         start: usize,
     ) {
-        self.take_back();
-        if self.key != Some(key) {
+        if self.key == Some(key) {
+            self.take_back();
+        } else {
             self.build(key, units);
         }
         self.exempt_from(counts);
@@ -88,8 +89,12 @@ impl UnitsView {
         self.exempted.clear();
     }
 
-    /// Forgets the previous key's units and records every unit of `units` for `key`.
+    /// Forgets the previous key's units, with the last update's exemptions and start (every
+    /// bit set lies in one of those units' rectangles), and records every unit of `units` for
+    /// `key`.
     fn build(&mut self, key: ViewKey, units: &[Unit]) {
+        self.start = None;
+        self.exempted.clear();
         let (width, height) = key.shape;
         let words = (width * height).div_ceil(64);
         if (self.width, self.height) != key.shape || self.blocked.len() != words {
@@ -98,10 +103,7 @@ impl UnitsView {
             self.touched_by_column = vec![0; words];
             (self.width, self.height) = key.shape;
         } else {
-            for index in 0..self.units.len() {
-                let unit = self.units[index];
-                self.mark(unit.blocked, unit.touched, false);
-            }
+            self.mark_units(false, false);
         }
         self.units.clear();
         self.exempt.clear();
@@ -153,16 +155,8 @@ impl UnitsView {
         }
         let exempted = std::mem::take(&mut self.exempted);
         if exempted.len() > FEW_EXEMPT {
-            for index in 0..self.units.len() {
-                let unit = self.units[index];
-                self.mark(unit.blocked, unit.touched, false);
-            }
-            for index in 0..self.units.len() {
-                let unit = self.units[index];
-                if !self.exempt[index] {
-                    self.mark(unit.blocked, unit.touched, true);
-                }
-            }
+            self.mark_units(false, false);
+            self.mark_units(true, true);
             self.sort_touched();
         } else {
             for &index in &exempted {
@@ -199,6 +193,17 @@ impl UnitsView {
         self.touched_by_left.clear();
         self.touched_by_left.extend_from_slice(&self.touched);
         self.touched_by_left.sort_unstable_by_key(by_left);
+    }
+
+    /// Sets (or clears) the bits of every unit's rectangles, or with `counted_only` of the
+    /// units not exempt.
+    fn mark_units(&mut self, on: bool, counted_only: bool) {
+        for index in 0..self.units.len() {
+            if !(counted_only && self.exempt[index]) {
+                let unit = self.units[index];
+                self.mark(unit.blocked, unit.touched, on);
+            }
+        }
     }
 
     /// Sets (or clears) the bits of one unit's rectangles.

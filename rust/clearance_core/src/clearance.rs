@@ -8,6 +8,7 @@
 //! This is the annotation of Annotated A* (Harabor and Botea, "Hierarchical path planning for
 //! multi-size agents in heterogeneous environments", IEEE CIG 2008).
 
+use crate::blocked_cells::BlockedCells;
 use crate::grid::{TerrainGrid, Window};
 use crate::paged::PagedVec;
 use crate::terrain::TerrainSet;
@@ -35,6 +36,9 @@ pub struct ClearanceLayer {
     height: usize,
     /// Paged, so a copy of the layer shares every page a repair does not write.
     values: PagedVec<u8>,
+    /// The cells of clearance 0 as bits, for tests of whole runs of a row or column
+    /// (smoothing's).
+    blocked: BlockedCells,
 }
 
 impl ClearanceLayer {
@@ -51,10 +55,12 @@ impl ClearanceLayer {
                 values[y * width + x] = recurrence(&values, (width, height), &open, terrain, x, y);
             }
         }
+        let blocked = BlockedCells::new(width, height, |x, y| values[y * width + x] == 0);
         ClearanceLayer {
             width,
             height,
             values: PagedVec::from(values),
+            blocked,
         }
     }
 
@@ -77,6 +83,13 @@ impl ClearanceLayer {
     ) -> Option<Window> {
         let open = open_table(traversable);
         let terrain = grid.as_bytes();
+        // Only the edited cells' own terrain changed, so only their bits can.
+        for y in edited.y0..edited.y1 {
+            for x in edited.x0..edited.x1 {
+                let index = y * self.width + x;
+                self.blocked.set(x, y, !open[usize::from(terrain[index])]);
+            }
+        }
         let mut changed: Option<Window> = None;
         // Changed columns `lo..hi` of the row below the current one.
         let mut below: Option<(usize, usize)> = None;
@@ -139,14 +152,19 @@ impl ClearanceLayer {
         self.values[index]
     }
 
-    /// Bytes a layer of a map of `cells` cells holds.
-    pub(crate) fn estimated_bytes(cells: usize) -> usize {
-        cells
+    /// The cells of clearance 0 (not traversable), one bit each.
+    pub(crate) fn blocked_cells(&self) -> &BlockedCells {
+        &self.blocked
+    }
+
+    /// Bytes a layer of a `width x height` map holds.
+    pub(crate) fn estimated_bytes(width: usize, height: usize) -> usize {
+        width * height + BlockedCells::estimated_bytes(width, height)
     }
 
     /// Bytes of memory the layer holds.
     pub fn memory_bytes(&self) -> usize {
-        self.values.memory_bytes()
+        self.values.memory_bytes() + self.blocked.memory_bytes()
     }
 }
 

@@ -46,6 +46,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod blocked_cells;
 mod clearance;
 mod connectivity;
 mod cost;

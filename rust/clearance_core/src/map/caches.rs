@@ -137,7 +137,10 @@ impl PathMap {
         if let Some(layer) = read(&self.clearance).get(capability) {
             return Some(Arc::clone(layer));
         }
-        if !self.fits(ClearanceLayer::estimated_bytes(self.grid.as_bytes().len())) {
+        if !self.fits(ClearanceLayer::estimated_bytes(
+            self.grid.width(),
+            self.grid.height(),
+        )) {
             return None;
         }
         let layer = Arc::new(ClearanceLayer::build(&self.grid, capability));

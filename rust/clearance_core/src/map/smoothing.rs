@@ -166,7 +166,7 @@ impl PathMap {
         let clearance = self.clearance_layer_for(&profile.capability());
         let rules = CellRules::new(
             (self.grid.as_bytes(), width),
-            clearance.as_deref().map(ClearanceLayer::values),
+            clearance.as_deref().map(ClearanceLayer::blocked_cells),
             profile,
             size,
             local(start),

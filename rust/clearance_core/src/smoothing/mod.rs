@@ -82,8 +82,9 @@
 //! largest multipliers (not built on ground where every cell the profile enters costs the
 //! same, since there the bound holds for every such cell). Where no unit counts and the bound
 //! is at least the profile's highest multiplier, the only rule left is "every swept cell may
-//! be entered", and `cover.rs` tests it with the profile's clearance layer, one lookup per
-//! free square instead of one per cell.
+//! be entered", and `rows.rs` tests it against the blocked cells kept as bits beside the
+//! profile's clearance layer, a word or two per row the segment meets instead of a lookup per
+//! cell.
 //!
 //! The waypoints' Euclidean length ([`PathResult::waypoint_length`](crate::PathResult)) never
 //! exceeds the grid path's ([`PathResult::path_length`](crate::PathResult)): each segment is
@@ -110,7 +111,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod cover;
+mod rows;
 mod rules;
 mod sweep;
 mod taut;

@@ -1,5 +1,6 @@
 //! What a swept cell may be: its multiplier for the profile, with the counted units.
 
+use crate::blocked_cells::BlockedCells;
 use crate::occupancy::OtherUnits;
 use crate::paged::PagedVec;
 use crate::profile::AgentProfile;
@@ -36,19 +37,20 @@ pub(crate) struct CellRules<'a> {
     uniform: bool,
     /// The highest multiplier of a terrain the profile may enter.
     highest: u32,
-    /// The clearance layer of the profile's capability, when no unit counts: then a segment
-    /// whose bound is at least `highest` only needs its cells free (see `cover.rs`).
-    free_squares: Option<&'a PagedVec<u8>>,
+    /// The cells the profile may not enter, when no unit counts: then a segment whose bound
+    /// is at least `highest` only needs its cells free (see `rows.rs`).
+    blocked: Option<&'a BlockedCells>,
 }
 
 impl<'a> CellRules<'a> {
     /// The rules for an agent of `size` with `profile` on `terrain` (row by row, `width`
     /// wide), starting at map-local `start`, with `units` counted (`None` if none counts).
     ///
-    /// `clearance` is the clearance layer of the profile's capability, if the caller has it.
+    /// `blocked` holds the cells of the profile's capability it may not enter, if the caller
+    /// has them.
     pub(crate) fn new(
         (terrain, width): (&'a PagedVec<u8>, usize),
-        clearance: Option<&'a PagedVec<u8>>,
+        blocked: Option<&'a BlockedCells>,
         profile: &'a AgentProfile,
         size: u8,
         start: (i64, i64),
@@ -68,18 +70,13 @@ impl<'a> CellRules<'a> {
             terrain,
             width,
             highest: profile.max_fixed_multiplier().unwrap_or(0),
-            free_squares: clearance.filter(|_| units.is_none()),
+            blocked: blocked.filter(|_| units.is_none()),
             profile,
             units,
             start,
             size: i64::from(size),
             uniform,
         }
-    }
-
-    /// The width of the map's rows.
-    pub(crate) fn width(&self) -> usize {
-        self.width
     }
 
     /// The agent size.
@@ -92,11 +89,11 @@ impl<'a> CellRules<'a> {
         self.uniform
     }
 
-    /// The clearance layer that decides a segment whose multiplier bound is `bound`, if one
-    /// does: no unit counts and no terrain the profile enters costs more than `bound`.
+    /// The blocked cells that decide a segment whose multiplier bound is `bound`, if they
+    /// do: no unit counts and no terrain the profile enters costs more than `bound`.
     #[inline]
-    pub(crate) fn free_squares(&self, bound: u32) -> Option<&'a PagedVec<u8>> {
-        self.free_squares.filter(|_| bound >= self.highest)
+    pub(crate) fn blocked_cells(&self, bound: u32) -> Option<&'a BlockedCells> {
+        self.blocked.filter(|_| bound >= self.highest)
     }
 
     /// The multiplier of the cell at map-local `(x, y)` under these rules, [`FORBIDDEN`] if no

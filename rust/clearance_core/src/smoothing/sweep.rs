@@ -11,8 +11,7 @@
 /// `(cx - k - from.0, cx + 1 - from.0)`, intersected with `[min(0, dx), max(0, dx)]`; over the
 /// closure `[u0, u1]` of that intersection the square's y ranges over `[y_lo, y_hi]`, and the
 /// rows met are the integers `cy` with `y_lo - 1 < cy < y_hi + k`: from `floor(y_lo)` to
-/// `ceil(y_hi) + k - 1`. Both ends of the interval move monotonically with the column (the
-/// square moves along a line), a fact the clearance cover relies on.
+/// `ceil(y_hi) + k - 1`.
 pub(crate) struct Sweep {
     /// Columns run along y: column `c`, row `r` is the cell `(r, c)`.
     transposed: bool,
@@ -23,10 +22,6 @@ pub(crate) struct Sweep {
     /// `d row * sign(d column)`: the square's row offset at column offset `u` is
     /// `u * slope / run`.
     slope: i64,
-    /// The first and last row of the two footprints' bounding box.
-    bounding_rows: (i64, i64),
-    /// `slope / run` (0 for a move of length zero): rows per column.
-    gradient: f64,
     /// The range of column offsets the square's left side passes: `[min(0, d), max(0, d)]`.
     offsets: (i64, i64),
     size: i64,
@@ -43,18 +38,11 @@ impl Sweep {
             (from, dx, dy)
         };
         let (run, slope) = (along.abs(), across * along.signum());
-        let rows = (anchor.1, anchor.1 + across);
         Sweep {
             transposed,
             anchor,
             run,
             slope,
-            bounding_rows: (rows.0.min(rows.1), rows.0.max(rows.1) + size - 1),
-            gradient: if run == 0 {
-                0.0
-            } else {
-                slope as f64 / run as f64
-            },
             offsets: (along.min(0), along.max(0)),
             size,
         }
@@ -84,63 +72,6 @@ impl Sweep {
         )
     }
 
-    /// Rows that hold every row the sweep meets in the columns `first..=last` (`first <=
-    /// last`, both among [`columns`](Self::columns)), and at most one more at each end: from
-    /// the rows of the two end columns, computed in floating point and widened by a margin
-    /// that covers its rounding, with no division.
-    #[inline]
-    pub(crate) fn rows_around(&self, first: i64, last: i64) -> (i64, i64) {
-        let (column0, row0) = self.anchor;
-        let (low, high) = self.offsets;
-        // The square's offsets along the columns over the chunk, and its row offsets there
-        // (a linear function of them, so extreme at the ends).
-        let u0 = (first - self.size - column0).clamp(low, high);
-        let u1 = (last + 1 - column0).clamp(low, high);
-        let (y0, y1) = (u0 as f64 * self.gradient, u1 as f64 * self.gradient);
-        let margin = 1e-6;
-        // The margin must not leave the footprints' bounding box (it may leave the map).
-        let (first_row, last_row) = self.bounding_rows;
-        (
-            (row0 + floor(y0.min(y1) - margin)).max(first_row),
-            (row0 + self.size - 1 - floor(-(y0.max(y1) + margin))).min(last_row),
-        )
-    }
-
-    /// Whether the sweep meets cell `(x, y)`.
-    pub(crate) fn contains(&self, (x, y): (i64, i64)) -> bool {
-        let (column, row) = self.cell(x, y);
-        let (first, last) = self.columns();
-        (first..=last).contains(&column) && {
-            let (top, bottom) = self.rows(column);
-            (top..=bottom).contains(&row)
-        }
-    }
-
-    /// For a sweep whose rows do not rise from column to column (`slope >= 0`): the last
-    /// column from `first` up to `cap` whose rows all lie at or above `lowest_row`, given that
-    /// `first`'s do (`None` when the rows rise, since then a later column may reach higher).
-    pub(crate) fn last_column_above(&self, first: i64, cap: i64, lowest_row: i64) -> Option<i64> {
-        if self.slope < 0 {
-            return None;
-        }
-        let (_, last) = self.columns();
-        let cap = cap.min(last);
-        let mut column = if self.slope == 0 || self.run == 0 {
-            cap
-        } else {
-            // The last row of column `j` is `row0 + size - 1 + ceil(u1 * gradient)` with
-            // `u1 = j + 1 - column0`: an estimate from the inverse, then checked exactly.
-            let (column0, row0) = self.anchor;
-            let room = (lowest_row - row0 - self.size + 1) as f64;
-            let estimate = (room / self.gradient).floor() as i64 + column0 - 1;
-            estimate.clamp(first, cap)
-        };
-        while column > first && self.rows(column).1 > lowest_row {
-            column -= 1;
-        }
-        Some(column)
-    }
-
     /// The cell `(x, y)` at `column` and `row` (exchanging the axes is its own inverse, so
     /// this also gives a cell's column and row).
     #[inline]
@@ -149,6 +80,48 @@ impl Sweep {
             (row, column)
         } else {
             (column, row)
+        }
+    }
+}
+
+/// Whether a `size x size` square moving in a straight line from anchor `from` to anchor `to`
+/// sweeps cell `(x, y)`, in constant time and without a division: by the line test of the
+/// parent module, whether the segment `p(t) = from + t (to - from)`, `t` in `[0, 1]`, meets the
+/// open box `(x - size, x + 1) x (y - size, y + 1)`.
+///
+/// On each axis with `d != 0` the box's open interval holds `p(t)` for `t` in an open interval
+/// `(low / |d|, high / |d|)`; with `d = 0`, for every `t` or none. The segment meets the box iff
+/// the largest lower end among those and `0` lies below the smallest upper end among those and
+/// `1` (an open and a closed end meeting at one `t` leave nothing, and `[0, 1]` has positive
+/// length unless `from = to`, where the test is the footprint's). Fractions are compared by
+/// cross-multiplying their positive denominators.
+pub(crate) fn sweeps_cell(from: (i64, i64), to: (i64, i64), size: i64, (x, y): (i64, i64)) -> bool {
+    /// The open interval of `t` on one axis as `(low, high, denominator)`, `None` when no `t`
+    /// works; `Some(None)` when every `t` does.
+    fn axis(
+        start: i64,
+        end: i64,
+        (open_low, open_high): (i64, i64),
+    ) -> Option<Option<(i64, i64, i64)>> {
+        let d = end - start;
+        match d {
+            0 => (open_low < start && start < open_high).then_some(None),
+            1.. => Some(Some((open_low - start, open_high - start, d))),
+            _ => Some(Some((start - open_high, start - open_low, -d))),
+        }
+    }
+    let (Some(across_x), Some(across_y)) = (
+        axis(from.0, to.0, (x - size, x + 1)),
+        axis(from.1, to.1, (y - size, y + 1)),
+    ) else {
+        return false;
+    };
+    let within_unit = |(low, high, d): (i64, i64, i64)| high > 0 && low < d;
+    match (across_x, across_y) {
+        (None, None) => true,
+        (Some(interval), None) | (None, Some(interval)) => within_unit(interval),
+        (Some(a), Some(b)) => {
+            within_unit(a) && within_unit(b) && a.0 * b.2 < b.1 * a.2 && b.0 * a.2 < a.1 * b.2
         }
     }
 }
@@ -175,15 +148,6 @@ pub(crate) fn all_swept(
     })
 }
 
-/// `floor(value)` for `|value| < 2^31`, by truncating a positive number (without SSE 4.1,
-/// `f64::floor` is a library call), up to the rounding of `value + 2^31`: less than
-/// `2^-22`, well inside the margin of [`Sweep::rows_around`].
-#[inline]
-fn floor(value: f64) -> i64 {
-    const OFFSET: i64 = 1 << 31;
-    (value + OFFSET as f64) as i64 - OFFSET
-}
-
 /// `ceil(a / b)` for `b > 0`.
 fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
@@ -201,6 +165,43 @@ mod tests {
         });
         cells.sort_unstable();
         cells
+    }
+
+    #[test]
+    fn the_constant_time_test_agrees_with_the_enumeration() {
+        let mut state = 11u64;
+        let mut next = |bound: i64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % bound as u64) as i64
+        };
+        let mut met = 0;
+        for _ in 0..2000 {
+            let size = 1 + next(4);
+            let from = (next(12), next(12));
+            // Short and long moves, straight and diagonal ones among them.
+            let to = match next(4) {
+                0 => (from.0 + next(3) - 1, from.1 + next(3) - 1),
+                1 => (from.0, next(12)),
+                2 => (next(12), from.1 + next(12) - next(12)),
+                _ => (next(12), next(12)),
+            };
+            let cells = swept(from, to, size);
+            for x in -6..20 {
+                for y in -6..20 {
+                    let expected = cells.binary_search(&(x, y)).is_ok();
+                    assert_eq!(
+                        sweeps_cell(from, to, size, (x, y)),
+                        expected,
+                        "size {size}, {from:?} to {to:?}, cell {:?}",
+                        (x, y)
+                    );
+                    met += usize::from(expected);
+                }
+            }
+        }
+        assert!(met > 10_000, "{met}");
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Choosing the waypoints: a greedy search ahead along the path, then a stack pass that drops every
 //! waypoint its neighbours make needless (the parent module proves the result taut).
 
-use super::cover::first_blocked;
+use super::rows::first_blocked_swept;
 use super::rules::{CellRules, FORBIDDEN};
-use super::sweep::{all_swept, Sweep};
+use super::sweep::{all_swept, sweeps_cell};
 
 /// The indices into `path` (map-local anchors, a chain of legal steps) of its taut waypoints,
 /// first and last included; empty for an empty path.
@@ -11,17 +11,23 @@ pub(crate) fn taut_waypoints(path: &[(i64, i64)], rules: &CellRules<'_>) -> Vec<
     let Some(last) = path.len().checked_sub(1) else {
         return Vec::new();
     };
+    if last == 0 {
+        return vec![0];
+    }
     let segments = Segments::new(path, rules);
     // The anchors where the path changes direction, and the last: between two of them the
     // path is one straight run.
-    let turns: Vec<usize> = (1..=last)
-        .filter(|&at| {
-            at == last || {
-                let (a, b, c) = (path[at - 1], path[at], path[at + 1]);
-                (b.0 - a.0, b.1 - a.1) != (c.0 - b.0, c.1 - b.1)
-            }
-        })
-        .collect();
+    let mut turns = Vec::with_capacity(path.len() / 4 + 1);
+    let step = |pair: &[(i64, i64)]| (pair[1].0 - pair[0].0, pair[1].1 - pair[0].1);
+    let mut previous = step(path);
+    for (at, pair) in path.windows(2).enumerate().skip(1) {
+        let next = step(pair);
+        if next != previous {
+            turns.push(at);
+        }
+        previous = next;
+    }
+    turns.push(last);
     // Each greedy waypoint with the cell that refused going one anchor farther from it, when
     // that cell refuses every segment (see `Segments::hard`).
     let mut greedy = vec![(0, None)];
@@ -99,10 +105,8 @@ impl<'a> Segments<'a> {
         };
         let rules = self.rules;
         let (start, end) = (self.path[from], self.path[to]);
-        if let Some(clearance) = rules.free_squares(bound) {
-            let width = rules.width() as i64;
-            let sweep = Sweep::new(start, end, rules.size());
-            return first_blocked(&sweep, |x, y| clearance[(y * width + x) as usize]);
+        if let Some(blocked) = rules.blocked_cells(bound) {
+            return first_blocked_swept(start, end, rules.size(), blocked);
         }
         let mut refused = None;
         all_swept(start, end, rules.size(), |x, y| {
@@ -123,7 +127,7 @@ impl<'a> Segments<'a> {
 
     /// Whether the segment from anchor `from` to anchor `to` sweeps `cell`.
     fn sweeps(&self, from: usize, to: usize, cell: (i64, i64)) -> bool {
-        Sweep::new(self.path[from], self.path[to], self.rules.size()).contains(cell)
+        sweeps_cell(self.path[from], self.path[to], self.rules.size(), cell)
     }
 
     /// The next waypoint after anchor `at` (not the last), given the turns after it (`ahead`,

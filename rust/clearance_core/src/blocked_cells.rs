@@ -1,0 +1,174 @@
+//! Blocked cells as bits: one bit per cell, set where the terrain is not traversable, so that
+//! "is any cell of this run of a row blocked, and which is the first?" costs a word or two
+//! instead of a lookup per cell. The bits are kept twice, row by row and column by column, so
+//! that runs of a column cost as little.
+//!
+//! In each of the two, each row (or column) starts a new word (`words_per_row = ceil(width / 64)`), so a run of a row never
+//! straddles two rows, and bit `x % 64` of word `y * words_per_row + x / 64` is cell `(x, y)`.
+//! The bits padding the last word of a row stay clear. Stored in shared pages like every other
+//! per-map array, so a snapshot of the map shares them and an edit copies only the pages it
+//! writes.
+
+use crate::paged::PagedVec;
+
+/// Bits per word.
+const WORD: usize = u64::BITS as usize;
+
+/// The blocked cells of a map, by rows and by columns (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct BlockedCells {
+    rows: BitRows,
+    /// The same bits with the axes exchanged: row `x` of it is column `x` of the map.
+    columns: BitRows,
+}
+
+impl BlockedCells {
+    /// The blocked cells of a `width x height` map, where `blocked(x, y)` says so.
+    pub(crate) fn new(width: usize, height: usize, blocked: impl Fn(usize, usize) -> bool) -> Self {
+        let cells = width * height;
+        BlockedCells {
+            rows: BitRows::from_cells(width, (0..cells).map(|i| blocked(i % width, i / width))),
+            columns: BitRows::from_cells(
+                height,
+                (0..cells).map(|i| blocked(i / height, i % height)),
+            ),
+        }
+    }
+
+    /// Marks cell `(x, y)` blocked or not; copies a page only if a bit changes.
+    pub(crate) fn set(&mut self, x: usize, y: usize, blocked: bool) {
+        self.rows.set(x, y, blocked);
+        self.columns.set(y, x, blocked);
+    }
+
+    /// The bits row by row: bit `x` of row `y` is cell `(x, y)`.
+    pub(crate) fn rows(&self) -> &BitRows {
+        &self.rows
+    }
+
+    /// The bits column by column: bit `y` of row `x` is cell `(x, y)`.
+    pub(crate) fn columns(&self) -> &BitRows {
+        &self.columns
+    }
+
+    /// Bytes the bits of a `width x height` map hold.
+    pub(crate) fn estimated_bytes(width: usize, height: usize) -> usize {
+        let words = width.div_ceil(WORD) * height + height.div_ceil(WORD) * width;
+        words * std::mem::size_of::<u64>()
+    }
+
+    /// Bytes of memory held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.rows.words.memory_bytes() + self.columns.words.memory_bytes()
+    }
+}
+
+/// One bit per cell of a grid, row by row, each row starting a new word.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct BitRows {
+    words: PagedVec<u64>,
+    words_per_row: usize,
+}
+
+impl BitRows {
+    /// The bits of a `width`-wide grid whose cells, row by row, are set where `blocked` says
+    /// so.
+    fn from_cells(width: usize, blocked: impl ExactSizeIterator<Item = bool>) -> Self {
+        let words_per_row = width.div_ceil(WORD);
+        let height = blocked.len().checked_div(width).unwrap_or(0);
+        let mut words = vec![0u64; words_per_row * height];
+        for (index, blocked) in blocked.enumerate() {
+            if blocked {
+                let (x, y) = (index % width, index / width);
+                words[y * words_per_row + x / WORD] |= 1 << (x % WORD);
+            }
+        }
+        BitRows {
+            words: PagedVec::from(words),
+            words_per_row,
+        }
+    }
+
+    /// Sets or clears the bit of cell `(x, y)`; copies its page only if the bit changes.
+    fn set(&mut self, x: usize, y: usize, blocked: bool) {
+        let index = y * self.words_per_row + x / WORD;
+        let bit = 1 << (x % WORD);
+        let word = self.words[index];
+        self.words
+            .set(index, if blocked { word | bit } else { word & !bit });
+    }
+
+    /// The first set bit among columns `first..=last` of row `y` (all on the grid), or `None`
+    /// if none is set.
+    #[inline]
+    pub(crate) fn first_in_row(&self, y: usize, first: usize, last: usize) -> Option<usize> {
+        let row = y * self.words_per_row;
+        let (first_word, last_word) = (first / WORD, last / WORD);
+        // Bits at and after `first` in its word; bits up to `last` in its word.
+        let from_first = u64::MAX << (first % WORD);
+        let to_last = u64::MAX >> (WORD - 1 - last % WORD);
+        if first_word == last_word {
+            let hits = self.words[row + first_word] & from_first & to_last;
+            return (hits != 0).then(|| first_word * WORD + hits.trailing_zeros() as usize);
+        }
+        for word in first_word..=last_word {
+            let mut hits = self.words[row + word];
+            if word == first_word {
+                hits &= from_first;
+            }
+            if word == last_word {
+                hits &= to_last;
+            }
+            if hits != 0 {
+                return Some(word * WORD + hits.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_of_a_row_or_column_find_their_first_blocked_cell() {
+        let (width, height) = (150usize, 70usize);
+        let blocked = |x: usize, y: usize| (x * 7 + y * 13).is_multiple_of(23);
+        let bits = BlockedCells::new(width, height, blocked);
+        let mut found = 0;
+        for y in [0, 1, 2, 69] {
+            for first in 0..width {
+                for last in first..width {
+                    let expected = (first..=last).find(|&x| blocked(x, y));
+                    let by_rows = bits.rows().first_in_row(y, first, last);
+                    assert_eq!(by_rows, expected, "row {y}: {first}..={last}");
+                    found += usize::from(expected.is_some());
+                }
+            }
+        }
+        for x in [0, 1, 63, 64, 149] {
+            for first in 0..height {
+                for last in first..height {
+                    let expected = (first..=last).find(|&y| blocked(x, y));
+                    let by_columns = bits.columns().first_in_row(x, first, last);
+                    assert_eq!(by_columns, expected, "column {x}: {first}..={last}");
+                    found += usize::from(expected.is_some());
+                }
+            }
+        }
+        assert!(found > 10_000, "{found}");
+    }
+
+    #[test]
+    fn setting_a_bit_changes_only_that_cell() {
+        let mut bits = BlockedCells::new(70, 2, |_, _| false);
+        bits.set(65, 1, true);
+        assert_eq!(bits.rows().first_in_row(1, 0, 69), Some(65));
+        assert_eq!(bits.rows().first_in_row(0, 0, 69), None);
+        assert_eq!(bits.columns().first_in_row(65, 0, 1), Some(1));
+        assert_eq!(bits.columns().first_in_row(64, 0, 1), None);
+        bits.set(65, 1, false);
+        assert_eq!(bits, BlockedCells::new(70, 2, |_, _| false));
+    }
+}

@@ -1,0 +1,312 @@
+//! Testing a sweep row by row (or column by column) against the blocked cells' bits.
+//!
+//! Where the only rule is "every swept cell is terrain the profile may enter", a segment is
+//! refused exactly when one of the cells it sweeps is blocked. The cells a sweep meets in one
+//! row are consecutive, so with the blocked cells stored as bits ([`BlockedCells`]) a row costs
+//! a word or two: the segment from anchor `a` to anchor `b` costs `|b.y - a.y| + k` such tests.
+//!
+//! **The cells of a row.** Take `b.y > a.y` (exchanging `a` and `b` sweeps the same region;
+//! `b.y = a.y` is below). Write `dx = b.x - a.x`, `dy = b.y - a.y` and `v = t dy` for the
+//! square's offset down from `a` (so `p(t) = a + (v dx / dy, v)`). By the line test of the
+//! parent module, row `cy = a.y + j` is met for the `v` in `[0, dy]` with `j - k < v < j + 1`, a
+//! nonempty open interval for `j` in `0..dy + k` whose closure is `[v0, v1]` with `v0 = max(j -
+//! k, 0)` and `v1 = min(j + 1, dy)`. Over it `px` runs over an interval with ends `a.x + v0 dx /
+//! dy` and `a.x + v1 dx / dy` (equal when `dx = 0`); the open interval `(cx - k, cx + 1)` meets
+//! it iff it meets its closure `[x_lo, x_hi]` (an open set meets the closure of an interval of
+//! positive length iff it meets the interval, and the interval of `v` has positive length), that
+//! is iff `x_lo - 1 < cx < x_hi + k`: the cells `floor(x_lo)` to `ceil(x_hi) + k - 1`. For
+//! `dx >= 0`, `x_lo` comes from `v0` and `x_hi` from `v1`; for `dx < 0` the other way round.
+//! Both `v0` and `v1` grow by at most one from row to row, so `floor(v |dx| / dy)` and its
+//! ceiling are kept as a quotient and a remainder, with no division per row. A move with
+//! `dy = 0` sweeps the rectangle between its footprints: rows `a.y` to `a.y + k - 1`, cells
+//! `min(a.x, b.x)` to `max(a.x, b.x) + k - 1`.
+
+use crate::blocked_cells::{BitRows, BlockedCells};
+
+/// A blocked cell that a `size x size` square sweeps moving in a straight line from anchor
+/// `from` to anchor `to` (map-local; both footprints on the map), or `None` if every cell it
+/// sweeps is traversable.
+///
+/// The move is walked along its longer axis, one run of cells per row or per column (a steep
+/// move is the same problem with the axes exchanged, on the bits kept column by column), so
+/// it costs `min(|dx|, |dy|) + k` runs.
+pub(crate) fn first_blocked_swept(
+    from: (i64, i64),
+    to: (i64, i64),
+    size: i64,
+    blocked: &BlockedCells,
+) -> Option<(i64, i64)> {
+    if (to.1 - from.1).abs() <= (to.0 - from.0).abs() {
+        return first_blocked_in_rows(from, to, size, blocked.rows());
+    }
+    let exchange = |(x, y): (i64, i64)| (y, x);
+    first_blocked_in_rows(exchange(from), exchange(to), size, blocked.columns()).map(exchange)
+}
+
+/// A blocked cell that a `size x size` square sweeps moving in a straight line from anchor
+/// `from` to anchor `to` (map-local; both footprints on the map), or `None` if every cell it
+/// sweeps is traversable.
+///
+/// Rows are tested from `from`'s side, so the cell found is among the nearest to `from`: seen
+/// from `from`, a nearer cell shadows a wider angle, which makes it a better witness for the
+/// waypoint search.
+fn first_blocked_in_rows(
+    from: (i64, i64),
+    to: (i64, i64),
+    size: i64,
+    blocked: &BitRows,
+) -> Option<(i64, i64)> {
+    let in_row = |y: i64, first: i64, last: i64| {
+        (blocked.first_in_row(y as usize, first as usize, last as usize)).map(|x| (x as i64, y))
+    };
+    let Some(mut spans) = RowSpans::new(from, to, size) else {
+        let (first, last) = (from.0.min(to.0), from.0.max(to.0) + size - 1);
+        return (from.1..from.1 + size).find_map(|y| in_row(y, first, last));
+    };
+    loop {
+        let (y, first, last) = spans.span();
+        if let Some(cell) = in_row(y, first, last) {
+            return Some(cell);
+        }
+        if !spans.step() {
+            return None;
+        }
+    }
+}
+
+/// The cells a sweep that is not horizontal meets, row by row from `from`'s side (see the
+/// module docs): a position `j` among its rows, with `floor` and `ceil` of `v |dx| / |dy|` at
+/// that row's `v0` and `v1`.
+///
+/// Walking upwards is walking downwards with the rows mirrored about `from`'s footprint, which
+/// maps it to itself; so `j` counts rows away from `from` either way, and only the row a `j`
+/// names depends on the direction.
+struct RowSpans {
+    from: (i64, i64),
+    /// Whether `to` lies to the right of (or straight below or above) `from`.
+    rightwards: bool,
+    /// `|dy|`.
+    dy: i64,
+    /// `|dx| = whole * dy + part`.
+    whole: i64,
+    part: i64,
+    size: i64,
+    /// The row `j` names, and the step from one row to the next (`1` or `-1`).
+    row: i64,
+    row_step: i64,
+    /// The row's offset from `from`'s edge, in `0..dy + size`.
+    j: i64,
+    /// `v0 |dx| / dy` and `v1 |dx| / dy`.
+    low: Quotient,
+    high: Quotient,
+}
+
+impl RowSpans {
+    /// The rows of the move from `from` to `to`, at the first one; `None` for a horizontal
+    /// move.
+    fn new(from: (i64, i64), to: (i64, i64), size: i64) -> Option<Self> {
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        if dy == 0 {
+            return None;
+        }
+        let (first_row, row_step) = if dy > 0 {
+            (from.1, 1)
+        } else {
+            (from.1 + size - 1, -1)
+        };
+        let dy = dy.abs();
+        let (whole, part) = (dx.abs() / dy, dx.abs() % dy);
+        let mut spans = RowSpans {
+            from,
+            rightwards: dx >= 0,
+            dy,
+            whole,
+            part,
+            size,
+            row: first_row,
+            row_step,
+            j: 0,
+            low: Quotient::default(),
+            high: Quotient::default(),
+        };
+        // Row 0: `v0 = 0`, `v1 = 1`.
+        spans.high.advance(whole, part, dy);
+        Some(spans)
+    }
+
+    /// The row, and the first and last cell the sweep meets in it.
+    #[inline]
+    fn span(&self) -> (i64, i64, i64) {
+        let (near, far) = (self.low.floor, self.high.ceiling());
+        let x = self.from.0;
+        let (first, last) = if self.rightwards {
+            (x + near, x + far + self.size - 1)
+        } else {
+            (x - far, x - near + self.size - 1)
+        };
+        (self.row, first, last)
+    }
+
+    /// Moves to the next row; `false` after the last.
+    #[inline]
+    fn step(&mut self) -> bool {
+        if self.j + 1 == self.dy + self.size {
+            return false;
+        }
+        // `v0 = max(j - k, 0)` grows from row `k + 1` on, `v1 = min(j + 1, dy)` up to `dy`.
+        if self.j >= self.size {
+            self.low.advance(self.whole, self.part, self.dy);
+        }
+        if self.j + 2 <= self.dy {
+            self.high.advance(self.whole, self.part, self.dy);
+        }
+        self.j += 1;
+        self.row += self.row_step;
+        true
+    }
+}
+
+/// `floor(v * run / dy)` with its remainder, as `v` grows by one.
+#[derive(Default)]
+struct Quotient {
+    floor: i64,
+    remainder: i64,
+}
+
+impl Quotient {
+    /// `v += 1`, given `run = whole * dy + part`.
+    #[inline]
+    fn advance(&mut self, whole: i64, part: i64, dy: i64) {
+        self.floor += whole;
+        self.remainder += part;
+        if self.remainder >= dy {
+            self.remainder -= dy;
+            self.floor += 1;
+        }
+    }
+
+    /// `ceil(v * run / dy)`.
+    #[inline]
+    fn ceiling(&self) -> i64 {
+        self.floor + i64::from(self.remainder != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sweep::{all_swept, sweeps_cell};
+    use super::*;
+
+    /// The cells of a pseudo-random `width x height` map, about one in `one_in` blocked.
+    fn random_cells(seed: u64, width: i64, height: i64, one_in: u64) -> Vec<bool> {
+        let mut state = seed;
+        (0..width * height)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (state >> 33).is_multiple_of(one_in)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_rows_agree_with_the_cell_by_cell_test() {
+        let (width, height) = (70i64, 30i64);
+        let (mut accepted, mut refused) = (0, 0);
+        for (seed, one_in) in [(1, 7), (2, 19), (3, 60), (4, 400)] {
+            let cells = random_cells(seed, width, height, one_in);
+            let blocked = BlockedCells::new(width as usize, height as usize, |x, y| {
+                cells[y * width as usize + x]
+            });
+            let free = |x: i64, y: i64| !cells[(y * width + x) as usize];
+            for size in 1..=4 {
+                for from in
+                    (0..=height - size).flat_map(|y| (0..=width - size).map(move |x| (x, y)))
+                {
+                    if from.0 % 3 != 0 || from.1 % 2 != 0 {
+                        continue;
+                    }
+                    for to in [
+                        (0, 0),
+                        (width - size, height - size),
+                        (width - size, 0),
+                        (0, height - size),
+                        (17, 11),
+                        (66 - size, 29 - size),
+                        (from.0 + 1, from.1),
+                        (from.0, from.1 + 1),
+                        (from.0 + 1, from.1 + 1),
+                        from,
+                    ] {
+                        if to.0 + size > width || to.1 + size > height {
+                            continue;
+                        }
+                        let by_cells = all_swept(from, to, size, free);
+                        let found = first_blocked_swept(from, to, size, &blocked);
+                        assert_eq!(
+                            found.is_none(),
+                            by_cells,
+                            "seed {seed}, size {size}, {from:?} to {to:?}"
+                        );
+                        if let Some(cell) = found {
+                            assert!(sweeps_cell(from, to, size, cell) && !free(cell.0, cell.1));
+                        }
+                        accepted += usize::from(by_cells);
+                        refused += usize::from(!by_cells);
+                    }
+                }
+            }
+        }
+        assert!(
+            accepted > 200 && refused > 200,
+            "{accepted} accepted, {refused} refused"
+        );
+    }
+
+    #[test]
+    fn the_rows_hold_exactly_the_swept_cells_either_way() {
+        let mut state = 7u64;
+        let mut next = |bound: i64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % bound as u64) as i64
+        };
+        for _ in 0..3000 {
+            let size = 1 + next(4);
+            let from = (next(40), next(40));
+            let to = (next(40), next(40));
+            // Walked from either end, the rows hold the swept cells, each once.
+            let walk = |from: (i64, i64), to: (i64, i64)| {
+                let mut cells = Vec::new();
+                match RowSpans::new(from, to, size) {
+                    None => {
+                        let (first, last) = (from.0.min(to.0), from.0.max(to.0) + size - 1);
+                        for y in from.1..from.1 + size {
+                            cells.extend((first..=last).map(|x| (x, y)));
+                        }
+                    }
+                    Some(mut spans) => loop {
+                        let (y, first, last) = spans.span();
+                        cells.extend((first..=last).map(|x| (x, y)));
+                        if !spans.step() {
+                            break;
+                        }
+                    },
+                }
+                cells.sort_unstable();
+                cells
+            };
+            let (by_rows, backwards) = (walk(from, to), walk(to, from));
+            let mut by_cells = Vec::new();
+            all_swept(from, to, size, |x, y| {
+                by_cells.push((x, y));
+                true
+            });
+            by_cells.sort_unstable();
+            assert_eq!(by_rows, by_cells, "size {size}, {from:?} to {to:?}");
+            assert_eq!(backwards, by_cells, "backwards: {size}, {from:?} to {to:?}");
+        }
+    }
+}

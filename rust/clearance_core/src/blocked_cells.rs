@@ -63,6 +63,15 @@ impl BlockedCells {
     }
 }
 
+#[cfg(test)]
+impl BlockedCells {
+    /// Compares the bits with `before`'s page by page (see [`PagedVec::audit`]).
+    pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
+        (self.rows.words).audit(&before.rows.words, "blocked cells by rows", audit);
+        (self.columns.words).audit(&before.columns.words, "blocked cells by columns", audit);
+    }
+}
+
 /// One bit per cell of a grid, row by row, each row starting a new word.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct BitRows {

@@ -173,6 +173,7 @@ impl ClearanceLayer {
     /// Compares the layer with `before`'s page by page (see [`PagedVec::audit`]).
     pub(crate) fn audit_pages(&self, before: &Self, audit: &mut crate::paged::PageAudit) {
         self.values.audit(&before.values, "clearance", audit);
+        self.blocked.audit_pages(&before.blocked, audit);
     }
 }
 

@@ -56,139 +56,129 @@ fn first_blocked_in_rows(
     size: i64,
     blocked: &BitRows,
 ) -> Option<(i64, i64)> {
-    let in_row = |y: i64, first: i64, last: i64| {
-        (blocked.first_in_row(y as usize, first as usize, last as usize)).map(|x| (x as i64, y))
-    };
-    let Some(mut spans) = RowSpans::new(from, to, size) else {
+    let mut found = None;
+    each_run(from, to, size, |y, first, last| {
+        let hit = blocked.first_in_row(y as usize, first as usize, last as usize);
+        found = hit.map(|x| (x as i64, y));
+        found.is_none()
+    });
+    found
+}
+
+/// Calls `visit(y, first, last)` for every row `y` the sweep from `from` to `to` meets, from
+/// `from`'s side, with the first and last cell it meets there (see the module docs), until
+/// `visit` returns `false`.
+#[inline]
+fn each_run(from: (i64, i64), to: (i64, i64), size: i64, visit: impl FnMut(i64, i64, i64) -> bool) {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    if dy == 0 {
         let (first, last) = (from.0.min(to.0), from.0.max(to.0) + size - 1);
-        return (from.1..from.1 + size).find_map(|y| in_row(y, first, last));
-    };
-    loop {
-        let (y, first, last) = spans.span();
-        if let Some(cell) = in_row(y, first, last) {
-            return Some(cell);
+        let mut visit = visit;
+        for y in from.1..from.1 + size {
+            if !visit(y, first, last) {
+                return;
+            }
         }
-        if !spans.step() {
-            return None;
-        }
+    } else if dx >= 0 {
+        RowSpans::<true>::new(from, dx, dy, size).walk(visit);
+    } else {
+        RowSpans::<false>::new(from, dx, dy, size).walk(visit);
     }
 }
 
-/// The cells a sweep that is not horizontal meets, row by row from `from`'s side (see the
-/// module docs): a position `j` among its rows, with `floor` and `ceil` of `v |dx| / |dy|` at
-/// that row's `v0` and `v1`.
+/// The runs of a sweep that is not horizontal, row by row from `from`'s side (see the module
+/// docs), for a move to the right (`RIGHTWARDS`, `dx >= 0`) or to the left.
 ///
-/// Walking upwards is walking downwards with the rows mirrored about `from`'s footprint, which
-/// maps it to itself; so `j` counts rows away from `from` either way, and only the row a `j`
-/// names depends on the direction.
-struct RowSpans {
-    from: (i64, i64),
-    /// Whether `to` lies to the right of (or straight below or above) `from`.
-    rightwards: bool,
-    /// `|dy|`.
-    dy: i64,
-    /// `|dx| = whole * dy + part`.
-    whole: i64,
-    part: i64,
-    size: i64,
-    /// The row `j` names, and the step from one row to the next (`1` or `-1`).
+/// Walking upwards is walking downwards with the rows mirrored about `from`'s footprint,
+/// which maps it to itself, so `j` counts rows away from `from` either way. Of a run's two
+/// ends, one follows `v0` and is a floor (`x + floor(v0 dx / dy)` to the right, `x + k - 1 -
+/// floor(v0 |dx| / dy)` to the left) and the other follows `v1` and is a ceiling; each is kept
+/// with its remainder, so a row costs no division.
+struct RowSpans<const RIGHTWARDS: bool> {
+    /// The current row and the step to the next (`1` or `-1`).
     row: i64,
     row_step: i64,
-    /// The row's offset from `from`'s edge, in `0..dy + size`.
-    j: i64,
-    /// `v0 |dx| / dy` and `v1 |dx| / dy`.
-    low: Quotient,
-    high: Quotient,
+    /// The run's end that follows `v0`, and `v0 |dx| - floor(v0 |dx| / dy) dy`.
+    lagging: i64,
+    remainder: i64,
+    /// The run's end that follows `v1`, and `ceil(v1 |dx| / dy) dy - v1 |dx|`.
+    leading: i64,
+    slack: i64,
+    /// `|dx| = whole * dy + part`, `dy = |to.y - from.y|`.
+    whole: i64,
+    part: i64,
+    dy: i64,
+    size: i64,
 }
 
-impl RowSpans {
-    /// The rows of the move from `from` to `to`, at the first one; `None` for a horizontal
-    /// move.
-    fn new(from: (i64, i64), to: (i64, i64), size: i64) -> Option<Self> {
-        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-        if dy == 0 {
-            return None;
-        }
-        let (first_row, row_step) = if dy > 0 {
+impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
+    /// Ends move right for a move to the right, left otherwise.
+    const SIGN: i64 = if RIGHTWARDS { 1 } else { -1 };
+
+    /// The runs of the move by `(dx, dy)` from `from` (`dy != 0`, `dx` of the sign
+    /// `RIGHTWARDS` says), at row 0: `v0 = 0`, `v1 = 1`.
+    fn new(from: (i64, i64), dx: i64, dy: i64, size: i64) -> Self {
+        let (row, row_step) = if dy > 0 {
             (from.1, 1)
         } else {
             (from.1 + size - 1, -1)
         };
         let dy = dy.abs();
         let (whole, part) = (dx.abs() / dy, dx.abs() % dy);
-        let mut spans = RowSpans {
-            from,
-            rightwards: dx >= 0,
-            dy,
+        let ceiling = whole + i64::from(part != 0);
+        let (lagging, leading) = if RIGHTWARDS {
+            (from.0, from.0 + ceiling + size - 1)
+        } else {
+            (from.0 + size - 1, from.0 - ceiling)
+        };
+        RowSpans {
+            row,
+            row_step,
+            lagging,
+            remainder: 0,
+            leading,
+            slack: if part == 0 { 0 } else { dy - part },
             whole,
             part,
+            dy,
             size,
-            row: first_row,
-            row_step,
-            j: 0,
-            low: Quotient::default(),
-            high: Quotient::default(),
-        };
-        // Row 0: `v0 = 0`, `v1 = 1`.
-        spans.high.advance(whole, part, dy);
-        Some(spans)
-    }
-
-    /// The row, and the first and last cell the sweep meets in it.
-    #[inline]
-    fn span(&self) -> (i64, i64, i64) {
-        let (near, far) = (self.low.floor, self.high.ceiling());
-        let x = self.from.0;
-        let (first, last) = if self.rightwards {
-            (x + near, x + far + self.size - 1)
-        } else {
-            (x - far, x - near + self.size - 1)
-        };
-        (self.row, first, last)
-    }
-
-    /// Moves to the next row; `false` after the last.
-    #[inline]
-    fn step(&mut self) -> bool {
-        if self.j + 1 == self.dy + self.size {
-            return false;
-        }
-        // `v0 = max(j - k, 0)` grows from row `k + 1` on, `v1 = min(j + 1, dy)` up to `dy`.
-        if self.j >= self.size {
-            self.low.advance(self.whole, self.part, self.dy);
-        }
-        if self.j + 2 <= self.dy {
-            self.high.advance(self.whole, self.part, self.dy);
-        }
-        self.j += 1;
-        self.row += self.row_step;
-        true
-    }
-}
-
-/// `floor(v * run / dy)` with its remainder, as `v` grows by one.
-#[derive(Default)]
-struct Quotient {
-    floor: i64,
-    remainder: i64,
-}
-
-impl Quotient {
-    /// `v += 1`, given `run = whole * dy + part`.
-    #[inline]
-    fn advance(&mut self, whole: i64, part: i64, dy: i64) {
-        self.floor += whole;
-        self.remainder += part;
-        if self.remainder >= dy {
-            self.remainder -= dy;
-            self.floor += 1;
         }
     }
 
-    /// `ceil(v * run / dy)`.
+    /// Calls `visit(y, first, last)` on each row's run until it returns `false`.
     #[inline]
-    fn ceiling(&self) -> i64 {
-        self.floor + i64::from(self.remainder != 0)
+    fn walk(mut self, mut visit: impl FnMut(i64, i64, i64) -> bool) {
+        let rows = self.dy + self.size;
+        let mut j = 0;
+        loop {
+            let (first, last) = if RIGHTWARDS {
+                (self.lagging, self.leading)
+            } else {
+                (self.leading, self.lagging)
+            };
+            if !visit(self.row, first, last) || j + 1 == rows {
+                return;
+            }
+            // `v0 = max(j - k, 0)` grows from row `k + 1` on, `v1 = min(j + 1, dy)` up to `dy`.
+            if j >= self.size {
+                self.lagging += Self::SIGN * self.whole;
+                self.remainder += self.part;
+                if self.remainder >= self.dy {
+                    self.remainder -= self.dy;
+                    self.lagging += Self::SIGN;
+                }
+            }
+            if j + 2 <= self.dy {
+                self.leading += Self::SIGN * self.whole;
+                self.slack -= self.part;
+                if self.slack < 0 {
+                    self.slack += self.dy;
+                    self.leading += Self::SIGN;
+                }
+            }
+            j += 1;
+            self.row += self.row_step;
+        }
     }
 }
 
@@ -280,21 +270,10 @@ mod tests {
             // Walked from either end, the rows hold the swept cells, each once.
             let walk = |from: (i64, i64), to: (i64, i64)| {
                 let mut cells = Vec::new();
-                match RowSpans::new(from, to, size) {
-                    None => {
-                        let (first, last) = (from.0.min(to.0), from.0.max(to.0) + size - 1);
-                        for y in from.1..from.1 + size {
-                            cells.extend((first..=last).map(|x| (x, y)));
-                        }
-                    }
-                    Some(mut spans) => loop {
-                        let (y, first, last) = spans.span();
-                        cells.extend((first..=last).map(|x| (x, y)));
-                        if !spans.step() {
-                            break;
-                        }
-                    },
-                }
+                each_run(from, to, size, |y, first, last| {
+                    cells.extend((first..=last).map(|x| (x, y)));
+                    true
+                });
                 cells.sort_unstable();
                 cells
             };

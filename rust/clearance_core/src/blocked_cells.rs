@@ -112,27 +112,18 @@ impl BitRows {
     #[inline]
     pub(crate) fn first_in_row(&self, y: usize, first: usize, last: usize) -> Option<usize> {
         let row = y * self.words_per_row;
-        let (first_word, last_word) = (first / WORD, last / WORD);
-        // Bits at and after `first` in its word; bits up to `last` in its word.
-        let from_first = u64::MAX << (first % WORD);
-        let to_last = u64::MAX >> (WORD - 1 - last % WORD);
-        if first_word == last_word {
-            let hits = self.words[row + first_word] & from_first & to_last;
-            return (hits != 0).then(|| first_word * WORD + hits.trailing_zeros() as usize);
-        }
-        for word in first_word..=last_word {
-            let mut hits = self.words[row + word];
-            if word == first_word {
-                hits &= from_first;
-            }
-            if word == last_word {
-                hits &= to_last;
-            }
+        let (mut word, last_word) = (first / WORD, last / WORD);
+        // Bits from `first` on in its word, then whole words, then bits up to `last` in its word.
+        let mut hits = self.words[row + word] & u64::MAX << (first % WORD);
+        while word < last_word {
             if hits != 0 {
                 return Some(word * WORD + hits.trailing_zeros() as usize);
             }
+            word += 1;
+            hits = self.words[row + word];
         }
-        None
+        hits &= u64::MAX >> (WORD - 1 - last % WORD);
+        (hits != 0).then(|| word * WORD + hits.trailing_zeros() as usize)
     }
 }
 

@@ -3,7 +3,8 @@
 //! Where the only rule is "every swept cell is terrain the profile may enter", a segment is
 //! refused exactly when one of the cells it sweeps is blocked. The cells a sweep meets in one
 //! row are consecutive, so with the blocked cells stored as bits ([`BlockedCells`]) a row costs
-//! a word or two: the segment from anchor `a` to anchor `b` costs `|b.y - a.y| + k` such tests.
+//! a word or two: the segment from anchor `a` to anchor `b` costs `|b.y - a.y| + k` such tests,
+//! or `|b.x - a.x| + k` on the bits kept column by column, whichever is fewer.
 //!
 //! **The cells of a row.** Take `b.y > a.y` (exchanging `a` and `b` sweeps the same region;
 //! `b.y = a.y` is below). Write `dx = b.x - a.x`, `dy = b.y - a.y` and `v = t dy` for the
@@ -16,8 +17,8 @@
 //! positive length iff it meets the interval, and the interval of `v` has positive length), that
 //! is iff `x_lo - 1 < cx < x_hi + k`: the cells `floor(x_lo)` to `ceil(x_hi) + k - 1`. For
 //! `dx >= 0`, `x_lo` comes from `v0` and `x_hi` from `v1`; for `dx < 0` the other way round.
-//! Both `v0` and `v1` grow by at most one from row to row, so `floor(v |dx| / dy)` and its
-//! ceiling are kept as a quotient and a remainder, with no division per row. A move with
+//! Both `v0` and `v1` grow by at most one from row to row, so each end of the run is kept with
+//! its remainder, with no division per row. A move with
 //! `dy = 0` sweeps the rectangle between its footprints: rows `a.y` to `a.y + k - 1`, cells
 //! `min(a.x, b.x)` to `max(a.x, b.x) + k - 1`.
 

@@ -57,33 +57,30 @@ fn first_blocked_in_rows(
     size: i64,
     blocked: &BitRows,
 ) -> Option<(i64, i64)> {
-    let mut found = None;
     each_run(from, to, size, |y, first, last| {
         let hit = blocked.first_in_row(y as usize, first as usize, last as usize);
-        found = hit.map(|x| (x as i64, y));
-        found.is_none()
-    });
-    found
+        hit.map(|x| (x as i64, y))
+    })
 }
 
 /// Calls `visit(y, first, last)` for every row `y` the sweep from `from` to `to` meets, from
 /// `from`'s side, with the first and last cell it meets there (see the module docs), until
-/// `visit` returns `false`.
+/// `visit` returns something, which it returns.
 #[inline]
-fn each_run(from: (i64, i64), to: (i64, i64), size: i64, visit: impl FnMut(i64, i64, i64) -> bool) {
+fn each_run<T>(
+    from: (i64, i64),
+    to: (i64, i64),
+    size: i64,
+    mut visit: impl FnMut(i64, i64, i64) -> Option<T>,
+) -> Option<T> {
     let (dx, dy) = (to.0 - from.0, to.1 - from.1);
     if dy == 0 {
         let (first, last) = (from.0.min(to.0), from.0.max(to.0) + size - 1);
-        let mut visit = visit;
-        for y in from.1..from.1 + size {
-            if !visit(y, first, last) {
-                return;
-            }
-        }
+        (from.1..from.1 + size).find_map(|y| visit(y, first, last))
     } else if dx >= 0 {
-        RowSpans::<true>::new(from, dx, dy, size).walk(visit);
+        RowSpans::<true>::new(from, dx, dy, size).walk(visit)
     } else {
-        RowSpans::<false>::new(from, dx, dy, size).walk(visit);
+        RowSpans::<false>::new(from, dx, dy, size).walk(visit)
     }
 }
 
@@ -146,9 +143,10 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
         }
     }
 
-    /// Calls `visit(y, first, last)` on each row's run until it returns `false`.
+    /// Calls `visit(y, first, last)` on each row's run until it returns something, which it
+    /// returns.
     #[inline]
-    fn walk(mut self, mut visit: impl FnMut(i64, i64, i64) -> bool) {
+    fn walk<T>(mut self, mut visit: impl FnMut(i64, i64, i64) -> Option<T>) -> Option<T> {
         let rows = self.dy + self.size;
         let mut j = 0;
         loop {
@@ -157,8 +155,9 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
             } else {
                 (self.leading, self.lagging)
             };
-            if !visit(self.row, first, last) || j + 1 == rows {
-                return;
+            let seen = visit(self.row, first, last);
+            if seen.is_some() || j + 1 == rows {
+                return seen;
             }
             // `v0 = max(j - k, 0)` grows from row `k + 1` on, `v1 = min(j + 1, dy)` up to `dy`.
             if j >= self.size {
@@ -273,7 +272,7 @@ mod tests {
                 let mut cells = Vec::new();
                 each_run(from, to, size, |y, first, last| {
                     cells.extend((first..=last).map(|x| (x, y)));
-                    true
+                    None::<()>
                 });
                 cells.sort_unstable();
                 cells

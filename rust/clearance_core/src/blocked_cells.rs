@@ -112,19 +112,30 @@ impl BitRows {
     #[inline]
     pub(crate) fn first_in_row(&self, y: usize, first: usize, last: usize) -> Option<usize> {
         let row = y * self.words_per_row;
-        let (mut word, last_word) = (first / WORD, last / WORD);
-        // Bits from `first` on in its word, then whole words, then bits up to `last` in its word.
-        let mut hits = self.words[row + word] & u64::MAX << (first % WORD);
-        while word < last_word {
-            if hits != 0 {
-                return Some(word * WORD + hits.trailing_zeros() as usize);
-            }
-            word += 1;
-            hits = self.words[row + word];
-        }
-        hits &= u64::MAX >> (WORD - 1 - last % WORD);
-        (hits != 0).then(|| word * WORD + hits.trailing_zeros() as usize)
+        first_set_between(|word| self.words[row + word], first, last)
     }
+}
+
+/// The first set bit among bits `first..=last` of the words `word(0)`, `word(1)`, ... (bit `i`
+/// is bit `i % 64` of word `i / 64`), or `None` if none is set.
+#[inline]
+pub(crate) fn first_set_between(
+    word: impl Fn(usize) -> u64,
+    first: usize,
+    last: usize,
+) -> Option<usize> {
+    let (mut at, last_word) = (first / WORD, last / WORD);
+    // Bits from `first` on in its word, then whole words, then bits up to `last` in its word.
+    let mut hits = word(at) & u64::MAX << (first % WORD);
+    while at < last_word {
+        if hits != 0 {
+            return Some(at * WORD + hits.trailing_zeros() as usize);
+        }
+        at += 1;
+        hits = word(at);
+    }
+    hits &= u64::MAX >> (WORD - 1 - last % WORD);
+    (hits != 0).then(|| at * WORD + hits.trailing_zeros() as usize)
 }
 
 #[cfg(test)]

@@ -22,26 +22,53 @@
 //! `dy = 0` sweeps the rectangle between its footprints: rows `a.y` to `a.y + k - 1`, cells
 //! `min(a.x, b.x)` to `max(a.x, b.x) + k - 1`.
 
-use crate::blocked_cells::{BitRows, BlockedCells};
+use super::rules::Obstacles;
+use crate::blocked_cells::BitRows;
 
-/// A blocked cell that a `size x size` square sweeps moving in a straight line from anchor
-/// `from` to anchor `to` (map-local; both footprints on the map), or `None` if every cell it
-/// sweeps is traversable.
+/// A cell that the agent's square sweeps moving in a straight line from anchor `from` to
+/// anchor `to` (map-local; both footprints on the map) and that `obstacles` refuse, or `None`
+/// if there is none.
 ///
 /// The move is walked along its longer axis, one run of cells per row or per column (a steep
 /// move is the same problem with the axes exchanged, on the bits kept column by column), so
-/// it costs `min(|dx|, |dy|) + k` runs.
+/// it costs `min(|dx|, |dy|) + k` runs. With blocking units it is walked by rows, where the
+/// units' cells are kept as bits too, leaving out of each run of the start's rows the cells of
+/// its footprint (never refused for a unit).
 pub(crate) fn first_blocked_swept(
     from: (i64, i64),
     to: (i64, i64),
-    size: i64,
-    blocked: &BlockedCells,
+    obstacles: &Obstacles,
 ) -> Option<(i64, i64)> {
-    if (to.1 - from.1).abs() <= (to.0 - from.0).abs() {
-        return first_blocked_in_rows(from, to, size, blocked.rows());
-    }
-    let exchange = |(x, y): (i64, i64)| (y, x);
-    first_blocked_in_rows(exchange(from), exchange(to), size, blocked.columns()).map(exchange)
+    let (size, terrain) = (obstacles.size, obstacles.terrain);
+    let Some(units) = obstacles.units else {
+        if (to.1 - from.1).abs() <= (to.0 - from.0).abs() {
+            return first_blocked_in_rows(from, to, size, terrain.rows());
+        }
+        let exchange = |(x, y): (i64, i64)| (y, x);
+        return first_blocked_in_rows(exchange(from), exchange(to), size, terrain.columns())
+            .map(exchange);
+    };
+    let (start, width) = (obstacles.start, obstacles.width);
+    each_run(from, to, size, |y, first, last| {
+        let hit = terrain
+            .rows()
+            .first_in_row(y as usize, first as usize, last as usize);
+        if let Some(x) = hit {
+            return Some((x as i64, y));
+        }
+        let row = y as usize * width;
+        let under_units = |first: i64, last: i64| {
+            let hit = (first <= last)
+                .then(|| units.first_blocked_between(row + first as usize, row + last as usize));
+            hit.flatten().map(|index| ((index - row) as i64, y))
+        };
+        if (start.1..start.1 + size).contains(&y) {
+            under_units(first, last.min(start.0 - 1))
+                .or_else(|| under_units(first.max(start.0 + size), last))
+        } else {
+            under_units(first, last)
+        }
+    })
 }
 
 /// A blocked cell that a `size x size` square sweeps moving in a straight line from anchor
@@ -186,6 +213,7 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
 mod tests {
     use super::super::sweep::{all_swept, sweeps_cell};
     use super::*;
+    use crate::blocked_cells::BlockedCells;
 
     /// The cells of a pseudo-random `width x height` map, about one in `one_in` blocked.
     fn random_cells(seed: u64, width: i64, height: i64, one_in: u64) -> Vec<bool> {
@@ -233,7 +261,14 @@ mod tests {
                             continue;
                         }
                         let by_cells = all_swept(from, to, size, free);
-                        let found = first_blocked_swept(from, to, size, &blocked);
+                        let obstacles = Obstacles {
+                            terrain: &blocked,
+                            units: None,
+                            width: width as usize,
+                            start: from,
+                            size,
+                        };
+                        let found = first_blocked_swept(from, to, &obstacles);
                         assert_eq!(
                             found.is_none(),
                             by_cells,

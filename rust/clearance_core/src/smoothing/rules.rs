@@ -37,9 +37,26 @@ pub(crate) struct CellRules<'a> {
     uniform: bool,
     /// The highest multiplier of a terrain the profile may enter.
     highest: u32,
-    /// The cells the profile may not enter, when no unit counts: then a segment whose bound
-    /// is at least `highest` only needs its cells free (see `rows.rs`).
+    /// The cells the profile may not enter, unless units count by cost: then a segment whose
+    /// bound is at least `highest` only needs its cells free of these and of blocking units
+    /// (see `rows.rs`).
     blocked: Option<&'a BlockedCells>,
+}
+
+/// What refuses a segment whose bound no terrain the profile enters exceeds: the terrain it
+/// may not enter, and the cells under blocking units outside the start's footprint.
+#[derive(Clone, Copy)]
+pub(crate) struct Obstacles<'a> {
+    /// The cells the profile may not enter.
+    pub terrain: &'a BlockedCells,
+    /// The cells under blocking units (a view for agent size 1), if a unit blocks.
+    pub units: Option<&'a UnitsView>,
+    /// The map's width: the view's cell `(x, y)` is stored at `y * width + x`.
+    pub width: usize,
+    /// The start anchor and the agent size: cells of the start's footprint are never
+    /// refused for a unit.
+    pub start: (i64, i64),
+    pub size: i64,
 }
 
 impl<'a> CellRules<'a> {
@@ -70,7 +87,7 @@ impl<'a> CellRules<'a> {
             terrain,
             width,
             highest: profile.max_fixed_multiplier().unwrap_or(0),
-            blocked: blocked.filter(|_| units.is_none()),
+            blocked: blocked.filter(|_| !units_cost),
             profile,
             units,
             start,
@@ -89,11 +106,18 @@ impl<'a> CellRules<'a> {
         self.uniform
     }
 
-    /// The blocked cells that decide a segment whose multiplier bound is `bound`, if they
-    /// do: no unit counts and no terrain the profile enters costs more than `bound`.
+    /// What decides a segment whose multiplier bound is `bound`, if only obstacles do: no
+    /// unit counts by cost and no terrain the profile enters costs more than `bound`.
     #[inline]
-    pub(crate) fn blocked_cells(&self, bound: u32) -> Option<&'a BlockedCells> {
-        self.blocked.filter(|_| bound >= self.highest)
+    pub(crate) fn obstacles(&self, bound: u32) -> Option<Obstacles<'a>> {
+        let terrain = self.blocked.filter(|_| bound >= self.highest)?;
+        Some(Obstacles {
+            terrain,
+            units: self.units.map(|units| units.cells),
+            width: self.width,
+            start: self.start,
+            size: self.size,
+        })
     }
 
     /// The multiplier of the cell at map-local `(x, y)` under these rules, [`FORBIDDEN`] if no

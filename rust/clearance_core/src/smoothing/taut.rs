@@ -105,8 +105,8 @@ impl<'a> Segments<'a> {
         };
         let rules = self.rules;
         let (start, end) = (self.path[from], self.path[to]);
-        if let Some(blocked) = rules.blocked_cells(bound) {
-            return first_blocked_swept(start, end, rules.size(), blocked);
+        if let Some(obstacles) = rules.obstacles(bound) {
+            return first_blocked_swept(start, end, &obstacles);
         }
         let mut refused = None;
         all_swept(start, end, rules.size(), |x, y| {

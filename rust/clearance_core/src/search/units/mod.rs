@@ -50,6 +50,7 @@ mod bits;
 mod build;
 mod graph;
 
+use crate::blocked_cells::first_set_between;
 use crate::movement::{Direction, DIRECTIONS};
 use crate::occupancy::UnitId;
 use band::first_in_band;
@@ -118,6 +119,13 @@ impl UnitsView {
     #[inline(always)]
     pub(crate) fn is_blocked(&self, anchor: usize) -> bool {
         self.blocked[anchor / 64] >> (anchor % 64) & 1 != 0
+    }
+
+    /// The first blocked anchor among those stored at `first..=last`, if any (a run of one row
+    /// when the anchors are consecutive there).
+    #[inline]
+    pub(crate) fn first_blocked_between(&self, first: usize, last: usize) -> Option<usize> {
+        first_set_between(|word| self.blocked[word], first, last)
     }
 
     /// Whether the anchor stored at `anchor` is touched (see the module docs).

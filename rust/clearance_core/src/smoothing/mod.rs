@@ -80,11 +80,12 @@
 //! A segment is tested cell by cell, stopping at the first refused cell, with the multiplier
 //! bound of any pair of anchors read in constant time from a sparse table of the steps'
 //! largest multipliers (not built on ground where every cell the profile enters costs the
-//! same, since there the bound holds for every such cell). Where no unit counts and the bound
-//! is at least the profile's highest multiplier, the only rule left is "every swept cell may
-//! be entered", and `rows.rs` tests it against the blocked cells kept as bits beside the
-//! profile's clearance layer, a word or two per row the segment meets instead of a lookup per
-//! cell.
+//! same, since there the bound holds for every such cell). Where no unit counts by cost and
+//! the bound is at least the profile's highest multiplier, the only rule left is "every swept
+//! cell may be entered, and none lies under a blocking unit outside the start's footprint",
+//! and `rows.rs` tests it against the blocked cells kept as bits beside the profile's
+//! clearance layer (and the cells under blocking units, as bits of the units' view), a word or
+//! two per row the segment meets instead of a lookup per cell.
 //!
 //! The waypoints' Euclidean length ([`PathResult::waypoint_length`](crate::PathResult)) never
 //! exceeds the grid path's ([`PathResult::path_length`](crate::PathResult)): each segment is

@@ -3,9 +3,10 @@
 //! instead of a lookup per cell. The bits are kept twice, row by row and column by column, so
 //! that runs of a column cost as little.
 //!
-//! In each of the two, each row (or column) starts a new word (`words_per_row = ceil(width / 64)`), so a run of a row never
-//! straddles two rows, and bit `x % 64` of word `y * words_per_row + x / 64` is cell `(x, y)`.
-//! The bits padding the last word of a row stay clear. Stored in shared pages like every other
+//! In each of the two, each row (or column) starts a new word (`words_per_row = ceil(width /
+//! 64)`), so a run of a row never straddles two rows, and bit `x % 64` of word `y *
+//! words_per_row + x / 64` is cell `(x, y)`. The bits padding the last word of a row stay
+//! clear. Stored in shared pages like every other
 //! per-map array, so a snapshot of the map shares them and an edit copies only the pages it
 //! writes.
 
@@ -25,13 +26,9 @@ pub(crate) struct BlockedCells {
 impl BlockedCells {
     /// The blocked cells of a `width x height` map, where `blocked(x, y)` says so.
     pub(crate) fn new(width: usize, height: usize, blocked: impl Fn(usize, usize) -> bool) -> Self {
-        let cells = width * height;
         BlockedCells {
-            rows: BitRows::from_cells(width, (0..cells).map(|i| blocked(i % width, i / width))),
-            columns: BitRows::from_cells(
-                height,
-                (0..cells).map(|i| blocked(i / height, i % height)),
-            ),
+            rows: BitRows::new(width, height, &blocked),
+            columns: BitRows::new(height, width, |y, x| blocked(x, y)),
         }
     }
 
@@ -80,16 +77,13 @@ pub(crate) struct BitRows {
 }
 
 impl BitRows {
-    /// The bits of a `width`-wide grid whose cells, row by row, are set where `blocked` says
-    /// so.
-    fn from_cells(width: usize, blocked: impl ExactSizeIterator<Item = bool>) -> Self {
+    /// The bits of a `width x height` grid, set where `blocked(x, y)` says so.
+    fn new(width: usize, height: usize, blocked: impl Fn(usize, usize) -> bool) -> Self {
         let words_per_row = width.div_ceil(WORD);
-        let height = blocked.len().checked_div(width).unwrap_or(0);
         let mut words = vec![0u64; words_per_row * height];
-        for (index, blocked) in blocked.enumerate() {
-            if blocked {
-                let (x, y) = (index % width, index / width);
-                words[y * words_per_row + x / WORD] |= 1 << (x % WORD);
+        for (y, row) in words.chunks_mut(words_per_row.max(1)).enumerate() {
+            for x in (0..width).filter(|&x| blocked(x, y)) {
+                row[x / WORD] |= 1 << (x % WORD);
             }
         }
         BitRows {

@@ -509,13 +509,8 @@ mod tests {
     /// (where index differences are ambiguous and coordinates are compared instead) up.
     #[test]
     fn each_step_is_reported_with_its_kind() {
-        let mut state = 0x5eed_u64;
-        let mut below = |bound: i64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as i64 % bound
-        };
+        let mut rng = crate::test_rng::TestRng(0x5eed);
+        let mut below = |bound: i64| rng.below(bound);
         for width in 1..=6_usize {
             let height = 4_usize;
             let grid =

@@ -130,13 +130,8 @@ mod tests {
     /// Keys are (priority, id); `slots[id]` tracks where each id sits.
     #[test]
     fn pops_in_sorted_order_with_decreases() {
-        let mut state = 0x1234_5678_u64;
-        let mut random = move |limit: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) % limit
-        };
+        let mut rng = crate::test_rng::TestRng(0x1234_5678);
+        let mut random = move |limit: u64| rng.below(limit);
         let mut heap = IndexedHeap::default();
         let mut slots = vec![u32::MAX; 3000];
         let mut live: Vec<(u64, usize)> = Vec::new();

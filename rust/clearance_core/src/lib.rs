@@ -69,6 +69,8 @@ mod result;
 mod search;
 mod smoothing;
 mod terrain;
+#[cfg(test)]
+mod test_rng;
 
 pub use clearance::{ClearanceLayer, MAX_CLEARANCE};
 pub use cost::{

@@ -431,27 +431,19 @@ fn decode(entry: u16) -> StoredRay {
 mod tests {
     use super::*;
     use crate::graph::test_masks;
+    use crate::test_rng::TestRng;
 
     /// Move masks of a `width x height` map whose open cells `open` lists row by row.
     fn move_masks(open: &[bool], width: usize, height: usize) -> PagedVec<u8> {
         test_masks::move_masks(width, height, |x, y| open[y * width + x])
     }
 
-    /// A small generator on a fixed seed, so a failure replays.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, bound: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % bound as u64) as usize
-        }
-    }
-
     /// Multipliers from 0 to 3 on a random map, or none (a uniform-cost graph).
-    fn random_multipliers(rng: &mut Rng, cells: usize, weighted: bool) -> Option<PagedVec<u32>> {
+    fn random_multipliers(
+        rng: &mut TestRng,
+        cells: usize,
+        weighted: bool,
+    ) -> Option<PagedVec<u32>> {
         weighted.then(|| (0..cells).map(|_| rng.below(4) as u32).collect())
     }
 
@@ -574,13 +566,13 @@ mod tests {
         }
     }
 
-    fn random_open(rng: &mut Rng, cells: usize, walls_in_ten: usize) -> Vec<bool> {
+    fn random_open(rng: &mut TestRng, cells: usize, walls_in_ten: usize) -> Vec<bool> {
         (0..cells).map(|_| rng.below(10) >= walls_in_ten).collect()
     }
 
     #[test]
     fn every_stored_ray_is_the_walked_ray() {
-        let mut rng = Rng(0x51DE_0A75);
+        let mut rng = TestRng(0x51DE_0A75);
         for case in 0..600 {
             let (width, height) = (1 + rng.below(24), 1 + rng.below(24));
             let open = random_open(&mut rng, width * height, case % 6);
@@ -633,7 +625,7 @@ mod tests {
 
     #[test]
     fn a_repaired_table_equals_a_rebuild() {
-        let mut rng = Rng(0xED17_5EED);
+        let mut rng = TestRng(0xED17_5EED);
         for case in 0..600 {
             let (width, height) = (1 + rng.below(20), 1 + rng.below(20));
             let mut open = random_open(&mut rng, width * height, case % 5);

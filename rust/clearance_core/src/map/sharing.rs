@@ -8,28 +8,16 @@ use crate::movement::Movement;
 use crate::paged::{PageAudit, PAGE_LEN};
 use crate::profile::AgentProfile;
 use crate::result::PathCode;
+use crate::test_rng::TestRng;
 
 const GROUND: u8 = 0;
 const WALL: u8 = 1;
 const SWAMP: u8 = 2;
 
-/// A small generator on a fixed seed, so a failure replays.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, bound: i32) -> i32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % bound as u64) as i32
-    }
-}
-
 /// A `width x height` map of ground with wall blocks and swamp patches, a uniform-cost
 /// profile (whose graphs store rays) and a weighted one (whose graphs store multipliers),
 /// every layer and graph of sizes 1 to 3 built.
-fn warm_map(rng: &mut Rng, (width, height): (i32, i32), movement: Movement) -> PathMap {
+fn warm_map(rng: &mut TestRng, (width, height): (i32, i32), movement: Movement) -> PathMap {
     let mut grid = TerrainGrid::new(Region::new(0, 0, width, height), GROUND).unwrap();
     for (count, terrain) in [(60, SWAMP), (150, WALL)] {
         for _ in 0..count {
@@ -87,7 +75,7 @@ fn audit(map: &PathMap, snapshot: &PathMap) -> PageAudit {
 
 #[test]
 fn an_edit_after_a_snapshot_copies_only_the_pages_it_writes() {
-    let mut rng = Rng(0x9A6E_D5EE);
+    let mut rng = TestRng(0x9A6E_D5EE);
     for movement in [Movement::EightWay, Movement::FourWay] {
         let (width, height) = (256, 160);
         let mut map = warm_map(&mut rng, (width, height), movement);
@@ -126,7 +114,7 @@ fn an_edit_after_a_snapshot_copies_only_the_pages_it_writes() {
 
 #[test]
 fn a_snapshot_shares_every_page_until_an_edit() {
-    let mut rng = Rng(0x5A4E_0001);
+    let mut rng = TestRng(0x5A4E_0001);
     let map = warm_map(&mut rng, (200, 100), Movement::EightWay);
     let snapshot = map.clone();
     let audit = audit(&map, &snapshot);

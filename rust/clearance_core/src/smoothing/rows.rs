@@ -214,17 +214,13 @@ mod tests {
     use super::super::sweep::{all_swept, sweeps_cell};
     use super::*;
     use crate::blocked_cells::BlockedCells;
+    use crate::test_rng::TestRng;
 
     /// The cells of a pseudo-random `width x height` map, about one in `one_in` blocked.
     fn random_cells(seed: u64, width: i64, height: i64, one_in: u64) -> Vec<bool> {
-        let mut state = seed;
+        let mut rng = TestRng(seed);
         (0..width * height)
-            .map(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (state >> 33).is_multiple_of(one_in)
-            })
+            .map(|_| rng.below(one_in) == 0)
             .collect()
     }
 
@@ -291,13 +287,8 @@ mod tests {
 
     #[test]
     fn the_rows_hold_exactly_the_swept_cells_either_way() {
-        let mut state = 7u64;
-        let mut next = |bound: i64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) % bound as u64) as i64
-        };
+        let mut rng = TestRng(7);
+        let mut next = |bound: i64| rng.below(bound);
         for _ in 0..3000 {
             let size = 1 + next(4);
             let from = (next(40), next(40));

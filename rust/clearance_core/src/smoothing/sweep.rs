@@ -169,13 +169,8 @@ mod tests {
 
     #[test]
     fn the_constant_time_test_agrees_with_the_enumeration() {
-        let mut state = 11u64;
-        let mut next = |bound: i64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) % bound as u64) as i64
-        };
+        let mut rng = crate::test_rng::TestRng(11);
+        let mut next = |bound: i64| rng.below(bound);
         let mut met = 0;
         for _ in 0..2000 {
             let size = 1 + next(4);

@@ -269,18 +269,7 @@ fn intersection(a: AnchorRect, b: AnchorRect) -> AnchorRect {
 mod tests {
     use super::*;
     use crate::grid::Cell;
-
-    /// A small pseudo-random generator, so failures replay.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, bound: u64) -> u64 {
-            self.0 = (self.0)
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) % bound
-        }
-    }
+    use crate::test_rng::TestRng;
 
     /// The blocked and touched anchors straight from the definitions, for the units `counts`
     /// accepts: blocked where the agent's footprint overlaps a counted unit's, touched within
@@ -320,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_kept_view_answers_like_the_definitions_after_every_update() {
-        let mut rng = Rng(11);
+        let mut rng = TestRng(11);
         let shape = (23usize, 17usize);
         let mut view = UnitsView::default();
         let mut version = 1;
@@ -332,7 +321,7 @@ mod tests {
                 units = (0..rng.below(40) + 1)
                     .map(|id| Unit {
                         id: id as UnitId,
-                        anchor: Cell::new(rng.below(23) as i32, rng.below(17) as i32),
+                        anchor: Cell::new(rng.below(23), rng.below(17)),
                         agent_size: rng.below(3) as u8 + 1,
                     })
                     .collect();

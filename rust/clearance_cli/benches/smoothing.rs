@@ -17,9 +17,15 @@
 
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
-use clearance_core::{Cell, OtherUnits, PathMap, PathQuery, SearchScratch, Smoothing, UnitId};
+use clearance_core::{Cell, OtherUnits, PathMap, PathQuery, SearchScratch, Smoothing};
+use std::collections::HashSet;
 use std::hint::black_box;
 use std::time::Instant;
+
+#[path = "../../clearance_core/benches/support/generated.rs"]
+mod generated;
+#[path = "support/scatter.rs"]
+mod scatter;
 
 /// One map and size: the paired times and what the smoothed paths look like.
 struct Measured {
@@ -46,30 +52,6 @@ fn query(
     PathQuery::new(start, goal, size, MOVINGAI_PROFILE)
         .smoothing(smoothing)
         .other_units(others)
-}
-
-/// `count` units of sizes 1, 2, 3 in turn at pseudo-random anchors where each fits.
-fn scattered_units(map: &PathMap, count: usize) -> Vec<(UnitId, Cell, i64)> {
-    let region = map.region();
-    let mut state = 0x5EED_u64;
-    let mut below = |bound: i32| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 33) % bound as u64) as i32
-    };
-    let mut units = Vec::with_capacity(count);
-    while units.len() < count {
-        let size = (units.len() % 3 + 1) as i64;
-        let cell = Cell::new(
-            region.x + below(region.width),
-            region.y + below(region.height),
-        );
-        if i64::from(map.clearance(cell, MOVINGAI_PROFILE).unwrap_or(0)) >= size {
-            units.push((units.len() as UnitId, cell, size));
-        }
-    }
-    units
 }
 
 fn measure(
@@ -160,7 +142,8 @@ fn main() {
             problems.iter().map(|problem| problem.endpoints()).collect();
         let mut map = PathMap::new(file.grid);
         map.set_profile(movingai_profile()).unwrap();
-        map.place_units(&scattered_units(&map, units)).unwrap();
+        let placed = scatter::scatter(&map, &mut generated::Lcg(0x5EED), units, 0, &HashSet::new());
+        map.place_units(&placed).unwrap();
         for size in [1, 3] {
             let m = measure(&map, &queries, size, rounds, others);
             let ratio = m.taut_us / m.off_us;

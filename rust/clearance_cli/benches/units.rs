@@ -28,7 +28,10 @@ const PROFILE: &str = MOVINGAI_PROFILE;
 
 #[path = "../../clearance_core/benches/support/generated.rs"]
 mod generated;
+#[path = "support/scatter.rs"]
+mod scatter;
 use generated::Lcg as Rng;
+use scatter::scatter;
 
 fn load(name: &str) -> (PathMap, std::path::PathBuf) {
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
@@ -36,35 +39,6 @@ fn load(name: &str) -> (PathMap, std::path::PathBuf) {
     let mut map = PathMap::new(file.grid);
     map.set_profile(movingai_profile()).unwrap();
     (map, dir)
-}
-
-/// `count` units of sizes 1, 2, 3 in turn, each where a unit of its size fits and whose
-/// footprint covers none of `keep_clear`; ids from `first_id`.
-fn scatter(
-    map: &PathMap,
-    rng: &mut Rng,
-    count: usize,
-    first_id: UnitId,
-    keep_clear: &HashSet<Cell>,
-) -> Vec<(UnitId, Cell, i64)> {
-    let region = map.region();
-    let mut units = Vec::with_capacity(count);
-    while units.len() < count {
-        let size = (units.len() % 3 + 1) as i64;
-        let cell = Cell::new(
-            region.x + rng.below(region.width),
-            region.y + rng.below(region.height),
-        );
-        let fits = map.clearance(cell, PROFILE).unwrap_or(0) as i64 >= size;
-        let side = size as i32;
-        let clear = (0..side).all(|dy| {
-            (0..side).all(|dx| !keep_clear.contains(&Cell::new(cell.x + dx, cell.y + dy)))
-        });
-        if fits && clear {
-            units.push((first_id + units.len() as UnitId, cell, size));
-        }
-    }
-    units
 }
 
 fn mean_ms(rounds: usize, work: impl FnMut()) -> f64 {

@@ -301,7 +301,7 @@ impl PathMap {
                 &mut scratch.unit_cells,
                 checked.profile,
                 checked.size,
-                &path,
+                (&path, &outcome.path),
                 units.map_or(OtherUnits::Ignore, |units| units.rule),
                 &exempt,
             ),

@@ -11,7 +11,7 @@ use crate::movement::DIRECTIONS;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::search::UnitsView;
-use crate::smoothing::{taut_waypoints, CellRules, CellUnits};
+use crate::smoothing::{taut_waypoints, CellRules, CellUnits, PathAnchors};
 
 impl PathMap {
     /// The taut waypoints of `path`, a chain of legal steps for an agent of `agent_size` with
@@ -82,6 +82,7 @@ impl PathMap {
                 });
             }
         }
+        let path = (path, &indices[..]);
         Ok(self.waypoints_along(&mut view, found, size, path, other_units, &exempt))
     }
 
@@ -132,31 +133,29 @@ impl PathMap {
         Ok(indices)
     }
 
-    /// The taut waypoints of `path` (a chain of legal steps for an agent of `size` with
-    /// `profile`, entering no anchor the counted units block under `Block`), with the units
-    /// that `exempt` does not name counted by `rule`. `cells` is memory for the view of the
-    /// cells under those units.
+    /// The taut waypoints of `path` (its cells and their storage indices: a chain of legal
+    /// steps for an agent of `size` with `profile`, entering no anchor the counted units block
+    /// under `Block`), with the units that `exempt` does not name counted by `rule`. `cells` is
+    /// memory for the view of the cells under those units.
     pub(super) fn waypoints_along(
         &self,
         cells: &mut UnitsView,
         profile: &AgentProfile,
         size: u8,
-        path: &[Cell],
+        (path, indices): (&[Cell], &[usize]),
         rule: OtherUnits,
         exempt: &Exemptions,
     ) -> Vec<Cell> {
-        let Some(&start) = path.first() else {
+        if path.is_empty() {
             return Vec::new();
-        };
+        }
         let width = self.grid.width();
-        let origin = self.grid.region();
-        // Map-local coordinates by subtraction: the cells are at hand, and dividing storage
-        // indices by the width would cost a division per anchor.
-        let local = |cell: Cell| {
-            (
-                i64::from(cell.x) - i64::from(origin.x),
-                i64::from(cell.y) - i64::from(origin.y),
-            )
+        let region = self.grid.region();
+        let anchors = PathAnchors {
+            cells: path,
+            indices,
+            origin: Cell::new(region.x, region.y),
+            width,
         };
         // Size 1 and no start: the view's blocked anchors are the cells under counted units.
         let counted = rule != OtherUnits::Ignore
@@ -169,10 +168,9 @@ impl PathMap {
             clearance.as_deref().map(ClearanceLayer::blocked_cells),
             profile,
             size,
-            local(start),
+            anchors.anchor(0),
             units,
         );
-        let anchors: Vec<(i64, i64)> = path.iter().map(|&cell| local(cell)).collect();
         taut_waypoints(&anchors, &rules)
             .into_iter()
             .map(|at| path[at])

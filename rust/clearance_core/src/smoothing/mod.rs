@@ -118,7 +118,7 @@ mod sweep;
 mod taut;
 
 pub(crate) use rules::{CellRules, CellUnits};
-pub(crate) use taut::taut_waypoints;
+pub(crate) use taut::{taut_waypoints, PathAnchors};
 
 /// Whether a query's result carries waypoints, and which (see the module docs).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

@@ -4,30 +4,69 @@
 use super::rows::first_blocked_swept;
 use super::rules::{CellRules, FORBIDDEN};
 use super::sweep::{all_swept, sweeps_cell};
+use crate::grid::Cell;
 
-/// The indices into `path` (map-local anchors, a chain of legal steps) of its taut waypoints,
-/// first and last included; empty for an empty path.
-pub(crate) fn taut_waypoints(path: &[(i64, i64)], rules: &CellRules<'_>) -> Vec<usize> {
-    let Some(last) = path.len().checked_sub(1) else {
+/// A path to smooth, a chain of legal steps: its cells and their storage indices on the map,
+/// which the caller holds already (reading anchors from them as needed spares a copy of the
+/// path).
+pub(crate) struct PathAnchors<'a> {
+    /// The path's cells.
+    pub cells: &'a [Cell],
+    /// Their storage indices, `y * width + x` counted from the map's origin.
+    pub indices: &'a [usize],
+    /// The map's origin cell and its width.
+    pub origin: Cell,
+    pub width: usize,
+}
+
+impl PathAnchors<'_> {
+    /// Anchor `at`, map-local.
+    #[inline]
+    pub(crate) fn anchor(&self, at: usize) -> (i64, i64) {
+        let cell = self.cells[at];
+        (
+            i64::from(cell.x) - i64::from(self.origin.x),
+            i64::from(cell.y) - i64::from(self.origin.y),
+        )
+    }
+
+    /// The anchors where the path may change direction, and the last: between two of them
+    /// the path is one straight run.
+    ///
+    /// On a map at least three cells wide, two steps are equal iff they move the storage
+    /// index by as much (`a + c == 2 b` for consecutive indices `a, b, c`): a step moves it by
+    /// `dy * width + dx` with `dx, dy` in `-1..=1`, and two such sums differ by `(dy - dy')
+    /// width + (dx - dx')`, which is zero only with `dy = dy'` (else its first term is at least
+    /// 3 in size and the second at most 2), and then `dx = dx'`. One comparison an anchor. On
+    /// narrower maps every anchor counts.
+    fn turns(&self) -> Vec<usize> {
+        let last = self.indices.len() - 1;
+        if self.width < 3 {
+            return (1..=last).collect();
+        }
+        let indices = self.indices;
+        let mut turns = Vec::with_capacity(indices.len() / 4 + 1);
+        for (at, (before, after)) in indices.iter().zip(&indices[2..]).enumerate() {
+            if before + after != 2 * indices[at + 1] {
+                turns.push(at + 1);
+            }
+        }
+        turns.push(last);
+        turns
+    }
+}
+
+/// The indices into `path` of its taut waypoints, first and last included; empty for an empty
+/// path.
+pub(crate) fn taut_waypoints(path: &PathAnchors<'_>, rules: &CellRules<'_>) -> Vec<usize> {
+    let Some(last) = path.indices.len().checked_sub(1) else {
         return Vec::new();
     };
     if last == 0 {
         return vec![0];
     }
     let segments = Segments::new(path, rules);
-    // The anchors where the path changes direction, and the last: between two of them the
-    // path is one straight run.
-    let mut turns = Vec::with_capacity(path.len() / 4 + 1);
-    let step = |pair: &[(i64, i64)]| (pair[1].0 - pair[0].0, pair[1].1 - pair[0].1);
-    let mut previous = step(path);
-    for (at, pair) in path.windows(2).enumerate().skip(1) {
-        let next = step(pair);
-        if next != previous {
-            turns.push(at);
-        }
-        previous = next;
-    }
-    turns.push(last);
+    let turns = path.turns();
     // Each greedy waypoint with the cell that refused going one anchor farther from it, when
     // that cell refuses every segment (see `Segments::hard`).
     let mut greedy = vec![(0, None)];
@@ -57,21 +96,26 @@ pub(crate) fn taut_waypoints(path: &[(i64, i64)], rules: &CellRules<'_>) -> Vec<
 
 /// The segments between anchors of one path, tested against the rules.
 struct Segments<'a> {
-    path: &'a [(i64, i64)],
+    path: &'a PathAnchors<'a>,
     rules: &'a CellRules<'a>,
     /// The multiplier bound of every pair of anchors; `None` where the rules are uniform.
     bounds: Option<RangeMax>,
 }
 
 impl<'a> Segments<'a> {
-    fn new(path: &'a [(i64, i64)], rules: &'a CellRules<'a>) -> Self {
+    fn new(path: &'a PathAnchors<'a>, rules: &'a CellRules<'a>) -> Self {
         let bounds = (!rules.uniform()).then(|| {
-            let steps = path.windows(2).map(|pair| {
+            let steps = (1..path.cells.len()).map(|to| {
                 let mut highest = 0;
-                all_swept(pair[0], pair[1], rules.size(), |x, y| {
-                    highest = highest.max(rules.multiplier(x, y));
-                    true
-                });
+                all_swept(
+                    path.anchor(to - 1),
+                    path.anchor(to),
+                    rules.size(),
+                    |x, y| {
+                        highest = highest.max(rules.multiplier(x, y));
+                        true
+                    },
+                );
                 highest
             });
             RangeMax::new(steps.collect())
@@ -104,7 +148,7 @@ impl<'a> Segments<'a> {
             None => FORBIDDEN - 1,
         };
         let rules = self.rules;
-        let (start, end) = (self.path[from], self.path[to]);
+        let (start, end) = (self.path.anchor(from), self.path.anchor(to));
         if let Some(obstacles) = rules.obstacles(bound) {
             return first_blocked_swept(start, end, &obstacles);
         }
@@ -127,7 +171,12 @@ impl<'a> Segments<'a> {
 
     /// Whether the segment from anchor `from` to anchor `to` sweeps `cell`.
     fn sweeps(&self, from: usize, to: usize, cell: (i64, i64)) -> bool {
-        sweeps_cell(self.path[from], self.path[to], self.rules.size(), cell)
+        sweeps_cell(
+            self.path.anchor(from),
+            self.path.anchor(to),
+            self.rules.size(),
+            cell,
+        )
     }
 
     /// The next waypoint after anchor `at` (not the last), given the turns after it (`ahead`,
@@ -242,6 +291,59 @@ impl RangeMax {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::TestRng;
+
+    #[test]
+    fn turns_from_storage_indices_are_where_the_step_changes() {
+        let mut rng = TestRng(21);
+        let mut checked_turns = 0;
+        for width in 1..=9i32 {
+            let height = 7;
+            for _ in 0..200 {
+                // A random walk of legal steps that keeps a direction for a while.
+                let mut cells = vec![Cell::new(rng.below(width), rng.below(height))];
+                let mut step = (0, 0);
+                while cells.len() < 40 {
+                    if step == (0, 0) || rng.below(3) == 0 {
+                        step = (rng.below(3) - 1, rng.below(3) - 1);
+                    }
+                    let last = cells[cells.len() - 1];
+                    let next = Cell::new(last.x + step.0, last.y + step.1);
+                    let on_map = (0..width).contains(&next.x) && (0..height).contains(&next.y);
+                    if step != (0, 0) && on_map {
+                        cells.push(next);
+                    } else {
+                        step = (0, 0);
+                    }
+                }
+                let indices: Vec<usize> = cells
+                    .iter()
+                    .map(|cell| (cell.y * width + cell.x) as usize)
+                    .collect();
+                let path = PathAnchors {
+                    cells: &cells,
+                    indices: &indices,
+                    origin: Cell::new(0, 0),
+                    width: width as usize,
+                };
+                let step_at =
+                    |at: usize| (cells[at + 1].x - cells[at].x, cells[at + 1].y - cells[at].y);
+                let mut by_steps: Vec<usize> = (1..cells.len() - 1)
+                    .filter(|&at| step_at(at) != step_at(at - 1))
+                    .collect();
+                by_steps.push(cells.len() - 1);
+                let turns = path.turns();
+                if width >= 3 {
+                    assert_eq!(turns, by_steps, "width {width}: {cells:?}");
+                    checked_turns += turns.len();
+                } else {
+                    // Every anchor counts, so every real turn is among them.
+                    assert_eq!(turns, (1..cells.len()).collect::<Vec<_>>());
+                }
+            }
+        }
+        assert!(checked_turns > 5000, "{checked_turns} turns checked");
+    }
 
     #[test]
     fn range_maxima_match_a_scan() {

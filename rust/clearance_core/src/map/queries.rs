@@ -11,7 +11,8 @@ use crate::query::PathQuery;
 use crate::query::SearchMode;
 use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
 use crate::search::{
-    estimate, search, Algorithm, SearchOptions, SearchScratch, UnitsInSearch, UnitsView, ViewKey,
+    estimate, search, Algorithm, RoundUnits, SearchOptions, SearchScratch, UnitsInSearch,
+    UnitsView, ViewKey,
 };
 use crate::smoothing::Smoothing;
 use std::cell::RefCell;
@@ -246,23 +247,20 @@ impl PathMap {
         let width = self.grid.width();
         let movement = self.movement;
         let mut outcome = match units {
-            // Other units only remove anchors or raise costs, so a path found as if they were
-            // not there that enters and passes none of them is optimal with them too.
             Some(counted) if query.max_expansions.is_none() => {
-                let alone = SearchOptions {
-                    algorithm: algorithm_for(query.search, graph, None),
-                    units: None,
-                    ..options
+                let round_units = RoundUnits {
+                    graph,
+                    movement,
+                    width,
+                    alone: SearchOptions {
+                        algorithm: algorithm_for(query.search, graph, None),
+                        units: None,
+                        ..options
+                    },
+                    with_units: options,
+                    view: counted.view,
                 };
-                let first = search(scratch, graph, movement, alone, width, start, target);
-                if first.cost.is_none() || counted.view.clear_along(&first.path, width) {
-                    first
-                } else {
-                    let mut second =
-                        search(scratch, graph, movement, options, width, start, target);
-                    second.expanded += first.expanded;
-                    second
-                }
+                round_units.search(scratch, start, target)
             }
             _ => search(scratch, graph, movement, options, width, start, target),
         };

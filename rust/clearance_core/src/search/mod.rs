@@ -37,6 +37,7 @@
 //! shared by all queries of the scratch, so memory follows the largest search, not the map.
 
 mod astar;
+mod detours;
 mod direct;
 mod heuristic;
 mod jump;
@@ -49,6 +50,7 @@ mod scratch;
 mod step_costs;
 mod units;
 
+pub(crate) use detours::RoundUnits;
 pub(crate) use moves::Unblocked;
 pub(crate) use range::{range_search, Budget, RangeCosts, RangeFound, Reached, Window};
 use scratch::Layout;

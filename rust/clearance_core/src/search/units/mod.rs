@@ -168,15 +168,29 @@ impl UnitsView {
     /// Whether the path `path` (storage indices of successive anchors on a map `width` wide)
     /// enters no blocked anchor and passes none diagonally.
     pub(crate) fn clear_along(&self, path: &[usize], width: usize) -> bool {
-        path.windows(2).all(|pair| {
-            let (from, to) = (pair[0], pair[1]);
-            let (dx, dy) = (to % width != from % width, to / width != from / width);
-            !self.is_blocked(to)
-                && !(dx
-                    && dy
-                    && (self.is_blocked(from - from % width + to % width)
-                        || self.is_blocked(to - to % width + from % width)))
-        })
+        path.windows(2)
+            .all(|pair| self.step_clear(pair[0], pair[1], width))
+    }
+
+    /// The steps of `path` (as in [`clear_along`](Self::clear_along); step `i` goes from
+    /// anchor `i` to anchor `i + 1`) that enter a blocked anchor or pass one diagonally.
+    pub(crate) fn unclear_steps(&self, path: &[usize], width: usize) -> Vec<usize> {
+        (path.windows(2).enumerate())
+            .filter(|(_, pair)| !self.step_clear(pair[0], pair[1], width))
+            .map(|(step, _)| step)
+            .collect()
+    }
+
+    /// Whether the step from the anchor stored at `from` to its neighbour at `to` enters no
+    /// blocked anchor and passes none diagonally.
+    #[inline]
+    fn step_clear(&self, from: usize, to: usize, width: usize) -> bool {
+        let (dx, dy) = (to % width != from % width, to / width != from / width);
+        !self.is_blocked(to)
+            && !(dx
+                && dy
+                && (self.is_blocked(from - from % width + to % width)
+                    || self.is_blocked(to - to % width + from % width)))
     }
 
     /// The fewest steps, from 1 to `steps`, after which a walk from the anchor stored at

@@ -1,0 +1,223 @@
+//! Searching round other units by first searching as if they were not there.
+//!
+//! Other units only remove anchors (`Block`) or raise what entering them costs (`Cost`), so
+//! no path with them costs less than the optimum `C0` without them, and **any path with them
+//! that costs `C0` is optimal**. Three tries, cheapest first:
+//!
+//! 1. Search as if alone. A path that enters no anchor under a counted unit and passes none
+//!    diagonally is a path with them too, of cost `C0`: done.
+//! 2. Otherwise, where the path crosses units, replace each stretch it cannot keep by a
+//!    *detour*: a search with the units from a kept anchor some turns before the stretch to a
+//!    kept anchor some turns after it. A sub-path of an optimal path is optimal, so the alone
+//!    path between the two anchors costs the alone optimum between them; when the detour
+//!    costs exactly that, the spliced path still costs `C0` and is optimal. Paths on open
+//!    ground have many equal-cost orders of the same steps, so a unit on one of them usually
+//!    leaves another.
+//! 3. Otherwise (some detour costs more, finds nothing, or exceeds its budget), search the
+//!    whole problem with the units.
+//!
+//! Which anchors a detour joins, and the budget, only decide how often step 2 succeeds; what
+//! it returns is optimal either way. The spliced path is a chain of legal steps with the
+//! units: the kept stretches are clear of them (step 1's test) and each detour is a search
+//! result on the graph with them.
+
+use super::{search, SearchOptions, SearchOutcome, SearchScratch, UnitsView};
+use crate::graph::AnchorGraph;
+use crate::movement::Movement;
+
+/// Turns of the alone path a detour reaches back before, and on after, a stretch it replaces:
+/// enough for the diagonal and straight runs on either side to change order.
+const TURNS_AROUND: usize = 3;
+
+/// Expansions a detour may take before the whole problem is searched instead.
+const DETOUR_EXPANSIONS: u64 = 1_000;
+
+/// A search of one problem with other units counted.
+pub(crate) struct RoundUnits<'a> {
+    pub graph: &'a AnchorGraph,
+    pub movement: Movement,
+    pub width: usize,
+    /// The search without the units, and with them.
+    pub alone: SearchOptions<'a>,
+    pub with_units: SearchOptions<'a>,
+    /// What the counted units block.
+    pub view: &'a UnitsView,
+}
+
+impl RoundUnits<'_> {
+    /// An optimal path from `start` to `goal` with the units (see the module docs), its
+    /// expansions those of every search it ran.
+    pub(crate) fn search(
+        &self,
+        scratch: &mut SearchScratch,
+        start: usize,
+        goal: usize,
+    ) -> SearchOutcome {
+        let first = self.run(scratch, self.alone, start, goal);
+        let crossings = self.view.unclear_steps(&first.path, self.width);
+        if first.cost.is_none() || crossings.is_empty() {
+            return first;
+        }
+        let mut expanded = first.expanded;
+        let detoured = self.detoured(scratch, &first, &crossings, &mut expanded);
+        let mut outcome =
+            detoured.unwrap_or_else(|| self.run(scratch, self.with_units, start, goal));
+        outcome.expanded += expanded;
+        outcome
+    }
+
+    fn run(
+        &self,
+        scratch: &mut SearchScratch,
+        options: SearchOptions<'_>,
+        start: usize,
+        goal: usize,
+    ) -> SearchOutcome {
+        search(
+            scratch,
+            self.graph,
+            self.movement,
+            options,
+            self.width,
+            start,
+            goal,
+        )
+    }
+
+    /// `first` (an optimal alone path whose steps `crossings` are not clear of the units) with
+    /// every stretch round its crossings replaced by an equal-cost detour, or `None` if one
+    /// has none. Adds the detours' expansions to `expanded`.
+    fn detoured(
+        &self,
+        scratch: &mut SearchScratch,
+        first: &SearchOutcome,
+        crossings: &[usize],
+        expanded: &mut u64,
+    ) -> Option<SearchOutcome> {
+        let path = &first.path;
+        let last = path.len() - 1;
+        let mut spliced = Vec::with_capacity(path.len() + 16);
+        let mut kept_from = 0;
+        for (from, to) in detour_ends(path, crossings) {
+            if (from, to) == (0, last) {
+                // The detour is the whole problem: step 3 does it.
+                return None;
+            }
+            let with_units = SearchOptions {
+                max_expansions: DETOUR_EXPANSIONS,
+                ..self.with_units
+            };
+            let detour = self.run(scratch, with_units, path[from], path[to]);
+            *expanded += detour.expanded;
+            let alone = self.run(scratch, self.alone, path[from], path[to]);
+            *expanded += alone.expanded;
+            if detour.cost.is_none() || detour.cost != alone.cost {
+                return None;
+            }
+            spliced.extend_from_slice(&path[kept_from..from]);
+            spliced.extend_from_slice(&detour.path);
+            kept_from = to + 1;
+        }
+        spliced.extend_from_slice(&path[kept_from..]);
+        Some(SearchOutcome {
+            cost: first.cost,
+            path: spliced,
+            expanded: 0,
+            limit_reached: false,
+        })
+    }
+}
+
+/// The anchors (indices into `path`) each detour joins, in order and apart: for each run of
+/// neighbouring crossing steps (step `i` goes from anchor `i` to `i + 1`), from the
+/// [`TURNS_AROUND`]th turn before its first step (or the start) to the [`TURNS_AROUND`]th
+/// turn after its last (or the end), merged where they overlap. The first anchor of a
+/// crossing run is kept (the step into it is clear, or it is the start); the last ends past
+/// the run unless the run ends the path.
+fn detour_ends(path: &[usize], crossings: &[usize]) -> Vec<(usize, usize)> {
+    let last = path.len() - 1;
+    // Any test works here (the ends only steer how often a detour succeeds): a change in the
+    // storage index's step is a turn, or on maps narrower than three cells may be one.
+    let turns_at = |at: usize| at > 0 && at < last && path[at - 1] + path[at + 1] != 2 * path[at];
+    let mut ends: Vec<(usize, usize)> = Vec::new();
+    let mut run = 0;
+    while run < crossings.len() {
+        let mut end = run;
+        while end + 1 < crossings.len() && crossings[end + 1] == crossings[end] + 1 {
+            end += 1;
+        }
+        let mut from = crossings[run];
+        let mut turns = 0;
+        while from > 0 && turns < TURNS_AROUND {
+            from -= 1;
+            turns += usize::from(turns_at(from));
+        }
+        let mut to = crossings[end] + 1;
+        let mut turns = 0;
+        while to < last && turns < TURNS_AROUND {
+            to += 1;
+            turns += usize::from(turns_at(to));
+        }
+        match ends.last_mut() {
+            Some(previous) if previous.1 >= from => previous.1 = previous.1.max(to),
+            _ => ends.push((from, to)),
+        }
+        run = end + 1;
+    }
+    ends
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::TestRng;
+
+    #[test]
+    fn detours_cover_every_crossing_and_join_kept_anchors_in_order() {
+        let mut rng = TestRng(20);
+        let width = 50usize;
+        let mut partial = 0;
+        for _ in 0..2_000 {
+            // A walk of king's steps that keeps its direction for a while, on a wide map.
+            let mut path = vec![25 * width + 25];
+            let mut step: isize = 1;
+            let length = 2 + rng.below(120usize);
+            while path.len() < length {
+                if rng.below(8) == 0 {
+                    let (dx, dy) = (rng.below(3isize) - 1, rng.below(3isize) - 1);
+                    if (dx, dy) != (0, 0) {
+                        step = dy * width as isize + dx;
+                    }
+                }
+                let next = path[path.len() - 1].wrapping_add_signed(step);
+                path.push(next);
+            }
+            let steps = path.len() - 1;
+            let mut crossings: Vec<usize> = (0..steps).filter(|_| rng.below(30) == 0).collect();
+            if crossings.is_empty() {
+                crossings.push(rng.below(steps));
+            }
+            let ends = detour_ends(&path, &crossings);
+            let last = path.len() - 1;
+            // In order and apart, so the kept stretches between them splice.
+            for pair in ends.windows(2) {
+                assert!(pair[0].1 < pair[1].0, "{ends:?}");
+            }
+            for &(from, to) in &ends {
+                assert!(from < to && to <= last, "{ends:?}");
+            }
+            // Every crossing step lies inside a detour, which starts no later than the step
+            // and ends past the anchor it enters unless that is the last.
+            for &crossing in &crossings {
+                let (from, to) = *ends
+                    .iter()
+                    .find(|&&(from, to)| from <= crossing && crossing < to)
+                    .unwrap_or_else(|| panic!("step {crossing} not covered: {ends:?}"));
+                assert!(from <= crossing && (to > crossing + 1 || to == last));
+            }
+            partial += usize::from(ends != [(0, last)]);
+        }
+        // Most cases keep part of the path, as real ones do.
+        assert!(partial > 600, "only {partial} cases keep part of the path");
+    }
+}

@@ -142,25 +142,23 @@ mod tests {
         let blocked = |x: usize, y: usize| (x * 7 + y * 13).is_multiple_of(23);
         let bits = BlockedCells::new(width, height, blocked);
         let mut found = 0;
-        for y in [0, 1, 2, 69] {
-            for first in 0..width {
-                for last in first..width {
-                    let expected = (first..=last).find(|&x| blocked(x, y));
-                    let by_rows = bits.rows().first_in_row(y, first, last);
-                    assert_eq!(by_rows, expected, "row {y}: {first}..={last}");
-                    found += usize::from(expected.is_some());
+        // Every run of a few rows, then of a few columns (rows of the exchanged bits).
+        let mut check =
+            |lines: &BitRows, line: usize, length: usize, blocked: &dyn Fn(usize) -> bool| {
+                for first in 0..length {
+                    for last in first..length {
+                        let expected = (first..=last).find(|&at| blocked(at));
+                        let by_bits = lines.first_in_row(line, first, last);
+                        assert_eq!(by_bits, expected, "line {line}: {first}..={last}");
+                        found += usize::from(expected.is_some());
+                    }
                 }
-            }
+            };
+        for y in [0, 1, 2, 69] {
+            check(bits.rows(), y, width, &|x| blocked(x, y));
         }
         for x in [0, 1, 63, 64, 149] {
-            for first in 0..height {
-                for last in first..height {
-                    let expected = (first..=last).find(|&y| blocked(x, y));
-                    let by_columns = bits.columns().first_in_row(x, first, last);
-                    assert_eq!(by_columns, expected, "column {x}: {first}..={last}");
-                    found += usize::from(expected.is_some());
-                }
-            }
+            check(bits.columns(), x, height, &|y| blocked(x, y));
         }
         assert!(found > 10_000, "{found}");
     }

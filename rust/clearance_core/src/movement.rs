@@ -118,6 +118,19 @@ pub(crate) const PARTS: [[usize; 2]; 8] = {
     parts
 };
 
+/// Whether a path of single steps changes direction at anchor `at`, given the storage indices
+/// `before`, `at` and `after` of three consecutive anchors on a map at least three cells wide.
+///
+/// Two steps are equal iff they move the storage index by as much (`before + after == 2 at`):
+/// a step moves it by `dy * width + dx` with `dx, dy` in `-1..=1`, and two such sums differ by
+/// `(dy - dy') width + (dx - dx')`, which is zero only with `dy = dy'` (else its first term is
+/// at least 3 in size and the second at most 2), and then `dx = dx'`. One comparison an anchor.
+/// On narrower maps two different steps can move the index by as much.
+#[inline]
+pub(crate) fn step_changes(before: usize, at: usize, after: usize) -> bool {
+    before + after != 2 * at
+}
+
 /// Storage-index offsets of the eight [`DIRECTIONS`] on a grid `width` cells wide (cells are
 /// stored row by row): the neighbour of anchor `i` in direction `d` is `i + offsets[d]`.
 pub(crate) fn direction_offsets(width: usize) -> [isize; 8] {

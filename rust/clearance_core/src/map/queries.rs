@@ -247,7 +247,7 @@ impl PathMap {
         let width = self.grid.width();
         let movement = self.movement;
         let mut outcome = match units {
-            Some(counted) if query.max_expansions.is_none() => {
+            Some(_) if query.max_expansions.is_none() => {
                 let round_units = RoundUnits {
                     graph,
                     movement,
@@ -258,7 +258,6 @@ impl PathMap {
                         ..options
                     },
                     with_units: options,
-                    view: counted.view,
                 };
                 round_units.search(scratch, start, target)
             }

@@ -21,9 +21,9 @@
 //! units: the kept stretches are clear of them (step 1's test) and each detour is a search
 //! result on the graph with them.
 
-use super::{search, SearchOptions, SearchOutcome, SearchScratch, UnitsView};
+use super::{search, SearchOptions, SearchOutcome, SearchScratch};
 use crate::graph::AnchorGraph;
-use crate::movement::Movement;
+use crate::movement::{step_changes, Movement};
 
 /// Turns of the alone path a detour reaches back before, and on after, a stretch it replaces:
 /// enough for the diagonal and straight runs on either side to change order.
@@ -40,8 +40,6 @@ pub(crate) struct RoundUnits<'a> {
     /// The search without the units, and with them.
     pub alone: SearchOptions<'a>,
     pub with_units: SearchOptions<'a>,
-    /// What the counted units block.
-    pub view: &'a UnitsView,
 }
 
 impl RoundUnits<'_> {
@@ -54,7 +52,10 @@ impl RoundUnits<'_> {
         goal: usize,
     ) -> SearchOutcome {
         let first = self.run(scratch, self.alone, start, goal);
-        let crossings = self.view.unclear_steps(&first.path, self.width);
+        let Some(units) = self.with_units.units else {
+            return first;
+        };
+        let crossings = units.view.unclear_steps(&first.path, self.width);
         if first.cost.is_none() || crossings.is_empty() {
             return first;
         }
@@ -136,9 +137,10 @@ impl RoundUnits<'_> {
 /// the run unless the run ends the path.
 fn detour_ends(path: &[usize], crossings: &[usize]) -> Vec<(usize, usize)> {
     let last = path.len() - 1;
-    // Any test works here (the ends only steer how often a detour succeeds): a change in the
-    // storage index's step is a turn, or on maps narrower than three cells may be one.
-    let turns_at = |at: usize| at > 0 && at < last && path[at - 1] + path[at + 1] != 2 * path[at];
+    // Any test works here (the ends only steer how often a detour succeeds), so on maps
+    // narrower than three cells the turns read from the storage indices are a guess.
+    let turns_at =
+        |at: usize| at > 0 && at < last && step_changes(path[at - 1], path[at], path[at + 1]);
     let mut ends: Vec<(usize, usize)> = Vec::new();
     let mut run = 0;
     while run < crossings.len() {

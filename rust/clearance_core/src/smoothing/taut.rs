@@ -5,6 +5,7 @@ use super::rows::first_blocked_swept;
 use super::rules::{CellRules, FORBIDDEN};
 use super::sweep::{all_swept, sweeps_cell};
 use crate::grid::Cell;
+use crate::movement::step_changes;
 
 /// A path to smooth, a chain of legal steps: its cells and their storage indices on the map,
 /// which the caller holds already (reading anchors from them as needed spares a copy of the
@@ -33,11 +34,7 @@ impl PathAnchors<'_> {
     /// The anchors where the path may change direction, and the last: between two of them
     /// the path is one straight run.
     ///
-    /// On a map at least three cells wide, two steps are equal iff they move the storage
-    /// index by as much (`a + c == 2 b` for consecutive indices `a, b, c`): a step moves it by
-    /// `dy * width + dx` with `dx, dy` in `-1..=1`, and two such sums differ by `(dy - dy')
-    /// width + (dx - dx')`, which is zero only with `dy = dy'` (else its first term is at least
-    /// 3 in size and the second at most 2), and then `dx = dx'`. One comparison an anchor. On
+    /// Read from the storage indices ([`step_changes`]) on a map at least three cells wide; on
     /// narrower maps every anchor counts.
     fn turns(&self) -> Vec<usize> {
         let last = self.indices.len() - 1;
@@ -47,7 +44,7 @@ impl PathAnchors<'_> {
         let indices = self.indices;
         let mut turns = Vec::with_capacity(indices.len() / 4 + 1);
         for (at, (before, after)) in indices.iter().zip(&indices[2..]).enumerate() {
-            if before + after != 2 * indices[at + 1] {
+            if step_changes(*before, indices[at + 1], *after) {
                 turns.push(at + 1);
             }
         }

@@ -9,6 +9,8 @@
 //!    time with `OtherUnits::Block` against the same queries with `OtherUnits::Ignore`, the
 //!    two alternating round by round; the same with each query naming a moving unit (one
 //!    unit exempt, as a unit's own plan has it); and the same with `OtherUnits::Cost(4)`.
+//!    Then all of it again with 16 landmarks baked (`UNITS_BENCH_LANDMARKS=N` for another
+//!    count, `0` to skip), each ratio against `Ignore` with the same landmarks.
 //! 3. Arrival slots for 200 units of sizes 1 to 3 (box-selected: starts within a 48 x 48 box)
 //!    around the middle of AR0011SR (512 x 512), with 200 other units standing on the map.
 //!
@@ -18,7 +20,8 @@
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
 use clearance_core::{
-    Cell, OtherUnits, PathCode, PathMap, PathQuery, SearchScratch, SlotRequest, UnitId,
+    Cell, LandmarkPlacement, OtherUnits, PathCode, PathMap, PathQuery, SearchScratch, SlotRequest,
+    UnitId,
 };
 use std::collections::HashSet;
 use std::hint::black_box;
@@ -101,7 +104,8 @@ fn moves(rounds: usize) {
     println!("| 1,000 units one step, one `move_units` batch | {batch:.3} ms |");
 }
 
-fn blocking(rounds: usize) {
+/// Row 2, with `landmarks` landmarks baked for the profile (0: none).
+fn blocking(rounds: usize, landmarks: usize) {
     let (mut map, dir) = load("AcrosstheCape");
     let file = read_map(&dir.join("AcrosstheCape.map")).unwrap();
     let problems = read_scenario(&dir.join("AcrosstheCape.map.scen"), &file).unwrap();
@@ -109,6 +113,15 @@ fn blocking(rounds: usize) {
     let ends: HashSet<Cell> = queries.iter().flat_map(|&(a, b)| [a, b]).collect();
     let units = scatter(&map, &mut Rng(2), 200, 0, &ends);
     map.place_units(&units).unwrap();
+    if landmarks > 0 {
+        map.set_landmarks(LandmarkPlacement::Farthest(landmarks))
+            .unwrap();
+        map.bake_landmarks(PROFILE);
+    }
+    let baked = match landmarks {
+        0 => String::new(),
+        count => format!(", {count} landmarks"),
+    };
     // Each rule, and whether each query names a moving unit (query `i` the unit `i mod 200`,
     // exempt from its own query as a unit's own plan would be).
     let mut rules = vec![
@@ -154,7 +167,7 @@ fn blocking(rounds: usize) {
     for (rule_index, (rule, named)) in rules.iter().enumerate() {
         let [ok, none, other] = codes[rule_index];
         println!(
-            "| AcrosstheCape, {} queries, 200 units, `{}`{} | {:.1} us | {:.2}x | {ok} OK, {none} NO_PATH, {other} other; {:.0} expanded |",
+            "| AcrosstheCape, {} queries, 200 units{baked}, `{}`{} | {:.1} us | {:.2}x | {ok} OK, {none} NO_PATH, {other} other; {:.0} expanded |",
             queries.len(),
             rule.name(),
             if *named { ", moving unit named" } else { "" },
@@ -204,6 +217,15 @@ fn main() {
     println!("| what | time | | |");
     println!("|---|---|---|---|");
     moves(rounds);
-    blocking(rounds);
+    // `UNITS_BENCH_LANDMARKS=16` (say) measures blocking queries with that many landmarks
+    // too (`0`: without only).
+    let landmarks = std::env::var("UNITS_BENCH_LANDMARKS")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(16);
+    blocking(rounds, 0);
+    if landmarks > 0 {
+        blocking(rounds, landmarks);
+    }
     slots(rounds);
 }

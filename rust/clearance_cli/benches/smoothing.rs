@@ -7,8 +7,10 @@
 //! `Smoothing::Taut`, the two alternating round by round on one scratch, and their ratio; the
 //! target is a mean ratio of at most 1.10 over the four. Beside them, over the paths found:
 //! the mean number of anchors and of waypoints, and the mean Euclidean length of the
-//! waypoints against the grid path's. The shared data knows no any-angle optimum for these
-//! problems (the scenarios give grid optima only), so none is compared.
+//! waypoints against the grid path's and against the true any-angle optimum. The scenarios
+//! give grid optima only, so the optimum is computed here, by a visibility graph that shares
+//! no code with the engine (`support/any_angle.rs`); it also checks every segment the engine
+//! returns, and that no optimum exceeds the waypoints' length.
 //!
 //! Times are means of the timed rounds after one warm-up round. `SMOOTHING_MAP=arena2` (or
 //! `AcrosstheCape`) measures one map alone, for a profiler. `SMOOTHING_UNITS=N` places `N`
@@ -22,6 +24,8 @@ use std::collections::HashSet;
 use std::hint::black_box;
 use std::time::Instant;
 
+#[path = "support/any_angle.rs"]
+mod any_angle;
 #[path = "../../clearance_core/benches/support/generated.rs"]
 mod generated;
 #[path = "support/scatter.rs"]
@@ -38,6 +42,9 @@ struct Measured {
     length_ratio: f64,
     grid_length: f64,
     waypoint_length: f64,
+    /// Over the paths found, the mean any-angle optimum and the mean ratio of waypoint length
+    /// to it, when the optimum was computed.
+    optimum: Option<(f64, f64)>,
 }
 
 /// The query from `start` to `goal` for `size`, with `smoothing`, counting other units by
@@ -60,6 +67,7 @@ fn measure(
     size: i64,
     rounds: usize,
     others: OtherUnits,
+    visibility: Option<&any_angle::VisibilityGraph>,
 ) -> Measured {
     let mut scratch = SearchScratch::new();
     let mut seconds = [0.0f64; 2];
@@ -86,6 +94,7 @@ fn measure(
         length_ratio: 0.0,
         grid_length: 0.0,
         waypoint_length: 0.0,
+        optimum: visibility.map(|_| (0.0, 0.0)),
     };
     for &(start, goal) in queries {
         let result = map.query_with(
@@ -101,6 +110,27 @@ fn measure(
         measured.grid_length += result.path_length();
         measured.waypoint_length += result.waypoint_length();
         measured.length_ratio += result.waypoint_length() / result.path_length();
+        if let (Some(graph), Some((optimum, ratio))) = (visibility, measured.optimum.as_mut()) {
+            let point = |cell: &Cell| (i64::from(cell.x), i64::from(cell.y));
+            // The yardstick tests the engine too: every segment it returns is a legal move.
+            for pair in result.waypoints.windows(2) {
+                let (from, to) = (point(&pair[0]), point(&pair[1]));
+                assert!(
+                    graph.map().move_is_clear(size, from, to),
+                    "size {size}: the segment {from:?} -> {to:?} meets a blocked cell"
+                );
+            }
+            let found = graph
+                .shortest(point(&start), point(&goal))
+                .expect("the engine found a path, so an any-angle one exists");
+            assert!(
+                found <= result.waypoint_length() + 1e-9,
+                "size {size}, {start:?} -> {goal:?}: optimum {found} above the waypoints' {}",
+                result.waypoint_length()
+            );
+            *optimum += found;
+            *ratio += result.waypoint_length() / found;
+        }
     }
     let paths = measured.paths.max(1) as f64;
     measured.anchors /= paths;
@@ -108,6 +138,10 @@ fn measure(
     measured.grid_length /= paths;
     measured.waypoint_length /= paths;
     measured.length_ratio /= paths;
+    if let Some((optimum, ratio)) = measured.optimum.as_mut() {
+        *optimum /= paths;
+        *ratio /= paths;
+    }
     measured
 }
 
@@ -118,12 +152,16 @@ fn main() {
         .unwrap_or(5)
         .max(1);
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
-    println!("| map | size | queries (paths) | off | taut | ratio | anchors | waypoints | grid length | waypoint length | mean ratio |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| map | size | queries (paths) | off | taut | ratio | anchors | waypoints | grid length | waypoint length | mean ratio | any-angle optimum | waypoints / optimum |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut ratios = Vec::new();
     // Query time summed over every scenario of every row, off and taut.
     let mut pooled = [0.0f64; 2];
     let only = std::env::var("SMOOTHING_MAP").ok();
+    // The any-angle optimum is computed after the timed rounds, on every map by default (about
+    // half a minute for AcrosstheCape's two sizes); `SMOOTHING_OPTIMUM=arena2` computes it on
+    // that map only, `none` on none.
+    let optimum_on = std::env::var("SMOOTHING_OPTIMUM").unwrap_or_else(|_| "all".to_owned());
     let units: usize = (std::env::var("SMOOTHING_UNITS").ok())
         .and_then(|count| count.parse().ok())
         .unwrap_or(0);
@@ -144,14 +182,31 @@ fn main() {
         map.set_profile(movingai_profile()).unwrap();
         let placed = scatter::scatter(&map, &mut generated::Lcg(0x5EED), units, 0, &HashSet::new());
         map.place_units(&placed).unwrap();
+        let blocked = (optimum_on == "all" || optimum_on == name)
+            .then(|| any_angle::BlockedMap::read(&dir.join(format!("{name}.map"))));
         for size in [1, 3] {
-            let m = measure(&map, &queries, size, rounds, others);
+            // Units change what is legal; the yardstick knows the terrain only.
+            let visibility = (blocked.as_ref()).filter(|_| units == 0).map(|blocked| {
+                let started = Instant::now();
+                let graph = any_angle::VisibilityGraph::new(blocked, size);
+                eprintln!(
+                    "{name}, size {size}: visibility graph of {} corners in {:.1} s",
+                    graph.corner_count(),
+                    started.elapsed().as_secs_f64()
+                );
+                graph
+            });
+            let m = measure(&map, &queries, size, rounds, others, visibility.as_ref());
+            let (optimum, over_optimum) = match m.optimum {
+                Some((optimum, ratio)) => (format!("{optimum:.2}"), format!("{ratio:.4}")),
+                None => ("-".to_owned(), "-".to_owned()),
+            };
             let ratio = m.taut_us / m.off_us;
             ratios.push(ratio);
             pooled[0] += m.off_us * queries.len() as f64;
             pooled[1] += m.taut_us * queries.len() as f64;
             println!(
-                "| {name} | {size} | {} ({}) | {:.1} us | {:.1} us | {ratio:.3}x | {:.1} | {:.2} | {:.2} | {:.2} | {:.4} |",
+                "| {name} | {size} | {} ({}) | {:.1} us | {:.1} us | {ratio:.3}x | {:.1} | {:.2} | {:.2} | {:.2} | {:.4} | {optimum} | {over_optimum} |",
                 queries.len(),
                 m.paths,
                 m.off_us,

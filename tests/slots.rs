@@ -6,12 +6,13 @@
 //! gets its typed error.
 
 use clearance_core::{
-    AgentProfile, Cell, Movement, PathMap, Region, SlotRequest, TerrainGrid, UnitError,
+    AgentProfile, Cell, ClearanceShortfall, Movement, OtherUnits, PathCode, PathMap, PathQuery,
+    Region, SlotPathOptions, SlotRequest, Smoothing, TerrainGrid, UnitError,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{map_with_random_profiles, random_cell, random_grid, Rng};
 use clearance_tests::reference::Reference;
-use clearance_tests::units::{Standing, UnitRule, UnitsReference};
+use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use std::collections::HashMap;
 
 /// Profile names of generated maps.
@@ -85,6 +86,27 @@ fn costs_from_target(rules: &UnitsReference<'_>, map: &PathMap, target: Cell) ->
     )
 }
 
+/// The reference's rules for `member` walking from where it stands: the `outsiders` block,
+/// and its start is exempt, as a query that names it as the moving unit has it.
+fn member_rules<'a>(
+    map: &'a PathMap,
+    member: &SlotRequest<'_>,
+    outsiders: &[Standing],
+) -> UnitsReference<'a> {
+    let profile = map
+        .profile(member.profile)
+        .expect("generated profiles exist");
+    UnitsReference::new(
+        map.grid(),
+        profile,
+        member.agent_size as i32,
+        map.movement() == Movement::EightWay,
+        outsiders,
+        UnitRule::Block,
+        Some(member.start),
+    )
+}
+
 /// Checks `slots`, the answer to `group` around `target` on `map`, where the units
 /// `registered` stand (the test's own record), against every property of the contract.
 fn check_slots(
@@ -120,15 +142,7 @@ fn check_slots(
                 seen.fallback_seed += usize::from(fallback);
                 (rules, costs)
             });
-        let from_start = UnitsReference::new(
-            grid,
-            profile,
-            size,
-            eight_way,
-            &outsiders,
-            UnitRule::Block,
-            Some(member.start),
-        );
+        let from_start = member_rules(map, member, &outsiders);
         let reached = from_start.costs_from(&[member.start]);
         let cost_at = |anchor: Cell| target_costs[from_target.index(anchor).expect("on the map")];
         let reaches =
@@ -207,6 +221,64 @@ fn check_slots(
                 );
             }
         }
+    }
+}
+
+/// Checks `order`, the group order of `group` sent to `slots` on `map` where the units
+/// `registered` stand: each member with a slot gets `OK` and a path of legal steps from its
+/// start to its slot, round the units outside the group, that costs what the reference's
+/// optimum costs; a member without one gets no path, with its start's shortfall if it does
+/// not fit where it stands and `NO_PATH` otherwise.
+fn check_slot_paths(
+    map: &PathMap,
+    registered: &[Standing],
+    group: &[SlotRequest<'_>],
+    slots: &[Option<Cell>],
+    order: &[clearance_core::SlotPath],
+) {
+    let outsiders: Vec<Standing> = (registered.iter())
+        .filter(|unit| group.iter().all(|member| member.id != unit.id))
+        .copied()
+        .collect();
+    let eight_way = map.movement() == Movement::EightWay;
+    assert_eq!(order.len(), group.len());
+    for ((member, slot), sent) in group.iter().zip(slots).zip(order) {
+        let context = format!("{member:?} to {slot:?}: {sent:?}\nunits {registered:?}");
+        assert_eq!(sent.slot, *slot, "{context}");
+        let profile = map
+            .profile(member.profile)
+            .expect("generated profiles exist");
+        let size = member.agent_size as i32;
+        let result = &sent.result;
+        let Some(slot) = *slot else {
+            assert!(result.path.is_empty(), "{context}");
+            let terrain = Reference::new(map.grid(), profile, size, eight_way);
+            if terrain.legal(member.start) {
+                assert_eq!(result.code, PathCode::NoPath, "{context}");
+            } else {
+                assert_eq!(
+                    result.code,
+                    PathCode::StartClearanceInsufficient,
+                    "{context}"
+                );
+                let needed = member.agent_size as u8;
+                let found = map
+                    .clearance(member.start, member.profile)
+                    .expect("on the map");
+                assert_eq!(result.shortfall, Some(ClearanceShortfall { found, needed }));
+            }
+            continue;
+        };
+        let rules = member_rules(map, member, &outsiders);
+        assert_eq!(result.code, PathCode::Ok, "{context}");
+        let weights = (rules.path_weights(&result.path, member.start, slot))
+            .unwrap_or_else(|error| panic!("{error}\n{context}"));
+        assert_eq!(weights_cost(weights), result.cost, "{context}");
+        assert_eq!(
+            rules.optimal_cost(member.start, slot),
+            Some(result.cost),
+            "not optimal\n{context}"
+        );
     }
 }
 
@@ -331,6 +403,27 @@ fn check_generated_groups(seed: u64, cases: usize, starts: Starts) -> (Seen, usi
         };
         let slots = map.arrival_slots(target, &group).unwrap();
         check_slots(&map, &units, target, &group, &slots, &mut seen);
+        let options = SlotPathOptions::new().threads(1 + case % 2);
+        let order = map.find_paths_to_slots(target, &group, &options).unwrap();
+        check_slot_paths(&map, &units, &group, &slots, &order);
+        if case % 5 == 0 {
+            // The contract: each result is the query a caller would make by hand.
+            let smoothed = options.smoothing(Smoothing::Taut);
+            let order = map.find_paths_to_slots(target, &group, &smoothed).unwrap();
+            let registered: Vec<i64> = (group.iter().map(|member| member.id))
+                .filter(|&id| map.unit(id).is_some())
+                .collect();
+            for (member, sent) in group.iter().zip(&order) {
+                let Some(slot) = sent.slot else { continue };
+                let mut query =
+                    PathQuery::new(member.start, slot, member.agent_size, member.profile)
+                        .other_units(OtherUnits::Block)
+                        .exempt_units(&registered)
+                        .smoothing(Smoothing::Taut);
+                query.moving_unit = map.unit(member.id).map(|_| member.id);
+                assert_eq!(sent.result, map.query(&query), "{member:?}");
+            }
+        }
         assert_eq!(map.arrival_slots(target, &group), Ok(slots.clone()));
         assert_eq!(map.clone().arrival_slots(target, &group), Ok(slots));
     }
@@ -521,7 +614,14 @@ fn bad_group_orders_get_their_typed_errors() {
                 (target, expected, "profile")
             }
         };
-        assert_eq!(map.arrival_slots(asked, &group), Err(expected), "{name}");
+        assert_eq!(
+            map.arrival_slots(asked, &group),
+            Err(expected.clone()),
+            "{name}"
+        );
+        let options = SlotPathOptions::new();
+        let sent = map.find_paths_to_slots(asked, &group, &options);
+        assert_eq!(sent.map(|_| ()), Err(expected), "{name}");
         *refusals.entry(name).or_insert(0) += 1;
         assert_eq!(map.arrival_slots(target, &[]), Ok(Vec::new()));
         // Errors come in the order of the checks: the target first.

@@ -83,7 +83,7 @@ pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
 pub use landmarks::{
     LandmarkPlacement, LandmarkProgress, LandmarkProgressFn, LandmarkStats, MAX_LANDMARKS,
 };
-pub use map::{PathMap, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT};
+pub use map::{PathMap, SlotPath, SlotPathOptions, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
 pub use occupancy::{Occupancy, OtherUnits, Unit, UnitId};
 pub use paged::{PagedVec, PAGE_BITS, PAGE_LEN};

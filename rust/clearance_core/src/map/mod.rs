@@ -14,6 +14,7 @@
 //! | `landmarks.rs` | landmark placement and the tables built from it |
 //! | `units.rs` | the units registered on the map: placed, moved and removed |
 //! | `slots.rs` | arrival slots: one goal per unit of a group order |
+//! | `slot_orders.rs` | a group order sent to arrival slots: each member's slot and path |
 //! | `range.rs` | movement ranges: where a unit can go with a budget |
 //! | `smoothing.rs` | taut waypoints of query results and of any path of legal steps |
 //! | `tables.rs` | the hash tables profiles and caches are kept in |
@@ -29,12 +30,14 @@ mod queries;
 mod range;
 #[cfg(test)]
 mod sharing;
+mod slot_orders;
 mod slots;
 mod smoothing;
 mod tables;
 mod units;
 
 pub use caches::DEFAULT_CACHE_MEMORY_LIMIT;
+pub use slot_orders::{SlotPath, SlotPathOptions};
 pub use slots::SlotRequest;
 pub(crate) use tables::Table;
 

@@ -810,6 +810,104 @@ fn slots_spread_the_group_without_overlaps() {
 }
 
 #[test]
+fn slots_with_paths_send_each_member_to_its_slot_by_its_profile() {
+    let units: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repository().join(UNITS)).unwrap()).unwrap();
+    let units = units.as_array().unwrap();
+    let group = [4, 7, 5];
+    let rows = crossing_rows();
+    let temporary =
+        std::env::temp_dir().join(format!("clearance-slot-paths-{}", std::process::id()));
+    std::fs::create_dir_all(&temporary).unwrap();
+    let mut slots_by_profile = Vec::new();
+    for profile in ["infantry", "tank"] {
+        let output = clearance(&[
+            "slots",
+            MAP,
+            "--to",
+            "19,5",
+            "--units",
+            UNITS,
+            "--group",
+            "4,7,5",
+            "--profiles",
+            PROFILES,
+            "--profile",
+            profile,
+            "--paths",
+            "--json",
+        ]);
+        assert!(output.status.success(), "{}", stdout(&output));
+        let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let entries = value.as_array().unwrap();
+        assert_eq!(entries.len(), group.len());
+        let mut slots = Vec::new();
+        for (entry, id) in entries.iter().zip(group) {
+            let unit = units.iter().find(|unit| unit["id"] == id).unwrap();
+            let size = unit["size"].as_u64().unwrap() as usize;
+            let slot = &entry["anchor"];
+            let result = &entry["result"];
+            assert_eq!(entry["id"], id);
+            assert_eq!(result["code"], "OK", "{entry}");
+            let path = result["path"].as_array().unwrap();
+            assert_eq!(path.first(), Some(&unit["anchor"]), "{entry}");
+            assert_eq!(path.last(), Some(slot), "{entry}");
+            let (x, y) = (
+                slot[0].as_u64().unwrap() as usize,
+                slot[1].as_u64().unwrap() as usize,
+            );
+            let water =
+                (y..y + size).any(|row| (x..x + size).any(|column| rows[row][column] == b'W'));
+            assert!(
+                !(profile == "tank" && water),
+                "a tank's slot in the water: {entry}"
+            );
+            slots.push(slot.clone());
+            // The same way asked on its own, with only the units outside the group counted.
+            let alone: Vec<&serde_json::Value> = (units.iter())
+                .filter(|other| {
+                    other["id"] == id || !group.contains(&other["id"].as_i64().unwrap())
+                })
+                .collect();
+            let file = temporary.join(format!("{profile}-{id}.json"));
+            std::fs::write(&file, serde_json::to_string(&alone).unwrap()).unwrap();
+            let (from, to) = (format!("{},{}", path[0][0], path[0][1]), format!("{x},{y}"));
+            let asked = clearance(&[
+                "path",
+                MAP,
+                "--from",
+                &from,
+                "--to",
+                &to,
+                "--size",
+                &size.to_string(),
+                "--units",
+                file.to_str().unwrap(),
+                "--unit-id",
+                &id.to_string(),
+                "--others",
+                "block",
+                "--profiles",
+                PROFILES,
+                "--profile",
+                profile,
+                "--json",
+            ]);
+            let asked: serde_json::Value = serde_json::from_str(&stdout(&asked))
+                .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&asked.stderr)));
+            assert_eq!(
+                asked["total_cost"], result["total_cost"],
+                "{entry}\n{asked}"
+            );
+        }
+        slots_by_profile.push(slots);
+    }
+    // Infantry wades into the river round the target; a tank stops on the bank.
+    assert_ne!(slots_by_profile[0], slots_by_profile[1]);
+    std::fs::remove_dir_all(&temporary).unwrap();
+}
+
+#[test]
 fn bad_units_input_gets_one_line_and_exit_status_2() {
     let temporary = std::env::temp_dir().join(format!("clearance-units-{}", std::process::id()));
     std::fs::create_dir_all(&temporary).unwrap();

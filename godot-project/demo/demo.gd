@@ -241,35 +241,29 @@ func _order_selected(target: Vector2) -> void:
 		var unit := units[i]
 		members.append({"id": unit.id, "anchor": unit.anchor, "agent_size": unit.agent_size, "profile": unit.profile})
 		group.append(unit.id)
-	var slots := pathfinder.get_arrival_slots(cell, members)
-	var queries: Array[Dictionary] = []
-	var sent: Array[Unit] = []
-	for j in selected.size():
+	var orders := pathfinder.find_paths_to_slots(cell, members)
+	var slotted := 0
+	var arrived := 0
+	for j in orders.size():
 		var unit := units[selected[j]]
+		var order := orders[j]
 		unit.request = 0
 		unit.group = group
-		if j < slots.size() and slots[j] is Vector2i:
-			queries.append({"start": unit.anchor, "goal": slots[j], "agent_size": unit.agent_size,
-				"profile": unit.profile, "moving_unit": unit.id, "exempt_units": group})
-			sent.append(unit)
-		else:
+		if not order.slot is Vector2i:
 			unit.status = "group order: no free slot it can reach"
-	var results := pathfinder.find_paths(queries)
-	var arrived := 0
-	for k in results.size():
-		var unit := sent[k]
-		var result := results[k]
-		if result.ok:
-			unit.goal = queries[k].goal
+			continue
+		slotted += 1
+		if order.ok:
+			unit.goal = order.slot
 			unit.has_goal = true
-			_follow(unit, _anchors_to_follow(result))
-			unit.status = "group order: slot %s, cost %.2f" % [unit.goal, result.total_cost]
+			_follow(unit, _anchors_to_follow(order))
+			unit.status = "group order: slot %s, cost %.2f" % [unit.goal, order.total_cost]
 			arrived += 1
 		else:
-			unit.status = "group order: " + result.code
+			unit.status = "group order: " + order.code
 	group_target = cell
 	var elapsed := (Time.get_ticks_usec() - began) / 1000.0
-	last_group_order = "%d units, %d slots, %.2f ms (%d with a path)" % [selected.size(), sent.size(), elapsed, arrived]
+	last_group_order = "%d units, %d slots, %.2f ms (%d with a path)" % [selected.size(), slotted, elapsed, arrived]
 	print("demo: group order: " + last_group_order)
 	_update_status()
 

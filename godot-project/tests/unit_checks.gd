@@ -295,6 +295,27 @@ func check_arrival_slots() -> String:
 				_expect(not _overlap(slot, size, slots[j], members[j].agent_size), "slots %d and %d apart" % [i, j])
 	_expect_eq(pf.get_arrival_slots(target, members), slots, "the same slots twice")
 	_expect_eq(pf.get_arrival_slots(target, []), [], "no members, no slots")
+	# The same order sent in one call: each member's find_path() to its slot, and the slot.
+	pf.other_units = IGNORE  # find_paths_to_slots blocks on units outside the group anyway
+	var orders := pf.find_paths_to_slots(target, members)
+	_expect_eq(orders.size(), members.size(), "find_paths_to_slots: one order per member")
+	for i in mini(orders.size(), 5):
+		var order := orders[i]
+		var member := members[i]
+		_expect_eq(order.slot, slots[i], "find_paths_to_slots: member %d's slot as get_arrival_slots" % member.id)
+		if not slots[i] is Vector2i:
+			_expect(order.code == "NO_PATH" and order.path.is_empty(), "find_paths_to_slots: no slot, no path")
+			continue
+		pf.other_units = BLOCK
+		var by_hand := pf.find_path(member.anchor, slots[i], member.agent_size, &"unit", false, member.id, group)
+		pf.other_units = IGNORE
+		_expect_eq(order.code, "OK", "find_paths_to_slots: member %d reaches its slot" % member.id)
+		_expect_eq(order.total_cost, by_hand.total_cost, "find_paths_to_slots: member %d's cost is find_path's" % member.id)
+		_expect_eq(order.path[-1] if not order.path.is_empty() else null, slots[i], "find_paths_to_slots: member %d's path ends on its slot" % member.id)
+	pf.smoothing = ClearancePathfinder.SMOOTHING_TAUT
+	var smoothed := pf.find_paths_to_slots(target, members)
+	_expect(smoothed.size() == 5 and smoothed[0].has("waypoints"), "find_paths_to_slots: waypoints with smoothing")
+	pf.smoothing = ClearancePathfinder.SMOOTHING_OFF
 	pf.free()
 	return "%d of %d members placed round %s" % [placed, members.size(), target]
 
@@ -364,6 +385,9 @@ func check_bad_input() -> void:
 	_expect_eq(pf.get_arrival_slots(Vector2i(2, 2), [_with(member, "profile", &"nobody")]), [], "get_arrival_slots: an unknown profile")
 	_expect_eq(pf.get_arrival_slots(Vector2i(2, 2), [_with(member, "anchor", Vector2i(7, 0))]), [], "get_arrival_slots: a start off the map")
 	_expect_eq(pf.get_arrival_slots(Vector2i(2, 2), [member, 7]), [], "get_arrival_slots: an int member")
+	_expect_eq(pf.find_paths_to_slots(Vector2i(9, 9), [member]), [] as Array[Dictionary], "find_paths_to_slots: a target off the map")
+	_expect_eq(pf.find_paths_to_slots(Vector2i(2, 2), [member, member]), [] as Array[Dictionary], "find_paths_to_slots: a member twice")
+	_expect_eq(pf.find_paths_to_slots(Vector2i(2, 2), [member, 7]), [] as Array[Dictionary], "find_paths_to_slots: an int member")
 	_expect_eq(_units_state(pf), before, "units and versions unchanged after every refusal")
 	_expect_eq([pf.other_units, pf.other_units_cost], settings, "settings unchanged")
 	pf.free()

@@ -40,9 +40,11 @@ pub enum PathCode {
     NoPath,
     /// The search reached the query's expansion limit before the goal.
     SearchLimitReached,
-    /// The goal cannot be reached (for `NoPath` or `GoalClearanceInsufficient`, the latter
-    /// with its shortfall kept), and the query allowed a partial path: the path leads to the
-    /// reachable anchor closest to the goal.
+    /// The goal cannot be reached (for `NoPath`, `GoalClearanceInsufficient` with its
+    /// shortfall kept, or `GoalOccupied` with `occupied_by` kept), and the query allowed a
+    /// partial path: the path leads to the reachable anchor closest to the goal (under
+    /// [`OtherUnits::Block`](crate::OtherUnits::Block), the closest one no counted unit
+    /// blocks).
     PartialPath,
 }
 

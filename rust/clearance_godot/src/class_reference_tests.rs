@@ -71,6 +71,7 @@ fn every_func_is_documented() {
             "find_path_world",
             "find_paths",
             "find_paths_to",
+            "find_paths_to_slots",
             "footprint_center",
             "get_arrival_slots",
             "get_cell_terrain",

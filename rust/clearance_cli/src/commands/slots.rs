@@ -2,12 +2,12 @@
 //! that a selection sent to one cell spreads out instead of piling on one anchor.
 
 use super::agent::{parse_cell, ProfileArgs};
-use super::exit_status;
+use super::{exit_status, result_json};
 use clap::Args;
 use clearance_cli::draw::{Sketch, UNIT_MARK};
 use clearance_cli::units::{place_units, read_units, UnitEntry};
 use clearance_cli::CliError;
-use clearance_core::{Cell, SlotRequest, UnitId};
+use clearance_core::{Cell, PathResult, SlotPathOptions, SlotRequest, UnitId};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,10 +46,15 @@ pub struct SlotsArgs {
     /// ("anchor": null for a member that can reach no free slot), instead of the listing.
     #[arg(long)]
     json: bool,
+    /// Also send each member to its slot, round the units outside the group (the group
+    /// exempt), and print the path: in JSON, "result" with the keys of `path --json`.
+    #[arg(long)]
+    paths: bool,
 }
 
-/// Chooses the slots and prints them: a line per member and the map with the slots lettered,
-/// or one JSON array. Exits 0 only if every member got a slot.
+/// Chooses the slots (and with `--paths` the way to each) and prints them: a line per member
+/// and the map with the slots lettered, or one JSON array. Exits 0 only if every member got a
+/// slot (and a path).
 pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
     let (map, mut path_map) = args.rules.load(&args.map)?;
     let units = read_units(&args.units)?;
@@ -64,22 +69,47 @@ pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
             profile: &args.rules.profile,
         })
         .collect();
-    let slots = path_map
-        .arrival_slots(args.to, &requests)
-        .map_err(|error| CliError::Usage(format!("--to {},{}: {error}", args.to.x, args.to.y)))?;
+    let refused = |error| CliError::Usage(format!("--to {},{}: {error}", args.to.x, args.to.y));
+    let (slots, results): (Vec<Option<Cell>>, Option<Vec<PathResult>>) = if args.paths {
+        let order = (path_map.find_paths_to_slots(args.to, &requests, &SlotPathOptions::new()))
+            .map_err(refused)?;
+        let (slots, results) = order
+            .into_iter()
+            .map(|sent| (sent.slot, sent.result))
+            .unzip();
+        (slots, Some(results))
+    } else {
+        (
+            path_map
+                .arrival_slots(args.to, &requests)
+                .map_err(refused)?,
+            None,
+        )
+    };
     if args.json {
-        let array = members
-            .iter()
-            .zip(&slots)
-            .map(|(member, slot)| {
-                json!({"id": member.id, "anchor": slot.map(|cell| [cell.x, cell.y])})
+        let array = (members.iter().zip(&slots).enumerate())
+            .map(|(position, (member, slot))| {
+                let mut entry =
+                    json!({"id": member.id, "anchor": slot.map(|cell| [cell.x, cell.y])});
+                if let Some(results) = &results {
+                    entry["result"] = result_json(&results[position]);
+                }
+                entry
             })
             .collect();
         println!("{}", serde_json::Value::Array(array));
     } else {
-        print_listing(args, &map.grid, &units, &members, &slots);
+        print_listing(
+            args,
+            &map.grid,
+            &units,
+            &members,
+            &slots,
+            results.as_deref(),
+        );
     }
-    Ok(exit_status(slots.iter().all(Option::is_some)))
+    let every_path = results.is_none_or(|results| results.iter().all(PathResult::is_ok));
+    Ok(exit_status(slots.iter().all(Option::is_some) && every_path))
 }
 
 /// The units of the file named by `--group`, in its order; an id the file lacks, or one named
@@ -116,6 +146,7 @@ fn print_listing(
     units: &[UnitEntry],
     members: &[UnitEntry],
     slots: &[Option<Cell>],
+    results: Option<&[PathResult]>,
 ) {
     let others = units.len() - members.len();
     println!(
@@ -139,8 +170,17 @@ fn print_listing(
             }
             None => "no free slot it can reach".to_owned(),
         };
+        let way = match results.map(|results| &results[position]) {
+            Some(result) if result.is_ok() => format!(
+                "; path of {} steps, cost {:.4}",
+                result.path.len() - 1,
+                result.total_cost()
+            ),
+            Some(result) if slot.is_some() => format!("; no path: {}", result.code),
+            _ => String::new(),
+        };
         println!(
-            "{mark} unit {}, size {}, from {}: {place}",
+            "{mark} unit {}, size {}, from {}: {place}{way}",
             member.id, member.size, member.anchor
         );
     }

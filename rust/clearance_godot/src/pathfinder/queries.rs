@@ -334,7 +334,7 @@ impl ClearancePathfinder {
     }
 
     /// `search_expansion_limit` as a query takes it: `None` for no limit.
-    fn expansion_limit(&self) -> Option<u64> {
+    pub(super) fn expansion_limit(&self) -> Option<u64> {
         u64::try_from(self.search_expansion_limit)
             .ok()
             .filter(|&limit| limit > 0)
@@ -418,7 +418,7 @@ impl ClearancePathfinder {
 
     /// The thread count `worker_thread_count` asks for: itself, or for 0 one fewer than the
     /// machine's processors (at least 1).
-    fn resolved_worker_count(&self) -> usize {
+    pub(super) fn resolved_worker_count(&self) -> usize {
         match usize::try_from(self.worker_thread_count) {
             Ok(count) if count > 0 => count,
             _ => {

@@ -1,6 +1,6 @@
 //! The occupancy layer: units registered by id (`add_unit()`, `move_unit()`, `move_units()`,
 //! `remove_unit()`...), what the node knows of them, and arrival slots for group orders
-//! (`get_arrival_slots()`). How queries count the units is `other_units`'s business
+//! (`get_arrival_slots()`, `find_paths_to_slots()`). How queries count the units is `other_units`'s business
 //! (`queries.rs`); every rule and check here is the core's.
 #![forbid(unsafe_code)]
 
@@ -10,7 +10,8 @@ use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
 use crate::marshal::{member_from_variant, moves_of, unit_dictionary, unit_from_variant};
 use clearance_core::{
-    checked_agent_size, footprint, Cell, SlotRequest, UnitError, UnitId, MAX_AGENT_SIZE,
+    checked_agent_size, footprint, Cell, SlotPathOptions, SlotRequest, UnitError, UnitId,
+    MAX_AGENT_SIZE,
 };
 use godot::prelude::*;
 
@@ -207,32 +208,15 @@ impl ClearancePathfinder {
     pub fn get_arrival_slots(&mut self, target: Vector2i, units: AnyArray) -> VarArray {
         let method = "get_arrival_slots";
         self.ensure_ready();
-        let mut members = Vec::with_capacity(units.len());
-        for (index, entry) in units.iter_shared().enumerate() {
-            match member_from_variant(&entry) {
-                Ok(member) => members.push(member),
-                Err(problem) => {
-                    pathfinder_error!(method, "units[{index}] {problem}; no slots");
-                    return VarArray::new();
-                }
-            }
-        }
-        let group: Vec<SlotRequest<'_>> = members
-            .iter()
-            .map(|(id, start, agent_size, profile)| SlotRequest {
-                id: *id,
-                start: *start,
-                agent_size: *agent_size,
-                profile,
-            })
-            .collect();
-        match self.map.arrival_slots(cell_of(target), &group) {
+        let Some(members) = group_members(method, &units) else {
+            return VarArray::new();
+        };
+        match self
+            .map
+            .arrival_slots(cell_of(target), &slot_requests(&members))
+        {
             Ok(slots) => {
-                let slots: Vec<Variant> = (slots.iter())
-                    .map(|slot| {
-                        slot.map_or_else(Variant::nil, |anchor| vector_of(anchor).to_variant())
-                    })
-                    .collect();
+                let slots: Vec<Variant> = slots.iter().map(|&slot| slot_variant(slot)).collect();
                 VarArray::from(slots.as_slice())
             }
             Err(error) => {
@@ -241,6 +225,92 @@ impl ClearancePathfinder {
             }
         }
     }
+
+    /// A group order spread over arrival slots in one call: `get_arrival_slots()` for
+    /// `units` (the same Dictionaries) round `target`, then each member's path to its slot.
+    /// Returns one Dictionary per member, in order: `find_path()`'s Dictionary for the member
+    /// from where it stands to its slot, with the member as `moving_unit` (if registered),
+    /// the group's registered ids as `exempt_units` and the units outside the group counted
+    /// as `OTHER_UNITS_BLOCK` (the slots are chosen reachable round them, whatever
+    /// `other_units` says), with the node's `search_mode`, `search_expansion_limit`,
+    /// `smoothing` and `result_format`; plus `slot`, the member's slot (Vector2i), or `null`
+    /// for a member that can reach no free slot, whose Dictionary then has no path and the
+    /// code `START_CLEARANCE_INSUFFICIENT` if its footprint does not fit where it stands,
+    /// `NO_PATH` otherwise. The members' queries share the node's worker threads and the
+    /// calling one.
+    ///
+    /// Prints an error and returns an empty Array for what `get_arrival_slots()` refuses.
+    #[func]
+    pub fn find_paths_to_slots(
+        &mut self,
+        target: Vector2i,
+        units: AnyArray,
+    ) -> Array<VarDictionary> {
+        let method = "find_paths_to_slots";
+        self.ensure_ready();
+        let Some(members) = group_members(method, &units) else {
+            return Array::new();
+        };
+        let mut options = SlotPathOptions::new()
+            .search(self.search())
+            .smoothing(self.smoothing())
+            .threads(self.resolved_worker_count() + 1);
+        options.max_expansions = self.expansion_limit();
+        let group = slot_requests(&members);
+        match self
+            .map
+            .find_paths_to_slots(cell_of(target), &group, &options)
+        {
+            Ok(order) => {
+                let dictionaries: Vec<VarDictionary> = (order.iter().zip(&group))
+                    .map(|(sent, member)| {
+                        let mut dictionary =
+                            self.result_dictionary(&sent.result, member.agent_size);
+                        dictionary.set("slot", &slot_variant(sent.slot));
+                        dictionary
+                    })
+                    .collect();
+                Array::from(dictionaries.as_slice())
+            }
+            Err(error) => {
+                pathfinder_error!(method, "{error}; no paths");
+                Array::new()
+            }
+        }
+    }
+}
+
+/// The members of a group order from GDScript's Dictionaries, or `None` after an error
+/// naming `method` and the first bad entry.
+fn group_members(method: &str, units: &AnyArray) -> Option<Vec<(UnitId, Cell, i64, String)>> {
+    let mut members = Vec::with_capacity(units.len());
+    for (index, entry) in units.iter_shared().enumerate() {
+        match member_from_variant(&entry) {
+            Ok(member) => members.push(member),
+            Err(problem) => {
+                pathfinder_error!(method, "units[{index}] {problem}; nothing was chosen");
+                return None;
+            }
+        }
+    }
+    Some(members)
+}
+
+/// The core's view of `members`, borrowing their profile names.
+fn slot_requests(members: &[(UnitId, Cell, i64, String)]) -> Vec<SlotRequest<'_>> {
+    (members.iter())
+        .map(|(id, start, agent_size, profile)| SlotRequest {
+            id: *id,
+            start: *start,
+            agent_size: *agent_size,
+            profile,
+        })
+        .collect()
+}
+
+/// A slot for GDScript: its anchor, or `null` for none.
+fn slot_variant(slot: Option<Cell>) -> Variant {
+    slot.map_or_else(Variant::nil, |anchor| vector_of(anchor).to_variant())
 }
 
 impl ClearancePathfinder {

@@ -6,7 +6,7 @@ extends Node2D
 ## (OTHER_UNITS_BLOCK; the unit that moves, and its group, are exempt). Keys 1-6 or a click on a
 ## unit select it, a drag selects every unit in the box; a click elsewhere sends the selection
 ## there: one unit by find_path_world, a group spread over arrival slots round the click
-## (get_arrival_slots) by one batch of queries (find_paths), timed on the HUD. A right click
+## and each sent to its own in one call (find_paths_to_slots), timed on the HUD. A right click
 ## builds or removes a wall, and every unit on its way re-plans off the main thread
 ## (request_path / path_found); H toggles the clearance heat map of the selected profile, U the
 ## units' footprints, F the flow field to the last group order's target, S smoothing (units
@@ -19,7 +19,7 @@ extends Node2D
 ## right clicks would), `--scripted-group-order` (at frame 3, drags a box round every unit and
 ## sends them to the south-east field, showing the units' footprints), `--scripted-blocker` (at
 ## frame 10 the second scout stops on the first scout's path, and the first must re-plan round
-## it).
+## it), `--smooth` (starts with smoothing on, as the S key turns it on).
 
 const GROUND := 0
 const WALL := 1
@@ -105,6 +105,8 @@ func _ready() -> void:
 			scripted_group_order = true
 		elif arg == "--scripted-blocker":
 			scripted_blocker = true
+		elif arg == "--smooth":
+			pathfinder.smoothing = ClearancePathfinder.SMOOTHING_TAUT
 	_build_terrain()
 	units = [
 		Unit.new(1, "Scout", 1, &"infantry", Color("ffd24a")),
@@ -244,6 +246,8 @@ func _order_selected(target: Vector2) -> void:
 	var orders := pathfinder.find_paths_to_slots(cell, members)
 	var slotted := 0
 	var arrived := 0
+	var anchors := 0
+	var followed := 0
 	for j in orders.size():
 		var unit := units[selected[j]]
 		var order := orders[j]
@@ -256,7 +260,10 @@ func _order_selected(target: Vector2) -> void:
 		if order.ok:
 			unit.goal = order.slot
 			unit.has_goal = true
-			_follow(unit, _anchors_to_follow(order))
+			var way := _anchors_to_follow(order)
+			_follow(unit, way)
+			anchors += order.path.size()
+			followed += way.size()
 			unit.status = "group order: slot %s, cost %.2f" % [unit.goal, order.total_cost]
 			arrived += 1
 		else:
@@ -264,7 +271,7 @@ func _order_selected(target: Vector2) -> void:
 	group_target = cell
 	var elapsed := (Time.get_ticks_usec() - began) / 1000.0
 	last_group_order = "%d units, %d slots, %.2f ms (%d with a path)" % [selected.size(), slotted, elapsed, arrived]
-	print("demo: group order: " + last_group_order)
+	print("demo: group order: %s; %d anchors on the paths, %d followed" % [last_group_order, anchors, followed])
 	_update_status()
 
 

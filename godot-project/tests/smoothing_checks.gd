@@ -1,6 +1,7 @@
 extends "res://tests/check_base.gd"
 ## The verifier's smoothing checks (verify.gd runs them): taut waypoints from `find_path()` in
-## every `result_format`, `get_point_path()`, a request, a flow field, and a bad `smoothing`.
+## every `result_format`, `get_point_path()`, `find_path_world()`, `find_paths()`, requests in
+## every format, flow fields made at once or on request, and a bad `smoothing`.
 ## Problems go to the verifier's `Expectations`.
 
 const TAUT := ClearancePathfinder.SMOOTHING_TAUT
@@ -112,23 +113,76 @@ func check_point_path_follows_waypoints() -> void:
 	pf.free()
 
 
-## `request_path()` and `request_paths()` answer with the waypoints `find_path()` gives.
+## `find_path_world()`'s `points` are the global footprint centres of the waypoints (the node
+## moved off the origin, so local and global differ), and `find_paths()` answers each query
+## with the waypoints `find_path()` gives.
+func check_world_and_batch_waypoints() -> void:
+	var pf := _smoothed_map()
+	pf.position = Vector2(40, 24)
+	for size in [1, 2]:
+		var start := STARTS[0]
+		var goal := GOALS[0]
+		var world := pf.find_path_world(pf.to_global(pf.footprint_center(start, size)), pf.to_global(pf.footprint_center(goal, size)), size, &"unit")
+		_expect(world.ok and world.has("waypoints"), "size %d: find_path_world with waypoints" % size)
+		var centres := PackedVector2Array()
+		for anchor in world.get("waypoints", []):
+			centres.append(pf.to_global(pf.footprint_center(anchor, size)))
+		_expect_eq(world.points, centres, "size %d: find_path_world's points are the waypoints' global centres" % size)
+		_expect(world.points.size() < world.path.size(), "size %d: fewer points than path anchors" % size)
+	var queries: Array[Dictionary] = []
+	for i in STARTS.size():
+		queries.append({"start": STARTS[i], "goal": GOALS[i], "agent_size": 1 + i % 2, "profile": &"unit"})
+	var batch := pf.find_paths(queries)
+	for i in batch.size():
+		var expected := pf.find_path(STARTS[i], GOALS[i], 1 + i % 2, &"unit")
+		_expect_eq(batch[i].get("waypoints"), expected.waypoints, "find_paths %d carries find_path's waypoints" % i)
+	pf.free()
+
+
+## `request_path()` and `request_paths()` answer with the waypoints `find_path()` gives, in
+## every `result_format`.
 func check_request_waypoints() -> void:
 	var pf := _smoothed_map()
 	var arrived := {}
 	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
 	pf.paths_found.connect(func(id: int, results: Array) -> void: arrived[id] = results)
-	var expected := pf.find_path(STARTS[0], GOALS[0], 2, &"unit")
-	var single := pf.request_path(STARTS[0], GOALS[0], 2, &"unit")
-	var batch := pf.request_paths([{"start": STARTS[1], "goal": GOALS[1], "agent_size": 1, "profile": &"unit"}])
-	var expected_batch := pf.find_path(STARTS[1], GOALS[1], 1, &"unit")
+	for format in [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]:
+		pf.result_format = format
+		var expected := pf.find_path(STARTS[0], GOALS[0], 2, &"unit")
+		var single := pf.request_path(STARTS[0], GOALS[0], 2, &"unit")
+		var batch := pf.request_paths([{"start": STARTS[1], "goal": GOALS[1], "agent_size": 1, "profile": &"unit"}])
+		var expected_batch := pf.find_path(STARTS[1], GOALS[1], 1, &"unit")
+		for frame in 600:
+			if arrived.has(single) and arrived.has(batch):
+				break
+			await tree.process_frame
+		_expect_eq(arrived.get(single, {}).get("waypoints"), expected.waypoints, "format %d: request_path carries find_path's waypoints" % format)
+		var batch_results: Array = arrived.get(batch, [{}])
+		_expect_eq(batch_results[0].get("waypoints"), expected_batch.waypoints, "format %d: request_paths carries find_path's waypoints" % format)
+	pf.free()
+
+
+## `request_flow_field()` made with smoothing delivers a field that answers with waypoints, as
+## `get_flow_field()` does.
+func check_requested_field_waypoints() -> void:
+	var pf := _smoothed_map()
+	var goal := Vector2i(8, 3)
+	var arrived := {}
+	pf.flow_field_ready.connect(func(id: int, field: ClearanceFlowField) -> void: arrived[id] = field)
+	var id := pf.request_flow_field([goal], 1, &"unit")
+	var at_once := pf.get_flow_field([goal], 1, &"unit")
 	for frame in 600:
-		if arrived.has(single) and arrived.has(batch):
+		if arrived.has(id):
 			break
 		await tree.process_frame
-	_expect_eq(arrived.get(single, {}).get("waypoints"), expected.waypoints, "request_path carries find_path's waypoints")
-	var batch_results: Array = arrived.get(batch, [{}])
-	_expect_eq(batch_results[0].get("waypoints"), expected_batch.waypoints, "request_paths carries find_path's waypoints")
+	var field: ClearanceFlowField = arrived.get(id)
+	_expect(field != null, "request_flow_field delivered a field")
+	if field != null:
+		_expect_eq(field.get_smoothing(), TAUT, "the requested field keeps the node's smoothing")
+		for start in STARTS:
+			var result := field.get_path_from(start)
+			_expect(result.has("waypoints"), "%s: requested field's path with waypoints" % start)
+			_expect_eq(result.get("waypoints"), at_once.get_path_from(start).get("waypoints"), "%s: the same waypoints as get_flow_field's" % start)
 	pf.free()
 
 

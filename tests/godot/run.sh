@@ -116,6 +116,21 @@ if ! grep -q 'group order: 6 units, 6 slots, .* (6 with a path)' "$logs/demo-gro
     echo "FAIL: the demo's scripted group order did not give all six units a slot and a path"
     failed=1
 fi
+# The same order with --smooth: the units follow taut waypoints, fewer than their paths' anchors.
+run demo-smooth 300 res://demo/demo.tscn -- --quit-after-frames=30 --scripted-group-order --smooth
+smoothed="$(grep -o 'group order: 6 units, 6 slots, .* (6 with a path); [0-9]* anchors on the paths, [0-9]* followed' "$logs/demo-smooth.log" | tail -n 1)"
+if [[ -z "$smoothed" ]]; then
+    echo "FAIL: the demo's smoothed group order did not give all six units a slot and a path"
+    failed=1
+else
+    read -r anchors followed < <(echo "$smoothed" | sed -E 's/.*; ([0-9]+) anchors on the paths, ([0-9]+) followed/\1 \2/')
+    if (( followed >= anchors )); then
+        echo "FAIL: with --smooth the demo's units followed $followed points for $anchors anchors"
+        failed=1
+    else
+        echo "demo with --smooth: $followed waypoints followed for $anchors path anchors"
+    fi
+fi
 # --scripted-turn plays blue's turn in the tactics demo: movement ranges (the tank's smaller in
 # the forest than the soldier's, none on an enemy), each unit to the dearest anchor in range at
 # the path's cost, then red to play. It quits by itself, with status 1 if a check failed.
@@ -135,7 +150,7 @@ if ! grep -q 'isometric: scripted walk OK' "$logs/isometric.log"; then
     failed=1
 fi
 # The demos have no expected errors: any error line is a failure.
-for log in demo demo-blocker demo-group tactics isometric; do
+for log in demo demo-blocker demo-group demo-smooth tactics isometric; do
     if grep -E '^(ERROR|USER ERROR):' "$logs/$log.log" >/dev/null; then
         echo "FAIL: the demo ($log) printed errors:"
         grep -E -A 2 '^(ERROR|USER ERROR):' "$logs/$log.log" | head -n 30

@@ -567,6 +567,7 @@ fn bad_group_orders_get_their_typed_errors() {
             .collect();
         let target = random_cell(&mut rng, region);
         let good = map.arrival_slots(target, &group).unwrap();
+        assert_eq!(map.check_group_order(target, &group), Ok(()));
         assert_eq!(good.len(), group.len());
         let outside = *rng.pick(&[
             Cell::new(region.x - 1, region.y),

@@ -21,6 +21,10 @@ func _units_state(pf: ClearancePathfinder) -> Array:
 	return [pf.get_units(), pf.get_units_version(), pf.get_map_version()]
 
 
+## The target of the slot checks' group order.
+const SLOT_TARGET := Vector2i(6, 6)
+
+
 ## Whether the footprints of size `a_size` at `a` and of size `b_size` at `b` share a cell.
 func _overlap(a: Vector2i, a_size: int, b: Vector2i, b_size: int) -> bool:
 	return a.x < b.x + b_size and b.x < a.x + a_size and a.y < b.y + b_size and b.y < a.y + a_size
@@ -245,7 +249,20 @@ func check_fields_and_group_orders() -> void:
 	pf.free()
 
 
-func check_arrival_slots() -> String:
+## The members of the slot checks' group order: four registered, the fifth walled in.
+func _slot_members() -> Array[Dictionary]:
+	return [
+		{"id": 1, "anchor": Vector2i(0, 0), "agent_size": 2, "profile": &"unit"},
+		{"id": 2, "anchor": Vector2i(11, 0), "agent_size": 1, "profile": &"unit"},
+		{"id": 3, "anchor": Vector2i(11, 11), "agent_size": 1, "profile": "unit"},
+		{"id": 4, "anchor": Vector2i(5, 11), "agent_size": 1, "profile": &"unit"},
+		{"id": 5, "anchor": Vector2i(0, 11), "agent_size": 1, "profile": &"unit"},  # walled in
+	]
+
+
+## The slot checks' map: open ground with a walled-in corner, the first four members
+## registered, and an outsider (id 50) on SLOT_TARGET itself.
+func _slots_map() -> ClearancePathfinder:
 	var pf := _map([
 		"............",
 		"............",
@@ -262,16 +279,15 @@ func check_arrival_slots() -> String:
 	], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	pf.other_units = BLOCK
-	var target := Vector2i(6, 6)
-	var members: Array[Dictionary] = [
-		{"id": 1, "anchor": Vector2i(0, 0), "agent_size": 2, "profile": &"unit"},
-		{"id": 2, "anchor": Vector2i(11, 0), "agent_size": 1, "profile": &"unit"},
-		{"id": 3, "anchor": Vector2i(11, 11), "agent_size": 1, "profile": "unit"},
-		{"id": 4, "anchor": Vector2i(5, 11), "agent_size": 1, "profile": &"unit"},
-		{"id": 5, "anchor": Vector2i(0, 11), "agent_size": 1, "profile": &"unit"},  # walled in
-	]
-	_expect(pf.add_units(members.slice(0, 4)), "register four members (add_units ignores profile)")
-	_expect(pf.add_unit(50, target, 1), "an outsider on the target itself")
+	_expect(pf.add_units(_slot_members().slice(0, 4)), "register four members (add_units ignores profile)")
+	_expect(pf.add_unit(50, SLOT_TARGET, 1), "an outsider on the target itself")
+	return pf
+
+
+func check_arrival_slots() -> String:
+	var pf := _slots_map()
+	var target := SLOT_TARGET
+	var members := _slot_members()
 	var group := PackedInt64Array([1, 2, 3, 4])
 	var slots := pf.get_arrival_slots(target, members)
 	_expect_eq(slots.size(), members.size(), "one entry per member")
@@ -322,6 +338,36 @@ func check_arrival_slots() -> String:
 
 ## Every units method with arguments it must refuse: each returns its failure value, prints an
 ## error, and leaves the units, the versions and the settings as they were.
+## `request_paths_to_slots()` answers through `paths_found` with what `find_paths_to_slots()`
+## gave when it was asked, though the outsider then moves; bad orders start nothing.
+func check_slot_requests() -> String:
+	var pf := _slots_map()
+	var members := _slot_members()
+	var arrived := {}
+	pf.paths_found.connect(func(id: int, results: Array) -> void: arrived[id] = results)
+	var expected := pf.find_paths_to_slots(SLOT_TARGET, members)
+	var id := pf.request_paths_to_slots(SLOT_TARGET, members)
+	_expect(id >= 0, "request_paths_to_slots started")
+	var first_slot: Variant = expected[0].slot if not expected.is_empty() else null
+	_expect(first_slot is Vector2i and pf.move_unit(50, first_slot), "the outsider moves onto the first slot")
+	for frame in 600:
+		if arrived.has(id):
+			break
+		await tree.process_frame
+	var results: Array = arrived.get(id, [])
+	_expect_eq(results.size(), members.size(), "paths_found: one result per member")
+	for i in mini(results.size(), expected.size()):
+		_expect_eq(results[i], expected[i], "member %d as find_paths_to_slots answered when asked" % members[i].id)
+	var now := pf.find_paths_to_slots(SLOT_TARGET, members)
+	_expect(not now.is_empty() and now[0].slot != first_slot, "a new order keeps off the outsider where it stands now")
+	_expect_eq(pf.request_paths_to_slots(Vector2i(99, 99), members), -1, "request_paths_to_slots: a target off the map")
+	_expect_eq(pf.request_paths_to_slots(SLOT_TARGET, [members[0], members[0]]), -1, "request_paths_to_slots: a member twice")
+	_expect_eq(pf.request_paths_to_slots(SLOT_TARGET, [members[0], 7]), -1, "request_paths_to_slots: an int member")
+	_expect_eq(pf.get_pending_request_count(), 0, "nothing started by refused orders")
+	pf.free()
+	return "%d members answered off the main thread" % results.size()
+
+
 func check_bad_input() -> void:
 	var pf := _open(6, 4)
 	_expect(pf.add_unit(1, Vector2i(0, 0), 1), "unit 1")

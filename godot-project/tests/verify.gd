@@ -78,6 +78,7 @@ func _initialize() -> void:
 	await _run("async_requests_count_units_where_they_stood", units.check_async_units)
 	await _run("flow_fields_and_group_orders_count_units", units.check_fields_and_group_orders)
 	await _run("arrival_slots_are_legal_reachable_and_apart_and_sent_to", units.check_arrival_slots)
+	await _run("group_orders_to_slots_on_request_answer_for_their_moment", units.check_slot_requests)
 	await _run("unit_methods_refuse_bad_input_and_change_nothing", units.check_bad_input)
 	var ranges := RangeChecks.new(expectations, rng, self)
 	await _run("movement_ranges_match_find_path", ranges.check_ranges_match_find_path)

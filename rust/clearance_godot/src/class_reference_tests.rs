@@ -113,6 +113,7 @@ fn every_func_is_documented() {
             "request_movement_range",
             "request_path",
             "request_paths",
+            "request_paths_to_slots",
             "set_cache_memory_limit_mb",
             "set_cell_shape",
             "set_cell_size",

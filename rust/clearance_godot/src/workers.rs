@@ -1,5 +1,5 @@
-//! Worker threads for `request_path()`, `request_paths()`, `request_flow_field()` and
-//! `request_movement_range()`: the work
+//! Worker threads for `request_path()`, `request_paths()`, `request_flow_field()`,
+//! `request_movement_range()` and `request_paths_to_slots()`: the work
 //! runs off the main thread on a snapshot of the map, and results wait in a channel until the
 //! node collects them on the main thread (Godot objects and signals stay on the main thread).
 //!
@@ -10,7 +10,8 @@
 
 use clearance_core::{
     Cell, FlowField, FlowFieldOptions, MovementRange, OtherUnits, PathCode, PathMap, PathQuery,
-    PathResult, RangeError, RangeOptions, SearchMode, Smoothing, UnitId,
+    PathResult, RangeError, RangeOptions, SearchMode, SlotPath, SlotPathOptions, SlotRequest,
+    Smoothing, UnitError, UnitId,
 };
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -75,6 +76,8 @@ pub enum Work {
     Field(FieldOrder),
     /// A movement range, from `request_movement_range()`.
     Range(RangeOrder),
+    /// A group order sent to arrival slots, from `request_paths_to_slots()`.
+    Slots(SlotsOrder),
 }
 
 /// A flow field to build, with everything it needs to cross to a worker thread.
@@ -125,6 +128,35 @@ impl RangeOrder {
     }
 }
 
+/// A group order to send to arrival slots, with everything it needs to cross to a worker
+/// thread: the members as given (checked by the node) and the node's settings of the moment.
+#[derive(Debug, Clone)]
+pub struct SlotsOrder {
+    pub target: Cell,
+    /// Per member: id, start, size and profile name.
+    pub members: Vec<(UnitId, Cell, i64, String)>,
+    pub options: SlotPathOptions,
+}
+
+impl SlotsOrder {
+    /// Each member's slot and path on `map`, or why the core refused the order.
+    pub fn send(&self, map: &PathMap) -> Result<Vec<SlotPath>, UnitError> {
+        map.find_paths_to_slots(self.target, &slot_requests(&self.members), &self.options)
+    }
+}
+
+/// The core's view of `members` (id, start, size, profile name), borrowing their names.
+pub fn slot_requests(members: &[(UnitId, Cell, i64, String)]) -> Vec<SlotRequest<'_>> {
+    (members.iter())
+        .map(|(id, start, agent_size, profile)| SlotRequest {
+            id: *id,
+            start: *start,
+            agent_size: *agent_size,
+            profile,
+        })
+        .collect()
+}
+
 /// A finished request.
 pub struct Finished {
     pub id: i64,
@@ -149,6 +181,11 @@ pub enum Outcome {
     Range {
         order: RangeOrder,
         range: Box<Result<MovementRange, RangeError>>,
+    },
+    /// Each member's slot and path, or why the core refused the order, with the order.
+    Slots {
+        order: SlotsOrder,
+        sent: Result<Vec<SlotPath>, UnitError>,
     },
 }
 
@@ -355,6 +392,10 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
             Work::Range(order) => {
                 let range = Box::new(order.build(&job.map));
                 Outcome::Range { order, range }
+            }
+            Work::Slots(order) => {
+                let sent = order.send(&job.map);
+                Outcome::Slots { order, sent }
             }
         };
         publish_search_memory();

@@ -52,6 +52,7 @@ use crate::graph::AnchorGraph;
 use crate::grid::Cell;
 use crate::movement::{direction_offsets, DIRECTIONS, STEP_LENGTHS};
 use crate::occupancy::UnitId;
+use crate::profile::AgentProfile;
 use crate::search::UnitsView;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -96,35 +97,11 @@ impl PathMap {
         target: Cell,
         group: &[SlotRequest<'_>],
     ) -> Result<Vec<Option<Cell>>, UnitError> {
-        let target_index = self
-            .grid
-            .index_of(target)
-            .ok_or(UnitError::TargetOutOfBounds { target })?;
-        let mut members = Vec::with_capacity(group.len());
-        let mut ids = HashSet::with_capacity(group.len());
-        for member in group {
-            let id = member.id;
-            if !ids.insert(id) {
-                return Err(UnitError::DuplicateInBatch { id });
-            }
-            let size =
-                checked_agent_size(member.agent_size).ok_or(UnitError::InvalidAgentSize {
-                    id,
-                    size: member.agent_size,
-                })?;
-            let start = (self.grid.index_of(member.start)).ok_or(UnitError::AnchorOutOfBounds {
-                id,
-                anchor: member.start,
-            })?;
-            let profile =
-                self.profiles
-                    .get(member.profile)
-                    .ok_or_else(|| UnitError::UnknownProfile {
-                        id,
-                        profile: member.profile.to_owned(),
-                    })?;
-            members.push((size, start, profile));
-        }
+        let CheckedGroup {
+            target: target_index,
+            members,
+            ids,
+        } = self.checked_group(target, group)?;
         let mut classes: HashMap<(&str, u8), Option<SlotSearch>> = HashMap::new();
         let (width, height) = (self.grid.width(), self.grid.height());
         let mut taken = vec![0u64; (width * height).div_ceil(64)];
@@ -169,6 +146,73 @@ impl PathMap {
             }
         }
         Ok(slots)
+    }
+
+    /// Whether [`arrival_slots`](Self::arrival_slots) would take this group order: the
+    /// error it would refuse it with, or `Ok`. Checks only the arguments, in the order
+    /// `arrival_slots` does (the target, then each member's id, size, start and profile).
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, PathMap, Region, SlotRequest, TerrainGrid, UnitError};
+    ///
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 8, 8), 0)?);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    /// let member = SlotRequest { id: 1, start: Cell::new(0, 0), agent_size: 1, profile: "unit" };
+    /// assert_eq!(map.check_group_order(Cell::new(4, 4), &[member]), Ok(()));
+    /// assert_eq!(
+    ///     map.check_group_order(Cell::new(4, 4), &[member, member]),
+    ///     Err(UnitError::DuplicateInBatch { id: 1 })
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_group_order(
+        &self,
+        target: Cell,
+        group: &[SlotRequest<'_>],
+    ) -> Result<(), UnitError> {
+        self.checked_group(target, group).map(|_| ())
+    }
+
+    /// The group order's arguments checked and looked up: the one home of its checks.
+    fn checked_group<'a>(
+        &'a self,
+        target: Cell,
+        group: &[SlotRequest<'_>],
+    ) -> Result<CheckedGroup<'a>, UnitError> {
+        let target = self
+            .grid
+            .index_of(target)
+            .ok_or(UnitError::TargetOutOfBounds { target })?;
+        let mut members = Vec::with_capacity(group.len());
+        let mut ids = HashSet::with_capacity(group.len());
+        for member in group {
+            let id = member.id;
+            if !ids.insert(id) {
+                return Err(UnitError::DuplicateInBatch { id });
+            }
+            let size =
+                checked_agent_size(member.agent_size).ok_or(UnitError::InvalidAgentSize {
+                    id,
+                    size: member.agent_size,
+                })?;
+            let start = (self.grid.index_of(member.start)).ok_or(UnitError::AnchorOutOfBounds {
+                id,
+                anchor: member.start,
+            })?;
+            let profile =
+                self.profiles
+                    .get(member.profile)
+                    .ok_or_else(|| UnitError::UnknownProfile {
+                        id,
+                        profile: member.profile.to_owned(),
+                    })?;
+            members.push((size, start, profile));
+        }
+        Ok(CheckedGroup {
+            target,
+            members,
+            ids,
+        })
     }
 
     /// The search from `target` for one size and profile, with every registered unit outside
@@ -217,6 +261,16 @@ impl PathMap {
         }
         search
     }
+}
+
+/// A group order whose arguments passed every check.
+struct CheckedGroup<'a> {
+    /// The target's storage index.
+    target: usize,
+    /// Per member, in the group's order: its size, its start's storage index, its profile.
+    members: Vec<(u8, usize, &'a Arc<AgentProfile>)>,
+    /// The members' ids.
+    ids: HashSet<UnitId>,
 }
 
 /// `SlotSearch::known`: what is known of an anchor's connection to the target.

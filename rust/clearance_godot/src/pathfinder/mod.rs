@@ -525,7 +525,9 @@ impl ClearancePathfinder {
     fn path_found(id: i64, result: VarDictionary);
 
     /// Emitted on the main thread when the batch `id` from `request_paths()` has finished,
-    /// with one result Dictionary per query, in the order of the queries.
+    /// with one result Dictionary per query, in the order of the queries; or the group order
+    /// `id` from `request_paths_to_slots()`, with one Dictionary per member (`slot` included),
+    /// in the order of the members.
     #[signal]
     fn paths_found(id: i64, results: VarArray);
 

@@ -461,8 +461,8 @@ impl ClearancePathfinder {
         }
     }
 
-    /// Emits `path_found`, `paths_found`, `flow_field_ready` or `movement_range_ready` for a
-    /// finished request.
+    /// Emits `path_found`, `paths_found` (for `request_paths()` and `request_paths_to_slots()`),
+    /// `flow_field_ready` or `movement_range_ready` for a finished request.
     fn emit_finished(&mut self, done: Finished) {
         match done.outcome {
             Outcome::Paths { results, single } if single => {
@@ -490,6 +490,21 @@ impl ClearancePathfinder {
                 self.signals()
                     .movement_range_ready()
                     .emit(done.id, range.as_ref());
+            }
+            Outcome::Slots { order, sent } => {
+                let results: Vec<Variant> = match sent {
+                    Ok(sent) => (self.slot_order_dictionaries(&sent, &order.members).iter())
+                        .map(ToGodot::to_variant)
+                        .collect(),
+                    // Checked when asked, on the map the worker searched: not expected.
+                    Err(error) => {
+                        pathfinder_error!("request_paths_to_slots", "{error}; no paths");
+                        Vec::new()
+                    }
+                };
+                self.signals()
+                    .paths_found()
+                    .emit(done.id, &VarArray::from(results.as_slice()));
             }
         }
     }

@@ -1,6 +1,6 @@
 //! The occupancy layer: units registered by id (`add_unit()`, `move_unit()`, `move_units()`,
 //! `remove_unit()`...), what the node knows of them, and arrival slots for group orders
-//! (`get_arrival_slots()`, `find_paths_to_slots()`). How queries count the units is `other_units`'s business
+//! (`get_arrival_slots()`, `find_paths_to_slots()`, `request_paths_to_slots()`). How queries count the units is `other_units`'s business
 //! (`queries.rs`); every rule and check here is the core's.
 #![forbid(unsafe_code)]
 
@@ -9,8 +9,9 @@ use super::modes::NO_UNIT;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
 use crate::marshal::{member_from_variant, moves_of, unit_dictionary, unit_from_variant};
+use crate::workers::{slot_requests, SlotsOrder, Work};
 use clearance_core::{
-    checked_agent_size, footprint, Cell, SlotPathOptions, SlotRequest, UnitError, UnitId,
+    checked_agent_size, footprint, Cell, SlotPath, SlotPathOptions, UnitError, UnitId,
     MAX_AGENT_SIZE,
 };
 use godot::prelude::*;
@@ -251,32 +252,72 @@ impl ClearancePathfinder {
         let Some(members) = group_members(method, &units) else {
             return Array::new();
         };
-        let mut options = SlotPathOptions::new()
-            .search(self.search())
-            .smoothing(self.smoothing())
-            .threads(self.resolved_worker_count() + 1);
-        options.max_expansions = self.expansion_limit();
         let group = slot_requests(&members);
+        let options = self.slot_path_options();
         match self
             .map
             .find_paths_to_slots(cell_of(target), &group, &options)
         {
-            Ok(order) => {
-                let dictionaries: Vec<VarDictionary> = (order.iter().zip(&group))
-                    .map(|(sent, member)| {
-                        let mut dictionary =
-                            self.result_dictionary(&sent.result, member.agent_size);
-                        dictionary.set("slot", &slot_variant(sent.slot));
-                        dictionary
-                    })
-                    .collect();
-                Array::from(dictionaries.as_slice())
-            }
+            Ok(order) => Array::from(self.slot_order_dictionaries(&order, &members).as_slice()),
             Err(error) => {
                 pathfinder_error!(method, "{error}; no paths");
                 Array::new()
             }
         }
+    }
+
+    /// `find_paths_to_slots()` off the main thread: starts it on a worker and returns its
+    /// request id at once; `paths_found(id, results)` follows with the Array
+    /// `find_paths_to_slots()` would have returned for the map and the units as they were when
+    /// the request was made. Prints an error, returns -1 and starts nothing for what
+    /// `get_arrival_slots()` refuses.
+    #[func]
+    pub fn request_paths_to_slots(&mut self, target: Vector2i, units: AnyArray) -> i64 {
+        let method = "request_paths_to_slots";
+        self.ensure_ready();
+        let Some(members) = group_members(method, &units) else {
+            return -1;
+        };
+        let target = cell_of(target);
+        if let Err(error) = (self.map).check_group_order(target, &slot_requests(&members)) {
+            pathfinder_error!(method, "{error}; nothing was started");
+            return -1;
+        }
+        let options = self.slot_path_options();
+        self.submit(Work::Slots(SlotsOrder {
+            target,
+            members,
+            options,
+        }))
+    }
+}
+
+impl ClearancePathfinder {
+    /// The options of this node's group orders to slots: units outside the group block, and
+    /// the node's search mode, expansion limit, smoothing and threads.
+    fn slot_path_options(&self) -> SlotPathOptions {
+        let mut options = SlotPathOptions::new()
+            .search(self.search())
+            .smoothing(self.smoothing())
+            .threads(self.resolved_worker_count() + 1);
+        options.max_expansions = self.expansion_limit();
+        options
+    }
+
+    /// A group order's answer for GDScript: per member, `find_path()`'s Dictionary with
+    /// `slot` besides.
+    pub(super) fn slot_order_dictionaries(
+        &self,
+        order: &[SlotPath],
+        members: &[(UnitId, Cell, i64, String)],
+    ) -> Vec<VarDictionary> {
+        (order.iter().zip(members))
+            .map(|(sent, (_, _, agent_size, _))| {
+                let mut dictionary = self.result_dictionary(&sent.result, *agent_size);
+                dictionary.set("slot", &slot_variant(sent.slot));
+                dictionary
+            })
+            .collect()
     }
 }
 
@@ -294,18 +335,6 @@ fn group_members(method: &str, units: &AnyArray) -> Option<Vec<(UnitId, Cell, i6
         }
     }
     Some(members)
-}
-
-/// The core's view of `members`, borrowing their profile names.
-fn slot_requests(members: &[(UnitId, Cell, i64, String)]) -> Vec<SlotRequest<'_>> {
-    (members.iter())
-        .map(|(id, start, agent_size, profile)| SlotRequest {
-            id: *id,
-            start: *start,
-            agent_size: *agent_size,
-            profile,
-        })
-        .collect()
 }
 
 /// A slot for GDScript: its anchor, or `null` for none.

@@ -421,7 +421,13 @@ fn check_generated_groups(seed: u64, cases: usize, starts: Starts) -> (Seen, usi
                         .exempt_units(&registered)
                         .smoothing(Smoothing::Taut);
                 query.moving_unit = map.unit(member.id).map(|_| member.id);
-                assert_eq!(sent.result, map.query(&query), "{member:?}");
+                let by_hand = map.query(&query);
+                assert_eq!(sent.result.code, by_hand.code, "{member:?}");
+                assert_eq!(sent.result.cost, by_hand.cost, "{member:?}");
+                assert_eq!(sent.result.smoothing, by_hand.smoothing, "{member:?}");
+                if sent.result.path == by_hand.path {
+                    assert_eq!(sent.result, by_hand, "{member:?}");
+                }
             }
         }
         assert_eq!(map.arrival_slots(target, &group), Ok(slots.clone()));
@@ -449,6 +455,63 @@ fn slots_keep_the_contract_with_members_standing_on_outsiders() {
         check_generated_groups(0x0005_107A_0002, 600, Starts::SomeOnOutsiders);
     assert!(on_outsiders >= 500, "{on_outsiders}");
     assert!(seen.slots >= 1000, "{seen:?}");
+}
+
+#[test]
+fn large_groups_of_one_profile_get_optimal_paths_to_their_slots() {
+    // Eight or more members of one profile: their queries share a landmark near the target.
+    let mut rng = Rng::new(0x0510_70BD_3B16);
+    let mut sent = 0;
+    for case in 0..60 {
+        let mut map = random_map(&mut rng, case, 26);
+        let mut units = Vec::new();
+        for id in 0..rng.range(1, 9) {
+            let unit = Standing {
+                id,
+                anchor: random_cell(&mut rng, map.region()),
+                size: rng.range(1, 4) as i32,
+            };
+            place(&mut map, &mut units, unit);
+        }
+        let profile = *rng.pick(&NAMES);
+        let mut group = Vec::new();
+        for index in 0..rng.range(8, 17) {
+            let size = *rng.pick(&[1, 1, 2, 3]);
+            let terrain = Reference::for_map(&map, profile, size);
+            let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+            group.push(SlotRequest {
+                id: 100 + index,
+                start,
+                agent_size: size,
+                profile,
+            });
+        }
+        let target = random_cell(&mut rng, map.region());
+        let slots = map.arrival_slots(target, &group).unwrap();
+        for rule in [OtherUnits::Block, OtherUnits::cost(3.0).unwrap()] {
+            let options = SlotPathOptions::new()
+                .other_units(rule)
+                .threads(1 + case % 2);
+            let order = map.find_paths_to_slots(target, &group, &options).unwrap();
+            if rule == OtherUnits::Block {
+                check_slot_paths(&map, &units, &group, &slots, &order);
+            }
+            // Each result is the query a caller would make by hand, the landmark aside.
+            for (member, sent_member) in group.iter().zip(&order) {
+                let Some(slot) = sent_member.slot else {
+                    continue;
+                };
+                let by_hand = map.query(
+                    &PathQuery::new(member.start, slot, member.agent_size, member.profile)
+                        .other_units(rule),
+                );
+                assert_eq!(sent_member.result.code, by_hand.code, "{member:?} {rule:?}");
+                assert_eq!(sent_member.result.cost, by_hand.cost, "{member:?} {rule:?}");
+                sent += usize::from(by_hand.is_ok());
+            }
+        }
+    }
+    assert!(sent > 500, "only {sent} members sent");
 }
 
 /// A corridor `x = 0..7` of ground, one row high, with one unit outside the group at x = 3

@@ -20,8 +20,8 @@
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
 use clearance_core::{
-    Cell, LandmarkPlacement, OtherUnits, PathCode, PathMap, PathQuery, SearchScratch, SlotRequest,
-    UnitId,
+    Cell, LandmarkPlacement, OtherUnits, PathCode, PathMap, PathQuery, SearchScratch,
+    SlotPathOptions, SlotRequest, UnitId,
 };
 use std::collections::HashSet;
 use std::hint::black_box;
@@ -208,6 +208,38 @@ fn slots(rounds: usize) {
         black_box(slots);
     });
     println!("| arrival slots, 200 units of sizes 1-3 on AR0011SR, 200 others standing | {time:.3} ms (fastest round {fastest:.3} ms) | {placed} of 200 placed |");
+    // The same order with every member's path to its slot, round the others (on one thread
+    // and on two) and as if alone.
+    for (threads, rule) in [
+        (1, OtherUnits::Block),
+        (2, OtherUnits::Block),
+        (1, OtherUnits::Ignore),
+    ] {
+        let options = SlotPathOptions::new().threads(threads).other_units(rule);
+        let mut sent = 0;
+        let (time, fastest) = timed_ms(rounds, || {
+            let order = map.find_paths_to_slots(target, &group, &options).unwrap();
+            sent = order.iter().filter(|member| member.result.is_ok()).count();
+            black_box(order);
+        });
+        println!("| the same order sent to its slots (`find_paths_to_slots`), {threads} thread(s), {rule:?} | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path |");
+    }
+    // What a caller would do by hand: the slots, then one `query_batch` of the members' queries
+    // (no landmark near the target), one thread.
+    let mut sent = 0;
+    let (time, fastest) = timed_ms(rounds, || {
+        let slots = map.arrival_slots(target, &group).unwrap();
+        let queries: Vec<PathQuery<'_>> = (group.iter().zip(&slots))
+            .filter_map(|(member, slot)| {
+                let query = PathQuery::new(member.start, (*slot)?, member.agent_size, PROFILE);
+                Some(query.other_units(OtherUnits::Block))
+            })
+            .collect();
+        let results = map.query_batch(&queries, 1);
+        sent = results.iter().filter(|result| result.is_ok()).count();
+        black_box(results);
+    });
+    println!("| the same order by hand (`arrival_slots`, then `query_batch`), 1 thread, Block | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path |");
 }
 
 fn main() {

@@ -1,6 +1,8 @@
 //! Many queries at once, on several threads that share one map version.
 
+use super::queries::with_thread_scratch;
 use super::PathMap;
+use crate::landmarks::LandmarkTable;
 use crate::query::PathQuery;
 use crate::result::PathResult;
 use crate::search::SearchScratch;
@@ -11,9 +13,24 @@ impl PathMap {
     /// query sees this same map version. If the system refuses to start a thread, the others
     /// (at least the calling one) answer its share.
     pub fn query_batch(&self, queries: &[PathQuery<'_>], threads: usize) -> Vec<PathResult> {
+        self.query_batch_guided(queries, threads, None)
+    }
+
+    /// [`query_batch`](Self::query_batch), every query with `landmarks` for its heuristic
+    /// instead of its profile's own table (see `query_guided`).
+    pub(super) fn query_batch_guided(
+        &self,
+        queries: &[PathQuery<'_>],
+        threads: usize,
+        landmarks: Option<&LandmarkTable>,
+    ) -> Vec<PathResult> {
         let threads = threads.clamp(1, queries.len().max(1));
         if threads == 1 {
-            return queries.iter().map(|query| self.query(query)).collect();
+            return with_thread_scratch(|scratch| {
+                (queries.iter())
+                    .map(|query| self.query_guided(scratch, query, landmarks))
+                    .collect()
+            });
         }
         // Threads take the next unanswered query, so slow queries do not hold up a share.
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -25,7 +42,7 @@ impl PathMap {
                 let Some(query) = queries.get(index) else {
                     return answered;
                 };
-                answered.push((index, self.query_with(&mut scratch, query)));
+                answered.push((index, self.query_guided(&mut scratch, query, landmarks)));
             }
         };
         let mut answered: Vec<(usize, PathResult)> = std::thread::scope(|scope| {

@@ -5,6 +5,7 @@ use crate::footprint::checked_agent_size;
 use crate::graph::AnchorGraph;
 use crate::grid::Cell;
 use crate::grid::Region;
+use crate::landmarks::LandmarkTable;
 use crate::occupancy::{overlaps, OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::query::PathQuery;
@@ -123,15 +124,32 @@ impl PathMap {
 
     /// [`query`](Self::query) with caller-owned search memory.
     pub fn query_with(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
+        self.query_guided(scratch, query, None)
+    }
+
+    /// [`query_with`](Self::query_with) with `landmarks` for its heuristic instead of the
+    /// profile's own table (a table of the query's profile: any table of true size-1
+    /// distances keeps the search exact, see `landmarks/mod.rs`).
+    pub(super) fn query_guided(
+        &self,
+        scratch: &mut SearchScratch,
+        query: &PathQuery<'_>,
+        landmarks: Option<&LandmarkTable>,
+    ) -> PathResult {
         PathResult {
             smoothing: query.smoothing,
-            ..self.answer_query(scratch, query)
+            ..self.answer_query(scratch, query, landmarks)
         }
     }
 
     /// The answer to `query` (with waypoints when it asks for them), before its result
     /// records the smoothing asked for.
-    fn answer_query(&self, scratch: &mut SearchScratch, query: &PathQuery<'_>) -> PathResult {
+    fn answer_query(
+        &self,
+        scratch: &mut SearchScratch,
+        query: &PathQuery<'_>,
+        landmarks: Option<&LandmarkTable>,
+    ) -> PathResult {
         let checked = match self.check_query(query) {
             Ok(checked) => checked,
             Err(answer) => return answer,
@@ -159,7 +177,7 @@ impl PathMap {
             OtherUnits::Ignore
         };
         let units = counted.then_some(UnitsInSearch { view: &view, rule });
-        let answer = self.answer(scratch, query, &checked, &graph, units);
+        let answer = self.answer(scratch, query, &checked, &graph, units, landmarks);
         scratch.units = view;
         answer
     }
@@ -210,6 +228,7 @@ impl PathMap {
         checked: &CheckedQuery<'_>,
         graph: &AnchorGraph,
         units: Option<UnitsInSearch<'_>>,
+        given_landmarks: Option<&LandmarkTable>,
     ) -> PathResult {
         let (start, goal) = (checked.start, checked.goal);
         let blocking = units.filter(|units| units.rule == OtherUnits::Block);
@@ -236,11 +255,14 @@ impl PathMap {
                 None => self.closest_reachable_anchor(graph, start, goal),
             };
         }
-        let landmarks = self.landmarks_for(query.profile, checked.profile);
+        let baked = match given_landmarks {
+            Some(_) => None,
+            None => self.landmarks_for(query.profile, checked.profile),
+        };
         let options = SearchOptions {
             algorithm: algorithm_for(query.search, graph, units),
             max_expansions: query.max_expansions.unwrap_or(u64::MAX),
-            landmarks: landmarks.as_deref(),
+            landmarks: given_landmarks.or(baked.as_deref()),
             direct_first: query.search == SearchMode::Auto,
             units,
         };

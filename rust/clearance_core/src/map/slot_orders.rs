@@ -15,7 +15,10 @@
 //! ```
 //!
 //! so each result is what [`PathMap::query`] answers for it: the same code, an optimal path
-//! of the same cost. Under [`OtherUnits::Block`] a member with a slot always gets `OK` (the
+//! of the same cost (where several are optimal it may be another, and `expanded` differs:
+//! when eight or more members of one profile search round other units, their searches share
+//! a landmark table with one landmark, on the first of their slots, built for the order; a
+//! table of true distances keeps every search exact, as `landmarks/mod.rs` proves). Under [`OtherUnits::Block`] a member with a slot always gets `OK` (the
 //! slots promise a way round the units outside the group), unless `max_expansions` stops its
 //! search first. Members' ids that are not registered are left out of the exemptions, since
 //! a query refuses an unknown exempt id; they stand nowhere, so there is nothing to exempt.
@@ -28,10 +31,16 @@ use super::slots::SlotRequest;
 use super::PathMap;
 use crate::error::UnitError;
 use crate::grid::Cell;
+use crate::landmarks::{LandmarkPlacement, LandmarkTable};
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::query::{PathQuery, SearchMode};
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::smoothing::Smoothing;
+
+/// Members of one profile from which a landmark near the target pays for its table (one sweep
+/// of the map, about the work of a few long searches; only searches round other units need
+/// it: alone, jump-point search is already fast).
+const GROUP_FOR_TARGET_LANDMARK: usize = 8;
 
 /// How the paths of [`PathMap::find_paths_to_slots`] are asked for: the options every
 /// member's query shares.
@@ -180,11 +189,47 @@ impl PathMap {
                 result: self.no_slot_result(member),
             })
             .collect();
-        let answers = self.query_batch(&queries, options.threads);
-        for (index, answer) in asked.into_iter().zip(answers) {
-            order[index].result = answer;
+        // Every member's path ends a few steps from the target, so a landmark there bounds
+        // what is left of each path almost exactly (units only lengthen paths, so
+        // distances without them stay lower bounds). One table per profile; members whose
+        // profile gets none use the profile's own.
+        let mut profiles: Vec<&str> = queries.iter().map(|query| query.profile).collect();
+        profiles.sort_unstable();
+        profiles.dedup();
+        for profile in profiles {
+            let (mine, theirs): (Vec<usize>, Vec<PathQuery<'_>>) = (asked.iter().zip(&queries))
+                .filter(|(_, query)| query.profile == profile)
+                .map(|(&index, query)| (index, *query))
+                .unzip();
+            // Slots may be taken round a target no unit may enter: the first slot is nearest.
+            let worth_a_table = options.other_units != OtherUnits::Ignore
+                && !self.occupancy.is_empty()
+                && theirs.len() >= GROUP_FOR_TARGET_LANDMARK;
+            let table = worth_a_table
+                .then(|| self.landmark_at(theirs[0].goal, profile))
+                .flatten();
+            let answers = self.query_batch_guided(&theirs, options.threads, table.as_ref());
+            for (index, answer) in mine.into_iter().zip(answers) {
+                order[index].result = answer;
+            }
         }
         Ok(order)
+    }
+
+    /// A landmark table of `profile` with one landmark, on `anchor` (if the profile's size-1
+    /// graph is built or fits the cache memory limit, and the table fits the limit too).
+    fn landmark_at(&self, anchor: Cell, profile: &str) -> Option<LandmarkTable> {
+        let found = self.profiles.get(profile)?;
+        let graph = self.graph_for(profile, found, 1)?;
+        let index = self.grid.index_of(anchor)?;
+        if !self.fits(LandmarkTable::estimated_bytes(
+            self.grid.as_bytes().len(),
+            1,
+        )) {
+            return None;
+        }
+        let placement = LandmarkPlacement::At(vec![anchor]);
+        LandmarkTable::build(&graph, self.grid.width(), &placement, &[index], 1, &|_| {})
     }
 
     /// The result of a member that got no slot.

@@ -229,8 +229,9 @@ impl ClearancePathfinder {
 
     /// A group order spread over arrival slots in one call: `get_arrival_slots()` for
     /// `units` (the same Dictionaries) round `target`, then each member's path to its slot.
-    /// Returns one Dictionary per member, in order: `find_path()`'s Dictionary for the member
-    /// from where it stands to its slot, with the member as `moving_unit` (if registered),
+    /// Returns one Dictionary per member, in order: `find_path()`'s Dictionary (the same code
+    /// and cost; of several optimal paths it may return another) for the member from where
+    /// it stands to its slot, with the member as `moving_unit` (if registered),
     /// the group's registered ids as `exempt_units` and the units outside the group counted
     /// as `OTHER_UNITS_BLOCK` (the slots are chosen reachable round them, whatever
     /// `other_units` says), with the node's `search_mode`, `search_expansion_limit`,

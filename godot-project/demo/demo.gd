@@ -225,8 +225,8 @@ func _select_box(box: Rect2) -> void:
 
 
 ## Sends the selection towards `target` (a global position): one unit by one search; a group
-## spread over arrival slots round the target cell, each member by its own query in one batch,
-## with the units outside the group blocking.
+## spread over arrival slots round the target cell, each member to its own in one call
+## (find_paths_to_slots), with the units outside the group blocking.
 func _order_selected(target: Vector2) -> void:
 	if selected.size() == 1:
 		_order_world(selected[0], target)

@@ -15,13 +15,17 @@
 //! ```
 //!
 //! so each result is what [`PathMap::query`] answers for it: the same code, an optimal path
-//! of the same cost (where several are optimal it may be another, and `expanded` differs:
-//! when eight or more members of one profile search round other units, their searches share
-//! a landmark table with one landmark, on the first of their slots, built for the order; a
-//! table of true distances keeps every search exact, as `landmarks/mod.rs` proves). Under [`OtherUnits::Block`] a member with a slot always gets `OK` (the
-//! slots promise a way round the units outside the group), unless `max_expansions` stops its
-//! search first. Members' ids that are not registered are left out of the exemptions, since
-//! a query refuses an unknown exempt id; they stand nowhere, so there is nothing to exempt.
+//! of the same cost. Where several paths are optimal it may be another, and `expanded` may
+//! differ (so, under `max_expansions`, may whether a search stops short): when eight or more
+//! members of one profile search round other units, their searches share a landmark table
+//! with one landmark, on the first of their slots, built for the order. A table of true
+//! distances keeps every search exact, as `landmarks/mod.rs` proves, and one landmark a few
+//! steps from every member's goal bounds the rest of each path almost exactly.
+//!
+//! Under [`OtherUnits::Block`] a member with a slot always gets `OK` (the slots promise a way
+//! round the units outside the group), unless `max_expansions` stops its search first.
+//! Members' ids that are not registered are left out of the exemptions, since a query refuses
+//! an unknown exempt id; they stand nowhere, so there is nothing to exempt.
 //!
 //! A member with no slot gets no path: `START_CLEARANCE_INSUFFICIENT` (with the shortfall)
 //! if its footprint does not fit where it stands, `NO_PATH` otherwise (it is cut off from
@@ -190,9 +194,9 @@ impl PathMap {
             })
             .collect();
         // Every member's path ends a few steps from the target, so a landmark there bounds
-        // what is left of each path almost exactly (units only lengthen paths, so
-        // distances without them stay lower bounds). One table per profile; members whose
-        // profile gets none use the profile's own.
+        // what is left of each path almost exactly (units only lengthen paths, so distances
+        // without them stay lower bounds). One table per profile; members whose profile gets
+        // none use the profile's own.
         let mut profiles: Vec<&str> = queries.iter().map(|query| query.profile).collect();
         profiles.sort_unstable();
         profiles.dedup();
@@ -201,10 +205,11 @@ impl PathMap {
                 .filter(|(_, query)| query.profile == profile)
                 .map(|(&index, query)| (index, *query))
                 .unzip();
-            // Slots may be taken round a target no unit may enter: the first slot is nearest.
             let worth_a_table = options.other_units != OtherUnits::Ignore
                 && !self.occupancy.is_empty()
                 && theirs.len() >= GROUP_FOR_TARGET_LANDMARK;
+            // Not on the target itself, which no unit may be able to enter: the first slot is
+            // the nearest legal anchor.
             let table = worth_a_table
                 .then(|| self.landmark_at(theirs[0].goal, profile))
                 .flatten();

@@ -189,8 +189,11 @@ impl PathMap {
         let mut order: Vec<SlotPath> = (group.iter().zip(slots))
             .map(|(member, slot)| SlotPath {
                 slot,
-                // Replaced below for every member with a slot.
-                result: self.no_slot_result(member),
+                result: match slot {
+                    // Replaced below by the member's answer.
+                    Some(_) => PathResult::failure(PathCode::NoPath),
+                    None => self.no_slot_result(member),
+                },
             })
             .collect();
         // Every member's path ends a few steps from the target, so a landmark there bounds

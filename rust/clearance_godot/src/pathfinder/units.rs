@@ -1,7 +1,8 @@
 //! The occupancy layer: units registered by id (`add_unit()`, `move_unit()`, `move_units()`,
 //! `remove_unit()`...), what the node knows of them, and arrival slots for group orders
-//! (`get_arrival_slots()`, `find_paths_to_slots()`, `request_paths_to_slots()`). How queries count the units is `other_units`'s business
-//! (`queries.rs`); every rule and check here is the core's.
+//! (`get_arrival_slots()`, `find_paths_to_slots()`, `request_paths_to_slots()`). How queries
+//! count the units is `other_units`'s business (`queries.rs`); every rule and check here is
+//! the core's.
 #![forbid(unsafe_code)]
 
 use super::errors::pathfinder_error;
@@ -284,7 +285,8 @@ impl ClearancePathfinder {
             pathfinder_error!(method, "{error}; nothing was started");
             return -1;
         }
-        let options = self.slot_path_options();
+        // A worker is already one of the pool's threads: it answers the members itself.
+        let options = self.slot_path_options().threads(1);
         self.submit(Work::Slots(SlotsOrder {
             target,
             members,

@@ -201,6 +201,8 @@ fn slots(rounds: usize) {
         }
     }
     let target = Cell::new(region.width / 2, region.height / 2);
+    // `UNITS_BENCH_SLOTS_ONLY=1` times the arrival slots alone, for a profiler.
+    let slots_only = std::env::var_os("UNITS_BENCH_SLOTS_ONLY").is_some();
     let mut placed = 0;
     let (time, fastest) = timed_ms(rounds, || {
         let slots = map.arrival_slots(target, &group).unwrap();
@@ -208,6 +210,9 @@ fn slots(rounds: usize) {
         black_box(slots);
     });
     println!("| arrival slots, 200 units of sizes 1-3 on AR0011SR, 200 others standing | {time:.3} ms (fastest round {fastest:.3} ms) | {placed} of 200 placed |");
+    if slots_only {
+        return;
+    }
     // The same order with every member's path to its slot, round the others (on one thread
     // and on two) and as if alone.
     for (threads, rule) in [
@@ -248,6 +253,10 @@ fn main() {
         .unwrap_or(5);
     println!("| what | time | | |");
     println!("|---|---|---|---|");
+    if std::env::var_os("UNITS_BENCH_SLOTS_ONLY").is_some() {
+        slots(rounds);
+        return;
+    }
     moves(rounds);
     // `UNITS_BENCH_LANDMARKS=16` (say) measures blocking queries with that many landmarks
     // too (`0`: without only).

@@ -13,7 +13,7 @@
 //! | `fields.rs` | flow fields to one goal or the nearest of several, and group orders |
 //! | `landmarks.rs` | landmark placement and the tables built from it |
 //! | `units.rs` | the units registered on the map: placed, moved and removed |
-//! | `slots.rs` | arrival slots: one goal per unit of a group order |
+//! | `slots/` | arrival slots: one goal per unit of a group order, and the search behind them |
 //! | `slot_orders.rs` | a group order sent to arrival slots: each member's slot and path |
 //! | `range.rs` | movement ranges: where a unit can go with a budget |
 //! | `smoothing.rs` | taut waypoints of query results and of any path of legal steps |

@@ -1,5 +1,5 @@
 //! Arrival slots against a checker that shares no code with the slot builder: every property
-//! of the contract in `map/slots.rs` (legal, pairwise apart, clear of the units outside the
+//! of the contract in `map/slots/mod.rs` (legal, pairwise apart, clear of the units outside the
 //! group, reachable round them, compact by the reference cost from the target's anchors, and
 //! `None` only where no free anchor is left to reach), checked with the reference solver with
 //! units (tests/support/units.rs) on generated maps; equal calls give equal slots; bad input

@@ -32,18 +32,18 @@
 //!
 //! # Who reaches the target
 //!
-//! Each search remembers which anchors are connected to the target's anchors (its *seeds*)
-//! and which are cut off: a member's start is judged by a walk towards the target that stops
-//! at the first anchor already judged, taking turns with a walk from a seed towards the start
-//! that marks what it visits connected (`search.rs` says why either walk may end it). The
-//! first member of each size would walk most of the way, so a size borrows the connections of
-//! the next larger size of the same profile. That is sound: a path of legal `k x k` anchors that meets no blocking unit is also such a path for
-//! any size `j < k` (each `j x j` footprint, and each side anchor's, lies inside the `k x k`
-//! one), and it ends at a larger seed, whose whole `k x k` footprint is free, so every `j x j`
-//! anchor inside it is joined to it. So an anchor connected for size `k` is joined for size `j`
-//! to that seed, and when the larger seeds are joined among themselves and one of them reaches
-//! the smaller size's seeds (one walk, from next to the target), it is connected for size `j`.
-//! Anchors cut off for size `k` are not borrowed: a smaller unit may fit where it could not.
+//! Each search remembers which anchors are connected to the target's anchors (its *seeds*) and
+//! which are cut off: a member's start is judged by a walk towards the target that stops at the
+//! first anchor already judged, taking turns with a walk from a seed towards the start that marks
+//! what it visits connected (`search.rs` says why either walk may end it). The first member of each
+//! size would walk most of the way, so a size borrows the connections of the next larger size of
+//! the same profile. That is sound: a path of legal `k x k` anchors that meets no blocking unit is
+//! also such a path for any size `j < k` (each `j x j` footprint, and each side anchor's, lies
+//! inside the `k x k` one), and it ends at a larger seed, whose whole `k x k` footprint is free, so
+//! every `j x j` anchor inside it is joined to it. So an anchor connected for size `k` is joined
+//! for size `j` to that seed, and when the larger seeds are joined among themselves and one of them
+//! reaches the smaller size's seeds (one walk, from next to the target), it is connected for size
+//! `j`. Anchors cut off for size `k` are not borrowed: a smaller unit may fit where it could not.
 
 mod search;
 mod storage;
@@ -76,7 +76,7 @@ pub struct SlotRequest<'a> {
 
 impl PathMap {
     /// One arrival slot per member of `group` around `target` (see the module docs of
-    /// `map/slots.rs`, repeated on this crate's README): in the order of `group`, the anchor
+    /// `map/slots/mod.rs`, repeated on this crate's README): in the order of `group`, the anchor
     /// each member should go to, or `None` for a member that can reach no free slot.
     ///
     /// ```

@@ -13,7 +13,7 @@
 //! labelled afresh. Each outcome leaves exactly the partition a full labelling would give.
 
 use crate::map::Table;
-use crate::movement::direction_offsets;
+use crate::movement::{direction_offsets, directions_in};
 use crate::paged::PagedVec;
 use std::collections::VecDeque;
 
@@ -221,15 +221,7 @@ fn fresh_labels(
 
 /// The anchors one legal move away from `anchor`.
 fn neighbours(mask: u8, anchor: usize, offsets: &[isize; 8]) -> impl Iterator<Item = usize> + '_ {
-    let mut mask = mask;
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let direction = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        Some(anchor.wrapping_add_signed(offsets[direction]))
-    })
+    directions_in(mask).map(move |direction| anchor.wrapping_add_signed(offsets[direction]))
 }
 
 /// Grows one breadth-first search from each of `seeds` (anchors of one region), a step each in

@@ -137,6 +137,17 @@ pub(crate) fn direction_offsets(width: usize) -> [isize; 8] {
     DIRECTIONS.map(|d| d.dy as isize * width as isize + d.dx as isize)
 }
 
+/// The directions (indices into [`DIRECTIONS`]) whose bits are set in a move mask, lowest
+/// first.
+#[inline]
+pub(crate) fn directions_in(mut mask: u8) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let direction = (mask != 0).then(|| mask.trailing_zeros() as usize)?;
+        mask &= mask - 1;
+        Some(direction)
+    })
+}
+
 impl Movement {
     /// The crow-flies length of the shortest step sequence covering `dx` columns and `dy`
     /// rows on an open map, in fixed-point length units: octile distance for 8-way movement,

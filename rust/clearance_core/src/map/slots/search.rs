@@ -4,7 +4,7 @@
 use super::storage::{Buckets, LazyPages};
 use crate::graph::AnchorGraph;
 use crate::map::tables::Table;
-use crate::movement::{direction_offsets, DIRECTIONS, STEP_LENGTHS};
+use crate::movement::{direction_offsets, directions_in, DIRECTIONS, STEP_LENGTHS};
 use crate::search::UnitsView;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -93,10 +93,8 @@ impl SlotSearch {
             if self.best.get(anchor) - 1 < cost {
                 continue;
             }
-            let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
-            while mask != 0 {
-                let direction = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
+            let mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
+            for direction in directions_in(mask) {
                 let next = anchor.wrapping_add_signed(self.offsets[direction]);
                 let next_cost = cost + STEP_LENGTHS[direction] * self.graph.entry_multiplier(next);
                 let best = self.best.get(next);
@@ -148,14 +146,12 @@ impl SlotSearch {
                 return true;
             }
             let terrain = self.graph.moves[anchor];
-            let mut mask = if anchor == from {
+            let mask = if anchor == from {
                 self.view.steps_to_unblocked(anchor, terrain)
             } else {
                 self.view.unblocked_mask(anchor, terrain)
             };
-            while mask != 0 {
-                let direction = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
+            for direction in directions_in(mask) {
                 let next = anchor.wrapping_add_signed(self.offsets[direction]);
                 if seen.insert(next, ()).is_none() {
                     pending.push(next);
@@ -211,13 +207,10 @@ impl SlotSearch {
         }
         if self.view.is_blocked(start) {
             // Its ways out may lie in different parts: each is asked on its own.
-            let offsets = self.offsets;
-            let mut mask = self.view.steps_to_unblocked(start, self.graph.moves[start]);
+            let mask = self.view.steps_to_unblocked(start, self.graph.moves[start]);
             let mut reached = false;
-            while mask != 0 {
-                let direction = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                reached |= self.reaches(start.wrapping_add_signed(offsets[direction]));
+            for direction in directions_in(mask) {
+                reached |= self.reaches(start.wrapping_add_signed(self.offsets[direction]));
             }
             return reached;
         }
@@ -261,13 +254,11 @@ impl SlotSearch {
     /// The anchors one step round the units from `anchor`, each with its map-local cell.
     fn steps_out(&self, anchor: usize) -> impl Iterator<Item = (usize, (usize, usize))> + use<> {
         let cell = (anchor % self.width, anchor / self.width);
-        let mut mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
+        let mask = self.view.unblocked_mask(anchor, self.graph.moves[anchor]);
         let offsets = self.offsets;
-        std::iter::from_fn(move || {
-            let direction = (mask != 0).then(|| mask.trailing_zeros() as usize)?;
-            mask &= mask - 1;
+        directions_in(mask).map(move |direction| {
             let next = anchor.wrapping_add_signed(offsets[direction]);
-            Some((next, neighbour(cell, direction)))
+            (next, neighbour(cell, direction))
         })
     }
 
@@ -349,11 +340,9 @@ fn joined_by_steps(seeds: &[usize], graph: &AnchorGraph, view: &UnitsView, width
         *first = true;
     }
     while let Some(index) = pending.pop() {
-        let mut mask = view.unblocked_mask(seeds[index], graph.moves[seeds[index]]);
-        while mask != 0 {
-            let direction = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let next = seeds[index].wrapping_add_signed(offsets[direction]);
+        let seed = seeds[index];
+        for direction in directions_in(view.unblocked_mask(seed, graph.moves[seed])) {
+            let next = seed.wrapping_add_signed(offsets[direction]);
             if let Some(other) = seeds.iter().position(|&seed| seed == next) {
                 if !joined[other] {
                     joined[other] = true;

@@ -192,6 +192,28 @@ fn random_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {
     map_with_random_profiles(rng, grid, movement, &NAMES)
 }
 
+/// A generated map with sides in `sides` and one of `walls` percent of walls, 4-way in every
+/// third case, with no profile yet.
+fn map_without_profiles(
+    rng: &mut Rng,
+    case: usize,
+    sides: std::ops::Range<i64>,
+    walls: &[u64],
+) -> PathMap {
+    let (width, height) = (
+        rng.range(sides.start, sides.end),
+        rng.range(sides.start, sides.end),
+    );
+    let walls = *rng.pick(walls);
+    let grid = random_grid(rng, width as i32, height as i32, walls);
+    let movement = if case % 3 == 2 {
+        Movement::FourWay
+    } else {
+        Movement::EightWay
+    };
+    PathMap::new(grid).with_movement(movement)
+}
+
 /// A unit of size 1 to 3 at a random anchor, under an id no unit of `units` has.
 fn random_unit(rng: &mut Rng, map: &PathMap, units: &[Standing]) -> Standing {
     let mut id = rng.range(-40, 60);
@@ -395,15 +417,7 @@ fn crowds_on_larger_maps_with_stored_rays_match_the_reference() {
     let mut blocked_differs = 0;
     let mut long_lists = 0;
     for case in 0..60 {
-        let (width, height) = (rng.range(30, 100) as i32, rng.range(30, 100) as i32);
-        let walls = *rng.pick(&[0, 3, 10]);
-        let grid = random_grid(&mut rng, width, height, walls);
-        let movement = if case % 3 == 2 {
-            Movement::FourWay
-        } else {
-            Movement::EightWay
-        };
-        let mut map = PathMap::new(grid).with_movement(movement);
+        let mut map = map_without_profiles(&mut rng, case, 30..100, &[0, 3, 10]);
         let mut uniform = AgentProfile::new("uniform");
         for terrain in [0, 2, 3, 4] {
             uniform.set_terrain(terrain, 1.0).unwrap();
@@ -437,7 +451,7 @@ fn crowds_on_larger_maps_with_stored_rays_match_the_reference() {
                 map.grid(),
                 map.profile(profile).unwrap(),
                 size as i32,
-                movement == Movement::EightWay,
+                map.movement() == Movement::EightWay,
             );
             let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
             let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
@@ -1356,4 +1370,52 @@ fn flow_fields_record_the_units_version_they_counted() {
     map.move_unit(1, Cell::new(0, 0)).unwrap();
     assert_ne!(counted.units_version(), Some(map.units_version()));
     assert_eq!(counted.version(), map.version());
+}
+
+#[test]
+fn free_ground_round_a_unit_on_the_start_gives_paths_without_cycles() {
+    // Multipliers of 0 make whole areas free, so many paths cost the optimum, some of them
+    // through the start again; a unit standing on the start is counted (no moving unit is
+    // named). Found by the `units` fuzz target: a detour back through the start spliced a
+    // cycle into the path, which then cost more than reported under the cost rule.
+    let mut rng = Rng::new(0xF4EE_6A0D);
+    let mut checked = 0;
+    for case in 0..400 {
+        let mut map = map_without_profiles(&mut rng, case, 2..9, &[0, 10, 25]);
+        let mut profile = AgentProfile::new("walker");
+        for terrain in [0u8, 2, 3, 4] {
+            profile
+                .set_terrain(terrain, *rng.pick(&[0.0, 0.0, 0.0, 1.0, 3.0]))
+                .unwrap();
+        }
+        map.set_profile(profile).unwrap();
+        let count = rng.range(1, 4);
+        let units = place_random_units(&mut rng, &mut map, count);
+        for _ in 0..6 {
+            let Some(start) = cell_under_a_unit(&mut rng, &map, &units) else {
+                continue;
+            };
+            let goal = random_cell(&mut rng, map.region());
+            let rule = if rng.chance(50) {
+                OtherUnits::Block
+            } else {
+                OtherUnits::cost(*rng.pick(&[0.5, 1.0, 4.0])).unwrap()
+            };
+            for mode in SearchMode::ALL {
+                let query = PathQuery::new(start, goal, 1, "walker")
+                    .other_units(rule)
+                    .search(mode);
+                let result = map.query(&query);
+                check(&map, &units, &query, &result);
+                let mut seen = std::collections::HashSet::new();
+                assert!(
+                    result.path.iter().all(|cell| seen.insert(*cell)),
+                    "{mode:?} {rule:?}: an anchor twice in {:?}",
+                    result.path
+                );
+                checked += usize::from(result.code == PathCode::Ok && result.path.len() > 2);
+            }
+        }
+    }
+    assert!(checked > 1_000, "only {checked} paths checked");
 }

@@ -19,7 +19,8 @@
 //! Which anchors a detour joins, and the budget, only decide how often step 2 succeeds; what
 //! it returns is optimal either way. The spliced path is a chain of legal steps with the
 //! units: the kept stretches are clear of them (step 1's test) and each detour is a search
-//! result on the graph with them.
+//! result on the graph with them. Where multipliers of 0 make cycles free, the splice can
+//! close one; it is cut out, which keeps the cost (see `without_cycles`).
 
 use super::{search, SearchOptions, SearchOutcome, SearchScratch};
 use crate::graph::AnchorGraph;
@@ -120,6 +121,9 @@ impl RoundUnits<'_> {
             kept_from = to + 1;
         }
         spliced.extend_from_slice(&path[kept_from..]);
+        if self.graph.min_multiplier == 0 {
+            spliced = without_cycles(spliced);
+        }
         Some(SearchOutcome {
             cost: first.cost,
             path: spliced,
@@ -127,6 +131,30 @@ impl RoundUnits<'_> {
             limit_reached: false,
         })
     }
+}
+
+/// `path` with every stretch that leaves an anchor and comes back to it cut out, so no anchor
+/// appears twice.
+///
+/// A spliced path costs the optimum, so any cycle in it costs 0: cutting out a costlier one
+/// would leave a path cheaper than the optimum. Cycles of cost 0 do occur where multipliers
+/// of 0 make whole areas free (a detour may then wander back through the query's start, whose
+/// own unit the query does not count), and a unit should not walk one, so they are cut, which
+/// keeps the cost. Each step of the result is a step of `path`.
+fn without_cycles(path: Vec<usize>) -> Vec<usize> {
+    let mut kept: Vec<usize> = Vec::with_capacity(path.len());
+    let mut position = std::collections::HashMap::with_capacity(path.len());
+    for anchor in path {
+        match position.get(&anchor) {
+            // Positions cut away by an earlier cycle are stale: check the anchor is still there.
+            Some(&at) if at < kept.len() && kept[at] == anchor => kept.truncate(at + 1),
+            _ => {
+                position.insert(anchor, kept.len());
+                kept.push(anchor);
+            }
+        }
+    }
+    kept
 }
 
 /// The anchors (indices into `path`) each detour joins, in order and apart: for each run of
@@ -173,6 +201,31 @@ fn detour_ends(path: &[usize], crossings: &[usize]) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
     use crate::test_rng::TestRng;
+
+    #[test]
+    fn cutting_cycles_leaves_each_anchor_once_and_only_steps_of_the_path() {
+        let mut rng = TestRng(21);
+        let mut cut = 0;
+        for _ in 0..2_000 {
+            // Walks on a small set of anchors, so that they come back often.
+            let length = 1 + rng.below(40usize);
+            let path: Vec<usize> = (0..length).map(|_| rng.below(12usize)).collect();
+            let kept = without_cycles(path.clone());
+            let steps: Vec<(usize, usize)> = path.windows(2).map(|w| (w[0], w[1])).collect();
+            assert_eq!(kept.first(), path.first());
+            assert_eq!(kept.last(), path.last());
+            let mut seen = std::collections::HashSet::new();
+            assert!(kept.iter().all(|anchor| seen.insert(*anchor)), "{kept:?}");
+            assert!(
+                kept.windows(2).all(|w| steps.contains(&(w[0], w[1]))),
+                "{path:?} -> {kept:?}"
+            );
+            cut += usize::from(kept.len() < path.len());
+        }
+        assert!(cut > 1_000, "only {cut} walks had a cycle");
+        // A path without a cycle is kept as it is.
+        assert_eq!(without_cycles(vec![4, 9, 2, 7]), vec![4, 9, 2, 7]);
+    }
 
     #[test]
     fn detours_cover_every_crossing_and_join_kept_anchors_in_order() {

@@ -34,3 +34,45 @@ fn capability_lists_the_enterable_terrains() {
     assert_eq!(profile.multiplier(4), None);
     assert_eq!(profile.min_fixed_multiplier(), Some(2000));
 }
+
+#[test]
+fn lowest_and_highest_multipliers_follow_every_change() {
+    // A fixed sequence of pseudo-random changes: set (or reset) a terrain, or forbid one,
+    // each followed by a comparison with a scan of every terrain.
+    let mut profile = AgentProfile::new("walker");
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut forbidden_some = false;
+    for _ in 0..400 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let terrain = (state % 12) as u8;
+        if state >> 40 & 3 == 0 {
+            forbidden_some |= profile.fixed_multiplier(terrain).is_some();
+            profile.forbid_terrain(terrain);
+        } else {
+            let value = (state >> 20 & 0xfff) as f64 / 512.0;
+            profile.set_terrain(terrain, value).unwrap();
+        }
+        let entered: Vec<u32> = (0..=255)
+            .filter_map(|t| profile.fixed_multiplier(t))
+            .collect();
+        assert_eq!(
+            profile.min_fixed_multiplier(),
+            entered.iter().copied().min()
+        );
+        assert_eq!(
+            profile.max_fixed_multiplier(),
+            entered.iter().copied().max()
+        );
+    }
+    assert!(
+        forbidden_some,
+        "the sequence forbids a terrain the profile could enter"
+    );
+    for terrain in 0..12 {
+        profile.forbid_terrain(terrain);
+    }
+    assert_eq!(profile.min_fixed_multiplier(), None);
+    assert_eq!(profile.max_fixed_multiplier(), None);
+}

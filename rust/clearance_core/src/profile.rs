@@ -33,6 +33,10 @@ pub struct AgentProfile {
     name: String,
     multipliers: [Option<u32>; 256],
     capability: TerrainSet,
+    /// The smallest and the largest of `multipliers`, kept with them: queries read them, and
+    /// a scan of 256 entries would cost more than some whole queries.
+    lowest: Option<u32>,
+    highest: Option<u32>,
 }
 
 impl AgentProfile {
@@ -42,6 +46,8 @@ impl AgentProfile {
             name: name.into(),
             multipliers: [None; 256],
             capability: TerrainSet::EMPTY,
+            lowest: None,
+            highest: None,
         }
     }
 
@@ -60,6 +66,7 @@ impl AgentProfile {
     pub fn set_terrain(&mut self, terrain: TerrainId, multiplier: f64) -> Result<(), ProfileError> {
         self.multipliers[usize::from(terrain)] = Some(fixed_multiplier(terrain, multiplier)?);
         self.capability.insert(terrain);
+        self.update_extremes();
         Ok(())
     }
 
@@ -67,6 +74,13 @@ impl AgentProfile {
     pub fn forbid_terrain(&mut self, terrain: TerrainId) {
         self.multipliers[usize::from(terrain)] = None;
         self.capability.remove(terrain);
+        self.update_extremes();
+    }
+
+    /// Recomputes the smallest and the largest multiplier after a change.
+    fn update_extremes(&mut self) {
+        let entered = || self.multipliers.iter().flatten().copied();
+        (self.lowest, self.highest) = (entered().min(), entered().max());
     }
 
     /// The profile's name.
@@ -96,12 +110,12 @@ impl AgentProfile {
     /// if it may enter none. The search scales its distance heuristic by this value, which keeps
     /// the heuristic admissible when multipliers are below 1.
     pub fn min_fixed_multiplier(&self) -> Option<u32> {
-        self.multipliers.iter().flatten().copied().min()
+        self.lowest
     }
 
     /// The largest fixed-point multiplier over the terrains the profile may enter.
     pub fn max_fixed_multiplier(&self) -> Option<u32> {
-        self.multipliers.iter().flatten().copied().max()
+        self.highest
     }
 }
 

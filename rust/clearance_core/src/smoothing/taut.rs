@@ -43,10 +43,13 @@ impl PathAnchors<'_> {
         }
         let indices = self.indices;
         let mut turns = Vec::with_capacity(indices.len() / 4 + 1);
-        for (at, (before, after)) in indices.iter().zip(&indices[2..]).enumerate() {
-            if step_changes(*before, indices[at + 1], *after) {
-                turns.push(at + 1);
+        // The two anchors behind, carried along so that each anchor is read once.
+        let (mut before, mut at) = (indices[0], indices[1]);
+        for (position, &after) in indices.iter().enumerate().skip(2) {
+            if step_changes(before, at, after) {
+                turns.push(position - 1);
             }
+            (before, at) = (at, after);
         }
         turns.push(last);
         turns
@@ -75,20 +78,28 @@ pub(crate) fn taut_waypoints(path: &PathAnchors<'_>, rules: &CellRules<'_>) -> V
         greedy.push((next, None));
         at = next;
     }
-    let mut taut: Vec<(usize, Option<(i64, i64)>)> = Vec::with_capacity(greedy.len());
-    for &(arrival, witness) in &greedy {
-        while let [.., (before, seen), _] = taut[..] {
+    // The stack pass, in place: the stack (the first `kept` entries) never outgrows the
+    // greedy waypoints read so far.
+    let mut kept = 0;
+    for read in 0..greedy.len() {
+        let (arrival, witness) = greedy[read];
+        while kept >= 2 {
+            let (before, seen) = greedy[kept - 2];
             // A hard witness the segment sweeps refuses it without a sweep.
             let refused = seen.is_some_and(|cell| segments.sweeps(before, arrival, cell))
                 || !segments.allowed(before, arrival);
             if refused {
                 break;
             }
-            taut.pop();
+            kept -= 1;
         }
-        taut.push((arrival, witness));
+        greedy[kept] = (arrival, witness);
+        kept += 1;
     }
-    taut.into_iter().map(|(waypoint, _)| waypoint).collect()
+    greedy[..kept]
+        .iter()
+        .map(|&(waypoint, _)| waypoint)
+        .collect()
 }
 
 /// The segments between anchors of one path, tested against the rules.

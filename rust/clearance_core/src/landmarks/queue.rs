@@ -3,7 +3,8 @@
 //!
 //! # Buckets as wide as the cheapest step
 //!
-//! Where every step costs at least `w > 0`, the sweeps use a [`BucketQueue`]: bucket `b`
+//! Where every step costs at least `w > 0`, and the costliest no more than a few thousand
+//! times that (see [`MAX_RING`]), the sweeps use a [`BucketQueue`]: bucket `b`
 //! holds the keys in `[b W, (b + 1) W)` for a width `W <= w` (a power of two, so a key's
 //! bucket is a shift), and buckets are emptied in order, each in the order it was filled.
 //! That is still Dijkstra's algorithm: when bucket `b` comes up, every key below `b W` is
@@ -31,6 +32,12 @@
 //! Keys equal to the last popped key come out in no particular order; the sweeps only compute
 //! distances, which do not depend on the order in which equal keys are settled.
 
+/// The most buckets a [`BucketQueue`]'s ring may have. The ring must reach the costliest step
+/// ahead of the key being popped, so where steps differ in cost by a large factor it would be
+/// long and mostly empty, and walking its empty buckets would cost more than a radix queue's
+/// moves (a multiplier of 10,000 beside one of 0.001 made a ring of 2^25 buckets).
+const MAX_RING: u64 = 1 << 12;
+
 /// A min-queue of `(key, item)` whose keys never fall below the last key popped.
 pub(super) trait MonotoneQueue {
     /// Adds `item` with `key`, which must not be below the last key popped.
@@ -57,15 +64,21 @@ pub(super) struct BucketQueue {
 
 impl BucketQueue {
     /// A queue for steps that cost from `cheapest` to `costliest`; `None` if `cheapest` is
-    /// 0 (no bucket width can serve).
+    /// 0 (no bucket width can serve) or the ring would need more than [`MAX_RING`] buckets.
     pub fn for_steps(cheapest: u64, costliest: u64) -> Option<Self> {
         if cheapest == 0 {
             return None;
         }
         let shift = 63 - cheapest.leading_zeros();
-        // A key is pushed at most this many buckets past the one being emptied.
-        let ahead = (costliest >> shift) + 1;
+        // A key is pushed at most `ahead` buckets past the one being emptied.
+        let ahead = (costliest >> shift).saturating_add(1);
+        if ahead >= MAX_RING {
+            return None;
+        }
         let ring = (ahead + 1).next_power_of_two();
+        if ring > MAX_RING {
+            return None;
+        }
         Some(BucketQueue {
             shift,
             mask: ring - 1,
@@ -202,6 +215,10 @@ mod tests {
             assert!(queued.is_empty() && popped > 100, "{popped}");
         }
         assert!(BucketQueue::for_steps(0, 10).is_none());
+        // Steps of very different costs: a radix queue serves instead of a long ring.
+        assert!(BucketQueue::for_steps(1000, 1000 * (super::MAX_RING / 4)).is_some());
+        assert!(BucketQueue::for_steps(1000, 1000 * super::MAX_RING).is_none());
+        assert!(BucketQueue::for_steps(1, u64::MAX).is_none());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Agent profiles: capability and fixed-point multipliers.
 
 use clearance_core::{AgentProfile, TerrainSet, MULTIPLIER_SCALE};
+use clearance_tests::generate::Rng;
 
 #[test]
 fn multipliers_are_stored_to_the_nearest_thousandth() {
@@ -40,18 +41,15 @@ fn lowest_and_highest_multipliers_follow_every_change() {
     // A fixed sequence of pseudo-random changes: set (or reset) a terrain, or forbid one,
     // each followed by a comparison with a scan of every terrain.
     let mut profile = AgentProfile::new("walker");
-    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut forbidden_some = false;
     for _ in 0..400 {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let terrain = (state % 12) as u8;
-        if state >> 40 & 3 == 0 {
+        let terrain = rng.range(0, 12) as u8;
+        if rng.chance(25) {
             forbidden_some |= profile.fixed_multiplier(terrain).is_some();
             profile.forbid_terrain(terrain);
         } else {
-            let value = (state >> 20 & 0xfff) as f64 / 512.0;
+            let value = rng.range(0, 4096) as f64 / 512.0;
             profile.set_terrain(terrain, value).unwrap();
         }
         let entered: Vec<u32> = (0..=255)

@@ -72,13 +72,11 @@ impl BucketQueue {
         let shift = 63 - cheapest.leading_zeros();
         // A key is pushed at most `ahead` buckets past the one being emptied.
         let ahead = (costliest >> shift).saturating_add(1);
+        // `MAX_RING` is a power of two, so this is the ring staying within it.
         if ahead >= MAX_RING {
             return None;
         }
         let ring = (ahead + 1).next_power_of_two();
-        if ring > MAX_RING {
-            return None;
-        }
         Some(BucketQueue {
             shift,
             mask: ring - 1,

@@ -8,7 +8,8 @@
 //! * every registered profile's clearance layer equals `ClearanceLayer::build` on the current
 //!   grid (the map may repair layers incrementally), also on a clone taken earlier (which
 //!   shares cached layers with the map it was cloned from);
-//! * every query agrees with the reference solver (`clearance_fuzz::check_query`).
+//! * every query agrees with the reference solver (`clearance_fuzz::check_query`), and the
+//!   taut waypoints of its path pass the independent checker of `clearance_tests::swept`.
 #![no_main]
 
 use clearance_core::{

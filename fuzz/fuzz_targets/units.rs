@@ -8,8 +8,9 @@
 //!   units did, `version` never;
 //! * every query that passes its checks answers as the reference with units says (code and
 //!   exact cost; `UNKNOWN_UNIT`, `GOAL_OCCUPIED`) in every search mode, and its path is legal
-//!   by the reference's rules; with taut smoothing, its waypoints are a subsequence of the
-//!   path from its first anchor to its last;
+//!   by the reference's rules; with taut smoothing, its waypoints pass the independent
+//!   checker (`clearance_tests::swept`: a subsequence of the path, every segment within the
+//!   rules, none droppable);
 //! * arrival slots are refused exactly for bad input (a target or start off the map, a
 //!   repeated id, a size out of range, an unknown profile) and otherwise give each member a
 //!   slot or none, every slot legal for its member by the reference's rules, clear of units
@@ -20,6 +21,7 @@ use clearance_core::{
     AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, PathQuery, Region, SearchMode,
     SlotRequest, Smoothing, TerrainGrid,
 };
+use clearance_tests::swept::WaypointChecker;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -253,13 +255,14 @@ fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
                     .unwrap_or_else(|error| panic!("{mode:?}: {error}"));
                 assert_eq!(weights_cost(weights), cost);
                 if smoothing == Smoothing::Taut {
-                    assert_eq!(result.waypoints.first(), result.path.first());
-                    assert_eq!(result.waypoints.last(), result.path.last());
-                    let mut rest = result.path.iter();
-                    assert!(result
-                        .waypoints
-                        .iter()
-                        .all(|waypoint| rest.any(|cell| cell == waypoint)));
+                    let checker = WaypointChecker {
+                        grid: map.grid(),
+                        profile,
+                        size,
+                        units: Some((counted.clone(), rule)),
+                        start,
+                    };
+                    checker.check(&result.path, &result.waypoints, &format!("{mode:?}"));
                 }
             }
         }

@@ -1,14 +1,16 @@
 //! Checks shared by the fuzz targets: every query result is compared with the independent
-//! reference solver of the test-support crate (`clearance_tests::reference`), every cached
-//! clearance layer with a fresh build from the terrain.
+//! reference solver of the test-support crate (`clearance_tests::reference`), its taut
+//! waypoints with the independent checker (`clearance_tests::swept`), every cached clearance
+//! layer with a fresh build from the terrain.
 //!
 //! A failed check panics, which libFuzzer reports as a crash and saves the input.
 
 use clearance_core::{
-    Cell, ClearanceShortfall, Movement, PathCode, PathMap, PathQuery, PathResult, Region,
-    SearchMode, SearchScratch, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
+    Cell, ClearanceShortfall, Movement, OtherUnits, PathCode, PathMap, PathQuery, PathResult,
+    Region, SearchMode, SearchScratch, Smoothing, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
 };
 use clearance_tests::reference::Reference;
+use clearance_tests::swept::WaypointChecker;
 
 /// A small Moving AI map used by the scenario and profile targets: walls, trees, swamp, water,
 /// a narrow and a wide gap.
@@ -145,6 +147,7 @@ pub fn check_query(map: &PathMap, start: Cell, goal: Cell, size: i64, profile: &
                 walked, result.cost,
                 "reported cost differs from the path's: {context}"
             );
+            check_waypoints(map, &result.path, (grid, &path), size, profile, &context);
             // Every search mode finds a path of the same optimal cost that walks to it, and
             // stops exactly at an expansion limit one below what it needed.
             for mode in [SearchMode::Plain, SearchMode::Jump] {
@@ -339,4 +342,41 @@ fn check_partial_path(
     assert_eq!(walked, partial.cost, "{context}");
     let goal_fits = rules.legal(at_goal);
     assert_eq!(partial.shortfall.is_some(), !goal_fits, "{context}");
+}
+
+/// Checks the taut waypoints of a found path, asked for in both ways (by `smooth_path` and by
+/// a query with smoothing), against the independent checker: every segment keeps the rules
+/// and no waypoint can be dropped. The checker runs on `local`, the terrain moved to origin
+/// `(0, 0)` with the path (`local_path`), where its coordinates cannot overflow.
+fn check_waypoints(
+    map: &PathMap,
+    path: &[Cell],
+    (local, local_path): (&TerrainGrid, &[Cell]),
+    size: i64,
+    profile: &str,
+    context: &str,
+) {
+    let waypoints = map
+        .smooth_path(path, size, profile, OtherUnits::Ignore, &[])
+        .unwrap_or_else(|error| panic!("smoothing a found path: {error}: {context}"));
+    let (start, goal) = (path[0], path[path.len() - 1]);
+    let smoothed =
+        map.query(&PathQuery::new(start, goal, size, profile).smoothing(Smoothing::Taut));
+    assert_eq!(smoothed.path, path, "smoothing changed the path: {context}");
+    assert_eq!(
+        smoothed.waypoints, waypoints,
+        "query and smooth_path: {context}"
+    );
+    let region = map.region();
+    let moved: Vec<Cell> = (waypoints.iter())
+        .map(|cell| Cell::new(cell.x - region.x, cell.y - region.y))
+        .collect();
+    let checker = WaypointChecker {
+        grid: local,
+        profile: map.profile(profile).expect("checked before"),
+        size,
+        units: None,
+        start: local_path[0],
+    };
+    checker.check(local_path, &moved, &format!("waypoints: {context}"));
 }

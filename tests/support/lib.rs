@@ -8,4 +8,5 @@
 pub mod check;
 pub mod generate;
 pub mod reference;
+pub mod swept;
 pub mod units;

@@ -16,6 +16,11 @@
 //!   otherwise holds exactly the anchors the reference reaches within the budget with the
 //!   enemies counted, less the allies' footprints, each at the reference's cost, with a path
 //!   back that the reference walks at that cost;
+//! * a flow field to one or two goals is refused with the code a query would give (size,
+//!   goal off the map, goal clearance, unknown exempt unit, a goal under a counted unit with
+//!   `Block`) and otherwise gives every anchor the reference's cost to its nearest goal with
+//!   the units counted (none exempt but those named: no anchor is the mover's), bounded by
+//!   `max_cost` when one is set, and a path from it that the reference walks at that cost;
 //! * arrival slots are refused exactly for bad input (a target or start off the map, a
 //!   repeated id, a size out of range, an unknown profile) and otherwise give each member a
 //!   slot or none, every slot legal for its member by the reference's rules, clear of units
@@ -23,8 +28,9 @@
 #![no_main]
 
 use clearance_core::{
-    AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, PathQuery, RangeError,
-    RangeOptions, Region, SearchMode, SlotRequest, Smoothing, TerrainGrid, MAX_BUDGET,
+    AgentProfile, Cell, FlowFieldOptions, Movement, OtherUnits, PathCode, PathMap, PathQuery,
+    RangeError, RangeOptions, Region, SearchMode, SlotRequest, Smoothing, TerrainGrid, COST_SCALE,
+    DIAGONAL_STEP, MAX_BUDGET,
 };
 use clearance_tests::reference::Reference;
 use clearance_tests::swept::WaypointChecker;
@@ -38,6 +44,16 @@ const SIZES: [i64; 7] = [1, 1, 2, 2, 3, 0, 256];
 const UNIT_COSTS: [f64; 5] = [0.0, 0.5, 1.0, 4.0, 30.0];
 const IDS: [i64; 6] = [1, 2, 3, 4, -7, i64::MAX];
 const MAX_OPS: usize = 40;
+/// Bounds for flow fields, fixed point: 0, one straight step, one straight and one diagonal
+/// step (and a hair less), a fraction of a step, and three steps.
+const FIELD_BOUNDS: [u64; 6] = [
+    0,
+    COST_SCALE,
+    COST_SCALE + DIAGONAL_STEP * 1000,
+    COST_SCALE + DIAGONAL_STEP * 1000 - 1,
+    700_000,
+    3 * COST_SCALE,
+];
 /// Budgets for movement ranges: exact step sums (1 + sqrt 2), fractions, and invalid ones.
 const BUDGETS: [f64; 10] = [
     0.0,
@@ -167,10 +183,12 @@ fn run(u: &mut Unstructured) -> Result<()> {
                 };
                 if asked < 6 {
                     query(u, &scene)?;
-                } else if u.arbitrary::<bool>()? {
-                    slots(u, &scene)?;
                 } else {
-                    range(u, &scene)?;
+                    match u.int_in_range(0..=2u8)? {
+                        0 => slots(u, &scene)?,
+                        1 => range(u, &scene)?,
+                        _ => field(u, &scene)?,
+                    }
                 }
                 false
             }
@@ -449,6 +467,119 @@ fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
         let weights = rules
             .path_weights(&back.path, start, anchor)
             .unwrap_or_else(|error| panic!("{context}: path to {anchor}: {error}"));
+        assert_eq!(weights_cost(weights), cost, "{context}: {anchor}");
+    }
+    Ok(())
+}
+
+fn field(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
+    let &Scene {
+        map,
+        units,
+        region,
+        movement,
+    } = scene;
+    let goals: Vec<Cell> = (0..u.int_in_range(1..=2usize)?)
+        .map(|_| cell(u, region))
+        .collect::<Result<_>>()?;
+    let size = *u.choose(&SIZES)?;
+    let name = *u.choose(&["p0", "p1"])?;
+    let (rule, reference_rule) = match u.int_in_range(0..=2u8)? {
+        0 => (OtherUnits::Ignore, None),
+        1 => (OtherUnits::Block, Some(UnitRule::Block)),
+        _ => {
+            let rule = OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid");
+            let OtherUnits::Cost(fixed) = rule else {
+                unreachable!("`cost` makes a `Cost` rule")
+            };
+            (rule, Some(UnitRule::Cost(u64::from(fixed))))
+        }
+    };
+    let exempt: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
+        .map(|_| u.choose(&IDS).copied())
+        .collect::<Result<_>>()?;
+    let mut options = FlowFieldOptions::new().other_units(rule, &exempt);
+    if u.arbitrary::<bool>()? {
+        options = options.max_cost(*u.choose(&FIELD_BOUNDS)?);
+    }
+    let answer = map.flow_field(&goals, size, name, options.clone());
+    let context = format!("field {goals:?} size {size} {name} {options:?}");
+    if !(1..=255).contains(&size) {
+        assert_eq!(answer.err(), Some(PathCode::InvalidAgentSize), "{context}");
+        return Ok(());
+    }
+    if !goals.iter().all(|&goal| region.contains(goal)) {
+        assert_eq!(answer.err(), Some(PathCode::GoalOutOfBounds), "{context}");
+        return Ok(());
+    }
+    let profile = map.profile(name).expect("registered");
+    let eight_way = movement == Movement::EightWay;
+    let terrain = Reference::new(map.grid(), profile, size as i32, eight_way);
+    if !goals.iter().all(|&goal| terrain.legal(goal)) {
+        assert_eq!(
+            answer.err(),
+            Some(PathCode::GoalClearanceInsufficient),
+            "{context}"
+        );
+        return Ok(());
+    }
+    if !exempt
+        .iter()
+        .all(|id| units.iter().any(|unit| unit.id == *id))
+    {
+        assert_eq!(answer.err(), Some(PathCode::UnknownUnit), "{context}");
+        return Ok(());
+    }
+    let counted: Vec<Standing> = (units.iter())
+        .filter(|unit| !exempt.contains(&unit.id))
+        .copied()
+        .collect();
+    let rules = match reference_rule {
+        Some(rule) => UnitsReference::new(
+            map.grid(),
+            profile,
+            size as i32,
+            eight_way,
+            &counted,
+            rule,
+            None,
+        ),
+        None => UnitsReference::new(
+            map.grid(),
+            profile,
+            size as i32,
+            eight_way,
+            &[],
+            UnitRule::Block,
+            None,
+        ),
+    };
+    if rule == OtherUnits::Block && goals.iter().any(|&goal| rules.overlaps_units(goal)) {
+        assert_eq!(answer.err(), Some(PathCode::GoalOccupied), "{context}");
+        return Ok(());
+    }
+    let field = answer.unwrap_or_else(|code| panic!("{context}: {code:?}"));
+    for index in 0..map.grid().as_bytes().len() {
+        let anchor = map.grid().cell_at(index);
+        let costs = rules.costs_from(&[anchor]);
+        let nearest = (goals.iter())
+            .filter_map(|&goal| rules.index(goal).map(|at| costs[at]))
+            .filter(|&cost| cost != u64::MAX)
+            .min();
+        let expected = nearest.filter(|&cost| options.max_cost.is_none_or(|most| cost <= most));
+        assert_eq!(field.cost(anchor), expected, "{context}: {anchor}");
+        let Some(cost) = expected else { continue };
+        let path = field.path_from(anchor);
+        assert_eq!(
+            (path.code, path.cost),
+            (PathCode::Ok, cost),
+            "{context}: {anchor}"
+        );
+        let end = *path.path.last().expect("a path");
+        assert!(goals.contains(&end), "{context}: {anchor} leads to {end}");
+        let weights = rules
+            .path_weights(&path.path, anchor, end)
+            .unwrap_or_else(|error| panic!("{context}: path from {anchor}: {error}"));
         assert_eq!(weights_cost(weights), cost, "{context}: {anchor}");
     }
     Ok(())

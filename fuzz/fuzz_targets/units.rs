@@ -320,7 +320,7 @@ fn slots(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
             id: *u.choose(&IDS)?,
             start: cell(u, region)?,
             agent_size: *u.choose(&SIZES)?,
-            profile: *u.choose(&["p0", "p1", "p1", "unknown"])?,
+            profile: u.choose(&["p0", "p1", "p1", "unknown"])?,
         });
     }
     let valid = region.contains(target)

@@ -24,13 +24,15 @@
 //! * arrival slots are refused exactly for bad input (a target or start off the map, a
 //!   repeated id, a size out of range, an unknown profile) and otherwise give each member a
 //!   slot or none, every slot legal for its member by the reference's rules, clear of units
-//!   outside the group, and overlapping no other slot.
+//!   outside the group, and overlapping no other slot; the order sent to them
+//!   (`find_paths_to_slots`) gives each member that slot and what the query by hand answers
+//!   (code and cost), with a path the reference walks at that cost.
 #![no_main]
 
 use clearance_core::{
     AgentProfile, Cell, FlowFieldOptions, Movement, OtherUnits, PathCode, PathMap, PathQuery,
-    RangeError, RangeOptions, Region, SearchMode, SlotRequest, Smoothing, TerrainGrid, COST_SCALE,
-    DIAGONAL_STEP, MAX_BUDGET,
+    RangeError, RangeOptions, Region, SearchMode, SlotPathOptions, SlotRequest, Smoothing,
+    TerrainGrid, COST_SCALE, DIAGONAL_STEP, MAX_BUDGET,
 };
 use clearance_tests::reference::Reference;
 use clearance_tests::swept::WaypointChecker;
@@ -365,6 +367,110 @@ fn slots(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
             "slot {slot} of {member:?} overlaps another slot"
         );
         placed.push(square);
+    }
+    send_to_slots(u, scene, target, &group, &slots)
+}
+
+/// The group order sent to its slots: every member's slot is the one `arrival_slots` chose,
+/// and its result answers as the query a caller would make by hand (code and cost), with a
+/// path the reference walks at that cost and waypoints that pass the checker.
+fn send_to_slots(
+    u: &mut Unstructured,
+    scene: &Scene<'_>,
+    target: Cell,
+    group: &[SlotRequest<'_>],
+    slots: &[Option<Cell>],
+) -> Result<()> {
+    let &Scene {
+        map,
+        units,
+        movement,
+        ..
+    } = scene;
+    let rule = if u.arbitrary::<bool>()? {
+        OtherUnits::Block
+    } else {
+        OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid")
+    };
+    let options = SlotPathOptions::new()
+        .other_units(rule)
+        .search(*u.choose(&SearchMode::ALL)?)
+        .smoothing(*u.choose(&Smoothing::ALL)?)
+        .threads(u.int_in_range(1..=2usize)?);
+    let order = (map.find_paths_to_slots(target, group, &options))
+        .unwrap_or_else(|error| panic!("the slots were given, the order is refused: {error}"));
+    assert_eq!(order.len(), group.len());
+    let registered = |id: i64| units.iter().any(|unit| unit.id == id);
+    let group_ids: Vec<i64> = (group.iter())
+        .map(|member| member.id)
+        .filter(|&id| registered(id))
+        .collect();
+    let counted: Vec<Standing> = (units.iter())
+        .filter(|unit| !group_ids.contains(&unit.id))
+        .copied()
+        .collect();
+    let reference_rule = match rule {
+        OtherUnits::Cost(fixed) => UnitRule::Cost(u64::from(fixed)),
+        _ => UnitRule::Block,
+    };
+    let eight_way = movement == Movement::EightWay;
+    for ((member, slot), sent) in group.iter().zip(slots).zip(&order) {
+        let context = format!("order to {target}: {member:?} {options:?}");
+        assert_eq!(sent.slot, *slot, "{context}");
+        let profile = map.profile(member.profile).expect("checked by the slots");
+        let size = member.agent_size as i32;
+        let Some(slot) = *slot else {
+            let fits = Reference::new(map.grid(), profile, size, eight_way).legal(member.start);
+            let code = if fits {
+                PathCode::NoPath
+            } else {
+                PathCode::StartClearanceInsufficient
+            };
+            assert_eq!(sent.result.code, code, "{context}");
+            continue;
+        };
+        let mut query = PathQuery::new(member.start, slot, member.agent_size, member.profile)
+            .other_units(rule)
+            .exempt_units(&group_ids)
+            .search(options.search)
+            .smoothing(options.smoothing);
+        if registered(member.id) {
+            query = query.moving_unit(member.id);
+        }
+        let by_hand = map.query(&query);
+        assert_eq!(
+            (sent.result.code, sent.result.cost),
+            (by_hand.code, by_hand.cost),
+            "{context}"
+        );
+        if rule == OtherUnits::Block {
+            assert_eq!(sent.result.code, PathCode::Ok, "{context}");
+        }
+        if sent.result.code != PathCode::Ok {
+            continue;
+        }
+        let rules = UnitsReference::new(
+            map.grid(),
+            profile,
+            size,
+            eight_way,
+            &counted,
+            reference_rule,
+            Some(member.start),
+        );
+        let weights = (rules.path_weights(&sent.result.path, member.start, slot))
+            .unwrap_or_else(|error| panic!("{context}: {error}"));
+        assert_eq!(weights_cost(weights), sent.result.cost, "{context}");
+        if options.smoothing == Smoothing::Taut {
+            let checker = WaypointChecker {
+                grid: map.grid(),
+                profile,
+                size: member.agent_size,
+                units: Some((counted.clone(), rule)),
+                start: member.start,
+            };
+            checker.check(&sent.result.path, &sent.result.waypoints, &context);
+        }
     }
     Ok(())
 }

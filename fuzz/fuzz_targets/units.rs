@@ -475,6 +475,22 @@ fn send_to_slots(
     Ok(())
 }
 
+/// A rule for other units, any of the three, with the reference's rule for it (`None` for
+/// `Ignore`).
+fn any_rule(u: &mut Unstructured) -> Result<(OtherUnits, Option<UnitRule>)> {
+    Ok(match u.int_in_range(0..=2u8)? {
+        0 => (OtherUnits::Ignore, None),
+        1 => (OtherUnits::Block, Some(UnitRule::Block)),
+        _ => {
+            let rule = OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid");
+            let OtherUnits::Cost(fixed) = rule else {
+                unreachable!("`cost` makes a `Cost` rule")
+            };
+            (rule, Some(UnitRule::Cost(u64::from(fixed))))
+        }
+    })
+}
+
 fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     let &Scene {
         map,
@@ -486,17 +502,7 @@ fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     let size = *u.choose(&SIZES)?;
     let name = *u.choose(&["p0", "p1"])?;
     let budget = *u.choose(&BUDGETS)?;
-    let (rule, reference_rule) = match u.int_in_range(0..=2u8)? {
-        0 => (OtherUnits::Ignore, None),
-        1 => (OtherUnits::Block, Some(UnitRule::Block)),
-        _ => {
-            let rule = OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid");
-            let OtherUnits::Cost(fixed) = rule else {
-                unreachable!("`cost` makes a `Cost` rule")
-            };
-            (rule, Some(UnitRule::Cost(u64::from(fixed))))
-        }
-    };
+    let (rule, reference_rule) = any_rule(u)?;
     let mut options = RangeOptions::new().other_units(rule);
     if u.arbitrary::<bool>()? {
         options = options.moving_unit(*u.choose(&IDS)?);
@@ -590,17 +596,7 @@ fn field(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
         .collect::<Result<_>>()?;
     let size = *u.choose(&SIZES)?;
     let name = *u.choose(&["p0", "p1"])?;
-    let (rule, reference_rule) = match u.int_in_range(0..=2u8)? {
-        0 => (OtherUnits::Ignore, None),
-        1 => (OtherUnits::Block, Some(UnitRule::Block)),
-        _ => {
-            let rule = OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid");
-            let OtherUnits::Cost(fixed) = rule else {
-                unreachable!("`cost` makes a `Cost` rule")
-            };
-            (rule, Some(UnitRule::Cost(u64::from(fixed))))
-        }
-    };
+    let (rule, reference_rule) = any_rule(u)?;
     let exempt: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
         .map(|_| u.choose(&IDS).copied())
         .collect::<Result<_>>()?;

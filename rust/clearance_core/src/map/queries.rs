@@ -265,6 +265,7 @@ impl PathMap {
             landmarks: given_landmarks.or(baked.as_deref()),
             direct_first: query.search == SearchMode::Auto,
             units,
+            incumbent: None,
         };
         let width = self.grid.width();
         let movement = self.movement;

@@ -26,6 +26,7 @@ pub(super) fn astar<L: Layout, K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveM
         goal,
         heuristic,
         max_expansions,
+        incumbent,
         ..
     } = *problem;
     let (mut pages, open, reached) = L::begin(scratch, moves.len());
@@ -76,6 +77,22 @@ pub(super) fn astar<L: Layout, K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveM
             let next = *node;
             let next_g = g + costs.step_cost(direction, target);
             let unreached = next.state < reached;
+            // A first arrival is the only one to test: if it is kept, every cheaper one
+            // would be too (`incumbent.rs`).
+            if unreached
+                && incumbent.is_some_and(|bound| {
+                    bound.cuts(target, next_g, || {
+                        let step = DIRECTIONS[direction];
+                        let (x, y) = (
+                            x.wrapping_add_signed(step.dx),
+                            y.wrapping_add_signed(step.dy),
+                        );
+                        heuristic.estimate(target, x, y)
+                    })
+                })
+            {
+                continue;
+            }
             // An unreached anchor's stale cost reads as infinite; computed without a branch.
             let known_g = next.g | u64::from(unreached).wrapping_neg();
             if next_g < known_g {
@@ -188,6 +205,35 @@ mod tests {
     use crate::movement::STEP_LENGTHS;
     use crate::paged::PagedVec;
 
+    /// The octile distance to `goal` on a map `width` wide whose multipliers are all `multiplier`.
+    fn octile_towards(goal: usize, width: usize, multiplier: u64) -> DistanceHeuristic {
+        DistanceHeuristic {
+            goal_x: (goal % width) as u64,
+            goal_y: (goal / width) as u64,
+            straight: STRAIGHT_STEP * multiplier,
+            diagonal_extra: (DIAGONAL_STEP - STRAIGHT_STEP) * multiplier,
+        }
+    }
+
+    /// The problem from `start` to `goal` on `moves`, with no expansion limit.
+    fn unlimited<'a>(
+        moves: &'a PagedVec<u8>,
+        width: usize,
+        (start, goal): (usize, usize),
+        heuristic: &'a DistanceHeuristic,
+    ) -> Problem<'a, DistanceHeuristic> {
+        Problem {
+            moves,
+            width,
+            start,
+            goal,
+            heuristic,
+            max_expansions: u64::MAX,
+            distances: None,
+            incumbent: None,
+        }
+    }
+
     #[test]
     fn both_key_types_find_the_same_paths() {
         // A 40x40 map with a wall pattern, multiplier 1, all eight directions where legal.
@@ -198,21 +244,8 @@ mod tests {
         // Multiplier 1: costs in cost units, as the map hands them to the search.
         let costs = UniformCosts(STEP_LENGTHS);
         for (start, goal) in [(0, width * width - 1), (45, 1000), (5, 1555), (300, 301)] {
-            let heuristic = DistanceHeuristic {
-                goal_x: (goal % width) as u64,
-                goal_y: (goal / width) as u64,
-                straight: STRAIGHT_STEP,
-                diagonal_extra: DIAGONAL_STEP - STRAIGHT_STEP,
-            };
-            let problem = Problem {
-                moves: &moves,
-                width,
-                start,
-                goal,
-                heuristic: &heuristic,
-                max_expansions: u64::MAX,
-                distances: None,
-            };
+            let heuristic = octile_towards(goal, width, 1);
+            let problem = unlimited(&moves, width, (start, goal), &heuristic);
             let compact = Compact::for_cells(moves.len());
             let small =
                 astar::<Paged, _, _, _, _>(&mut scratch, &problem, &costs, compact).unwrap();
@@ -258,21 +291,8 @@ mod tests {
             if !open[start] || !open[goal] {
                 continue;
             }
-            let heuristic = DistanceHeuristic {
-                goal_x: (goal % width) as u64,
-                goal_y: (goal / width) as u64,
-                straight: STRAIGHT_STEP * 1500,
-                diagonal_extra: (DIAGONAL_STEP - STRAIGHT_STEP) * 1500,
-            };
-            let problem = Problem {
-                moves: &moves,
-                width,
-                start,
-                goal,
-                heuristic: &heuristic,
-                max_expansions: u64::MAX,
-                distances: None,
-            };
+            let heuristic = octile_towards(goal, width, 1500);
+            let problem = unlimited(&moves, width, (start, goal), &heuristic);
             let pruned =
                 astar::<Paged, _, _, _, _>(&mut scratch, &problem, &uniform, Packed).unwrap();
             let plain =
@@ -283,5 +303,77 @@ mod tests {
             found += usize::from(pruned.cost.is_some());
         }
         assert!(found > 50);
+    }
+
+    #[test]
+    fn reached_costs_are_the_last_search_s_on_either_layout() {
+        // Every cost the scratch reports was reached by its last search: at least the cheapest
+        // cost from that search's start (by Dijkstra here), exactly it at the goal, and never a
+        // cost left by an earlier search on the other layout.
+        let width = 36;
+        let open = |x: usize, y: usize| !(x % 6 == 2 && y % 11 != 5) && (x + 3 * y) % 17 != 1;
+        let moves = move_masks(width, width, open);
+        let offsets = direction_offsets(width);
+        let cheapest_from = |start: usize| {
+            let mut cost = vec![u64::MAX; width * width];
+            let mut queue = std::collections::BinaryHeap::new();
+            cost[start] = 0;
+            queue.push(std::cmp::Reverse((0u64, start)));
+            while let Some(std::cmp::Reverse((g, at))) = queue.pop() {
+                if g > cost[at] {
+                    continue;
+                }
+                for (direction, &length) in STEP_LENGTHS.iter().enumerate() {
+                    if (&moves).mask(at) >> direction & 1 != 0 {
+                        let next = at.wrapping_add_signed(offsets[direction]);
+                        if g + length < cost[next] {
+                            cost[next] = g + length;
+                            queue.push(std::cmp::Reverse((g + length, next)));
+                        }
+                    }
+                }
+            }
+            cost
+        };
+        let costs = UniformCosts(STEP_LENGTHS);
+        let mut scratch = SearchScratch::new();
+        let anchors = width * width;
+        assert_eq!(
+            scratch.reached_cost(0),
+            None,
+            "a fresh scratch reached nothing"
+        );
+        // Connected trips between open anchors, long and short, alternately on each layout.
+        let ends = [
+            37, 1200, 1290, 40, 700, 701, 41, 1291, 1000, 3, 650, 77, 500, 505,
+        ];
+        let trips = (ends.chunks(2).map(|pair| (pair[0], pair[1])))
+            .filter(|&(start, goal)| cheapest_from(start)[goal] < u64::MAX)
+            .collect::<Vec<_>>();
+        assert!(trips.len() >= 4, "{trips:?}");
+        for (trip, &(start, goal)) in trips.iter().enumerate() {
+            let heuristic = octile_towards(goal, width, 1);
+            let problem = unlimited(&moves, width, (start, goal), &heuristic);
+            let found = if trip % 2 == 0 {
+                astar::<Flat, _, _, _, _>(&mut scratch, &problem, &costs, Packed)
+            } else {
+                astar::<Paged, _, _, _, _>(&mut scratch, &problem, &costs, Packed)
+            };
+            let cheapest = cheapest_from(start);
+            let cost = found.unwrap().cost;
+            assert_eq!(cost, Some(cheapest[goal]), "trip {trip}");
+            let cost = cheapest[goal];
+            assert_eq!(scratch.reached_cost(goal), Some(cost));
+            assert_eq!(scratch.reached_cost(start), Some(0));
+            let mut reached = 0;
+            for (anchor, &least) in cheapest.iter().enumerate() {
+                if let Some(g) = scratch.reached_cost(anchor) {
+                    assert!(g >= least, "trip {trip}, anchor {anchor}");
+                    reached += 1;
+                }
+            }
+            // Short trips reach a few anchors, not the whole map.
+            assert!(reached < anchors, "trip {trip}");
+        }
     }
 }

@@ -13,16 +13,22 @@
 //!    costs exactly that, the spliced path still costs `C0` and is optimal. Paths on open
 //!    ground have many equal-cost orders of the same steps, so a unit on one of them usually
 //!    leaves another.
-//! 3. Otherwise (some detour costs more, finds nothing, or exceeds its budget), search the
-//!    whole problem with the units.
+//! 3. Otherwise search the whole problem with the units. Where every detour found a path but
+//!    some cost more, the spliced path is a path with the units all the same, of some cost
+//!    `U > C0`: the whole search then only has to beat it, and drops every arrival that
+//!    cannot lead below `U` (`incumbent.rs`). If it finds nothing, the spliced path is
+//!    optimal. Where a detour finds nothing or exceeds its budget, the whole search runs
+//!    without a bound.
 //!
-//! Which anchors a detour joins, and the budget, only decide how often step 2 succeeds; what
-//! it returns is optimal either way. The spliced path is a chain of legal steps with the
-//! units: the kept stretches are clear of them (step 1's test) and each detour is a search
-//! result on the graph with them. Where multipliers of 0 make cycles free, the splice can
+//! Which anchors a detour joins, and the budget, only decide how often step 2 succeeds (and
+//! how tight a bound step 3 gets); what is returned is optimal either way. The spliced path
+//! is a chain of legal steps with the units: the kept stretches are clear of them (step 1's
+//! test, so each costs what it costs alone) and each detour is a search result on the graph
+//! with them, so the spliced path costs `C0` plus what each detour costs more than the alone
+//! stretch it replaces. Where multipliers of 0 make cycles free, the splice can
 //! close one; it is cut out, which keeps the cost (see `without_cycles`).
 
-use super::{search, SearchOptions, SearchOutcome, SearchScratch};
+use super::{search, Incumbent, SearchOptions, SearchOutcome, SearchScratch};
 use crate::graph::AnchorGraph;
 use crate::movement::{step_changes, Movement};
 
@@ -52,18 +58,58 @@ impl RoundUnits<'_> {
         start: usize,
         goal: usize,
     ) -> SearchOutcome {
-        let first = self.run(scratch, self.alone, start, goal);
+        // The alone search runs on memory of its own, which the detours leave as it is, so
+        // that the whole search can read its costs.
+        let mut alone = scratch.alone_search.take().unwrap_or_default();
+        let outcome = self.search_beside(scratch, &mut alone, start, goal);
+        scratch.alone_search = Some(alone);
+        outcome
+    }
+
+    /// [`search`](Self::search), with the search as if alone on `alone`.
+    fn search_beside(
+        &self,
+        scratch: &mut SearchScratch,
+        alone: &mut SearchScratch,
+        start: usize,
+        goal: usize,
+    ) -> SearchOutcome {
+        let generation = alone.generation();
+        let first = self.run(alone, self.alone, start, goal);
         let Some(units) = self.with_units.units else {
             return first;
         };
         let crossings = units.view.unclear_steps(&first.path, self.width);
-        if first.cost.is_none() || crossings.is_empty() {
+        let Some(alone_optimum) = first.cost.filter(|_| !crossings.is_empty()) else {
             return first;
-        }
+        };
         let mut expanded = first.expanded;
-        let detoured = self.detoured(scratch, &first, &crossings, &mut expanded);
-        let mut outcome =
-            detoured.unwrap_or_else(|| self.run(scratch, self.with_units, start, goal));
+        let mut outcome = match self.detoured(scratch, &first, &crossings, &mut expanded) {
+            Some(spliced) if spliced.cost == first.cost => spliced,
+            Some(spliced) => {
+                // A direct walk answers some alone queries without a search: then there are
+                // no costs to read.
+                let searched = alone.generation() != generation;
+                let bound = (spliced.cost.filter(|_| searched)).map(|incumbent| {
+                    Incumbent::new(alone, self.graph, units.rule, alone_optimum, incumbent)
+                });
+                let options = SearchOptions {
+                    incumbent: bound.as_ref(),
+                    ..self.with_units
+                };
+                let found = self.run(scratch, options, start, goal);
+                expanded += found.expanded;
+                match found.cost {
+                    Some(_) => SearchOutcome {
+                        expanded: 0,
+                        ..found
+                    },
+                    // Nothing beats the incumbent: it is optimal.
+                    None => self.tidied(spliced),
+                }
+            }
+            None => self.run(scratch, self.with_units, start, goal),
+        };
         outcome.expanded += expanded;
         outcome
     }
@@ -87,8 +133,10 @@ impl RoundUnits<'_> {
     }
 
     /// `first` (an optimal alone path whose steps `crossings` are not clear of the units) with
-    /// every stretch round its crossings replaced by an equal-cost detour, or `None` if one
-    /// has none. Adds the detours' expansions to `expanded`.
+    /// every stretch round its crossings replaced by a detour, at the cost of the path so
+    /// spliced, or `None` if a detour finds no path. An equal cost to `first`'s means an
+    /// optimal path; a path that costs the optimum has its cycles cut. Adds the detours'
+    /// expansions to `expanded`.
     fn detoured(
         &self,
         scratch: &mut SearchScratch,
@@ -100,6 +148,7 @@ impl RoundUnits<'_> {
         let last = path.len() - 1;
         let mut spliced = Vec::with_capacity(path.len() + 16);
         let mut kept_from = 0;
+        let mut extra = 0;
         for (from, to) in detour_ends(path, crossings) {
             if (from, to) == (0, last) {
                 // The detour is the whole problem: step 3 does it.
@@ -113,23 +162,35 @@ impl RoundUnits<'_> {
             *expanded += detour.expanded;
             let alone = self.run(scratch, self.alone, path[from], path[to]);
             *expanded += alone.expanded;
-            if detour.cost.is_none() || detour.cost != alone.cost {
+            let (Some(detour_cost), Some(alone_cost)) = (detour.cost, alone.cost) else {
                 return None;
-            }
+            };
+            extra += detour_cost - alone_cost;
             spliced.extend_from_slice(&path[kept_from..from]);
             spliced.extend_from_slice(&detour.path);
             kept_from = to + 1;
         }
         spliced.extend_from_slice(&path[kept_from..]);
-        if self.graph.min_multiplier == 0 {
-            spliced = without_cycles(spliced);
-        }
-        Some(SearchOutcome {
-            cost: first.cost,
+        let outcome = SearchOutcome {
+            cost: first.cost.map(|cost| cost + extra),
             path: spliced,
             expanded: 0,
             limit_reached: false,
+        };
+        Some(if extra == 0 {
+            self.tidied(outcome)
+        } else {
+            outcome
         })
+    }
+
+    /// An optimal `outcome` with its cycles cut where they can be free (see
+    /// [`without_cycles`]).
+    fn tidied(&self, mut outcome: SearchOutcome) -> SearchOutcome {
+        if self.graph.min_multiplier == 0 {
+            outcome.path = without_cycles(std::mem::take(&mut outcome.path));
+        }
+        outcome
     }
 }
 

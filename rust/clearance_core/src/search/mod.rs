@@ -19,6 +19,8 @@
 //! | `scratch/` | [`SearchScratch`], the per-anchor memory reused between queries (`mod.rs`), held in pages taken on first touch (`pages.rs`) or flat arrays once a search covers much of its map (`layout.rs`) |
 //! | `range.rs` | movement ranges: a forward Dijkstra bounded by a budget per turn |
 //! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
+//! | `detours.rs` | a query with other units: the search as if alone first, detours round the units it crosses, the whole search last |
+//! | `incumbent.rs` | the bound that lets that last search drop what cannot beat the detoured path |
 //! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
 //!
 //! **Open list.** An indexed 4-ary heap: when a cheaper route to an open anchor turns up, its
@@ -40,6 +42,7 @@ mod astar;
 mod detours;
 mod direct;
 mod heuristic;
+mod incumbent;
 mod jump;
 mod key_widths;
 mod keys;
@@ -51,6 +54,7 @@ mod step_costs;
 mod units;
 
 pub(crate) use detours::RoundUnits;
+use incumbent::Incumbent;
 pub(crate) use moves::Unblocked;
 pub(crate) use range::{range_search, Budget, RangeCosts, RangeFound, Reached, Window};
 use scratch::Layout;
@@ -110,6 +114,8 @@ pub(super) struct Problem<'a, H, M = &'a PagedVec<u8>> {
     pub(super) max_expansions: u64,
     /// The graph's stored straight rays, if it keeps them.
     pub(super) distances: Option<&'a JumpDistances>,
+    /// A path in hand that the search only has to beat (`incumbent.rs`), if any.
+    pub(super) incumbent: Option<&'a Incumbent<'a>>,
 }
 
 impl<'a, H> Problem<'a, H> {
@@ -123,6 +129,7 @@ impl<'a, H> Problem<'a, H> {
             heuristic: self.heuristic,
             max_expansions: self.max_expansions,
             distances: self.distances,
+            incumbent: self.incumbent,
         }
     }
 
@@ -133,7 +140,7 @@ impl<'a, H> Problem<'a, H> {
         width: usize,
         (start, goal): (usize, usize),
         heuristic: &'a H,
-        options: &SearchOptions<'_>,
+        options: &SearchOptions<'a>,
     ) -> Self {
         Problem {
             moves: &graph.moves,
@@ -143,6 +150,7 @@ impl<'a, H> Problem<'a, H> {
             heuristic,
             max_expansions: options.max_expansions,
             distances: graph.jump_distances.as_ref(),
+            incumbent: options.incumbent,
         }
     }
 }
@@ -178,6 +186,8 @@ pub(crate) struct SearchOptions<'a> {
     pub direct_first: bool,
     /// Other units that block or cost, if any count in this search.
     pub units: Option<UnitsInSearch<'a>>,
+    /// A path with the units in hand, which the search only has to beat (`incumbent.rs`).
+    pub incumbent: Option<&'a Incumbent<'a>>,
 }
 
 /// Other units in one search: the view of the anchors they block, and whether those anchors
@@ -374,6 +384,7 @@ pub(crate) fn paths_from(
         landmarks: None,
         direct_first: false,
         units: None,
+        incumbent: None,
     };
     if wanted == 0 {
         return Some(targets.iter().map(|_| None).collect());

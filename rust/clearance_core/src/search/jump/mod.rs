@@ -261,6 +261,7 @@ fn expand<
         start,
         heuristic,
         max_expansions,
+        incumbent,
         ..
     } = *problem;
     let (mut pages, open, reached) = L::begin(scratch, moves.len());
@@ -322,6 +323,13 @@ fn expand<
             let (target_node, target_link) = pages.entry_mut(target);
             let next = *target_node;
             let unreached = next.state < reached;
+            // A first arrival is the only one to test: if it is kept, every cheaper one
+            // would be too (`incumbent.rs`).
+            if unreached
+                && incumbent.is_some_and(|bound| bound.cuts(target, next_g, || estimate(target)))
+            {
+                continue;
+            }
             let known_g = next.g | u64::from(unreached).wrapping_neg();
             let is_open = !unreached && open.holds(next.slot, |held| codec.index(held) == target);
             if next_g < known_g {

@@ -67,6 +67,7 @@ impl Layout for Paged {
     #[inline(always)]
     fn begin(scratch: &mut SearchScratch, anchors: usize) -> (PagesView<'_>, &mut OpenLists, u32) {
         let reached = scratch.begin(anchors);
+        scratch.last_flat = false;
         let limit = scratch.page_limit;
         let SearchScratch { pages, open, .. } = scratch;
         (pages.view(limit), open, reached)
@@ -126,6 +127,7 @@ impl Layout for Flat {
     #[inline(always)]
     fn begin(scratch: &mut SearchScratch, anchors: usize) -> (FlatView<'_>, &mut OpenLists, u32) {
         let reached = scratch.begin(anchors);
+        scratch.last_flat = true;
         scratch.flat.grow(anchors);
         let SearchScratch { flat, open, .. } = scratch;
         let view = FlatView {

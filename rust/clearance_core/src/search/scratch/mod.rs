@@ -25,7 +25,9 @@ use pages::AnchorPages;
 /// On maps small enough that flat arrays for them take at most 8 MiB, and once a search
 /// takes more than a quarter of its map's pages, the scratch keeps flat arrays for maps of
 /// that size instead, which spare the inner loops a table lookup per anchor: a scratch holds
-/// at most 8 MiB or four times what its largest search reached (see `layout.rs`).
+/// at most 8 MiB or four times what its largest search reached (see `layout.rs`). A query
+/// that counts other units keeps its search as if alone in a second such memory, held inside
+/// this one, so that its later searches can read it: at most twice that in all.
 /// [`trim`](Self::trim) gives everything back.
 ///
 /// ```
@@ -55,6 +57,13 @@ pub struct SearchScratch {
     /// The cells under other units, as the last smoothed query that counted them saw them
     /// (a view for agent size 1: `crate::smoothing`).
     pub(crate) unit_cells: super::UnitsView,
+    /// Whether the last search ran on the flat layout (else paged), so that
+    /// [`reached_cost`](Self::reached_cost) reads where it wrote.
+    last_flat: bool,
+    /// The memory of the search as if alone that a query counting other units runs first,
+    /// kept through its detours so that its whole search can read the costs it found
+    /// (`detours.rs`, `incumbent.rs`).
+    pub(super) alone_search: Option<Box<SearchScratch>>,
 }
 
 /// One open list per key representation (see `keys.rs`); a query uses one of them.
@@ -110,6 +119,8 @@ impl Default for SearchScratch {
             generation: 0,
             units: super::UnitsView::default(),
             unit_cells: super::UnitsView::default(),
+            last_flat: false,
+            alone_search: None,
         }
     }
 }
@@ -149,6 +160,7 @@ impl SearchScratch {
             + self.open.range.memory_bytes()
             + self.units.memory_bytes()
             + self.unit_cells.memory_bytes()
+            + (self.alone_search.as_ref()).map_or(0, |alone| alone.memory_bytes())
     }
 
     /// Gives back all the memory held; the scratch stays usable and grows again on use.
@@ -179,6 +191,24 @@ impl SearchScratch {
         } else {
             outcome
         }
+    }
+
+    /// How many searches began on this scratch, wrapping (a search ran in between iff it
+    /// changed).
+    pub(super) fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// The cost at which the last search on this scratch reached the anchor stored at
+    /// `anchor` (in that search's units), if it reached it. Every such cost is the cost of
+    /// a path from that search's start: an upper bound on the cheapest.
+    pub(super) fn reached_cost(&self, anchor: usize) -> Option<u64> {
+        let node = if self.last_flat {
+            self.flat.nodes.get(anchor).copied().unwrap_or_default()
+        } else {
+            self.pages.node(anchor)
+        };
+        (self.generation > 0 && node.state >= self.generation << GENERATION_SHIFT).then_some(node.g)
     }
 
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached

@@ -1,11 +1,12 @@
 //! Search memory grows with the searches, not with the map: a scratch reused for short
 //! queries on a large map holds a small fraction of a byte per anchor, gives it all back on a
 //! trim, and answers exactly as a fresh scratch does, whatever it searched before. Small maps,
-//! and maps a search covered a quarter of, are searched on flat arrays: the same answers.
+//! and maps a search covered a quarter of, are searched on flat arrays: the same answers. The
+//! searches as if alone of queries round other units start on pages even there.
 
 use clearance_core::{
-    AgentProfile, Cell, PathMap, PathQuery, PathResult, Region, SearchMode, SearchScratch,
-    TerrainGrid,
+    AgentProfile, Cell, OtherUnits, PathMap, PathQuery, PathResult, Region, SearchMode,
+    SearchScratch, TerrainGrid,
 };
 use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
 
@@ -229,4 +230,38 @@ fn small_maps_are_searched_on_flat_arrays_with_the_same_answers() {
     let mut larger = SearchScratch::new();
     large.query_with(&mut larger, &across(&large).search(SearchMode::Plain));
     assert_eq!(answers(&small, &mut larger, &queries), on_small);
+}
+
+#[test]
+fn queries_round_units_search_as_if_alone_on_pages_in_a_new_scratch() {
+    // A query that counts other units keeps its search as if alone in memory of its own. A
+    // scratch made for a few queries (a threaded batch makes one per thread and call) holds
+    // that memory in pages, even on a map whose flat arrays would fit the budget. Answers are
+    // those of a fresh scratch all along.
+    let mut rng = Rng::new(0x0CC0_5CA7);
+    // Flat arrays for it take a few MiB, far more than the pages short queries touch.
+    let mut small = PathMap::new(random_grid(&mut rng, 400, 400, 15));
+    small.set_profile(random_profile(&mut rng, "a")).unwrap();
+    small.set_profile(random_profile(&mut rng, "b")).unwrap();
+    let region = small.grid().region();
+    let units: Vec<_> = (0..12)
+        .map(|id| (id, random_cell(&mut rng, region), rng.range(1, 3)))
+        .collect();
+    small.place_units(&units).unwrap();
+    let anchors = small.grid().width() * small.grid().height();
+    let flat = FLAT_BYTES_PER_ANCHOR * anchors;
+    let queries: Vec<_> = short_queries(&mut rng, &small, 300, 40)
+        .into_iter()
+        .map(|query| query.other_units(OtherUnits::Block))
+        .collect();
+    let fresh: Vec<_> = (queries.iter())
+        .map(|query| small.query_with(&mut SearchScratch::new(), query))
+        .collect();
+    let mut scratch = SearchScratch::new();
+    assert_eq!(answers(&small, &mut scratch, &queries[..20]), fresh[..20]);
+    let held = scratch.memory_bytes();
+    // No flat arrays yet: the searches as if alone ran on pages (and none of these queries
+    // crossed a unit, which would have searched the scratch's own memory, flat at once).
+    assert!(held < flat, "{held} bytes, flat arrays {flat}");
+    assert_eq!(answers(&small, &mut scratch, &queries[20..]), fresh[20..]);
 }

@@ -60,7 +60,8 @@ impl RoundUnits<'_> {
     ) -> SearchOutcome {
         // The alone search runs on memory of its own, which the detours leave as it is, so
         // that the whole search can read its costs.
-        let mut alone = scratch.alone_search.take().unwrap_or_default();
+        let mut alone = (scratch.alone_search.take())
+            .unwrap_or_else(|| Box::new(SearchScratch::for_alone_searches()));
         let outcome = self.search_beside(scratch, &mut alone, start, goal);
         scratch.alone_search = Some(alone);
         outcome

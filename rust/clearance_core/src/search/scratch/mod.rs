@@ -27,7 +27,8 @@ use pages::AnchorPages;
 /// that size instead, which spare the inner loops a table lookup per anchor: a scratch holds
 /// at most 8 MiB or four times what its largest search reached (see `layout.rs`). A query
 /// that counts other units keeps its search as if alone in a second such memory, held inside
-/// this one, so that its later searches can read it: at most twice that in all.
+/// this one, so that its later searches can read it (on pages for its first searches, even
+/// on a small map): at most twice that in all.
 /// [`trim`](Self::trim) gives everything back.
 ///
 /// ```
@@ -60,6 +61,12 @@ pub struct SearchScratch {
     /// Whether the last search ran on the flat layout (else paged), so that
     /// [`reached_cost`](Self::reached_cost) reads where it wrote.
     last_flat: bool,
+    /// Searches that run paged until one overflows, even on maps whose flat arrays would fit
+    /// [`layout::FLAT_BUDGET`], before such maps get flat arrays at once: 0, or
+    /// [`PAGED_WARM_UP`] for memory that is often made for a few searches (`alone_search`).
+    paged_first: u32,
+    /// Searches begun, up to `paged_first`.
+    searches_begun: u32,
     /// The memory of the search as if alone that a query counting other units runs first,
     /// kept through its detours so that its whole search can read the costs it found
     /// (`detours.rs`, `incumbent.rs`).
@@ -105,6 +112,11 @@ pub(super) struct JumpLink {
     pub(super) scanned: u8,
 }
 
+/// Searches a scratch made by [`SearchScratch::for_alone_searches`] runs paged before it
+/// takes flat arrays for a small map: enough to outlast a batch's share of queries, few next
+/// to the queries a long-lived scratch serves.
+const PAGED_WARM_UP: u32 = 256;
+
 pub(super) const GENERATION_SHIFT: u32 = 3;
 pub(super) const DIRECTION_MASK: u32 = 0b111;
 const LAST_GENERATION: u32 = u32::MAX >> GENERATION_SHIFT;
@@ -120,6 +132,8 @@ impl Default for SearchScratch {
             units: super::UnitsView::default(),
             unit_cells: super::UnitsView::default(),
             last_flat: false,
+            paged_first: 0,
+            searches_begun: 0,
             alone_search: None,
         }
     }
@@ -165,7 +179,10 @@ impl SearchScratch {
 
     /// Gives back all the memory held; the scratch stays usable and grows again on use.
     pub fn trim(&mut self) {
-        *self = Self::new();
+        *self = SearchScratch {
+            paged_first: self.paged_first,
+            ..Self::new()
+        };
     }
 
     /// Runs a search on the layout that suits this scratch and a map of `anchors` anchors
@@ -179,7 +196,9 @@ impl SearchScratch {
         flat: impl FnOnce(&mut Self) -> Option<T>,
     ) -> Option<T> {
         // `Flat::begin` grows the arrays to the map, if they are smaller.
-        if self.flat.holds(anchors) || FlatNodes::bytes_for(anchors) <= layout::FLAT_BUDGET {
+        let small = FlatNodes::bytes_for(anchors) <= layout::FLAT_BUDGET;
+        let warm = self.searches_begun >= self.paged_first;
+        if self.flat.holds(anchors) || (small && warm) {
             return flat(self);
         }
         self.page_limit = pages::pages_for(anchors) / 4;
@@ -190,6 +209,17 @@ impl SearchScratch {
             flat(self)
         } else {
             outcome
+        }
+    }
+
+    /// An empty scratch for the searches as if alone of queries that count other units.
+    /// Its first [`PAGED_WARM_UP`] searches run paged (unless one overflows): threaded
+    /// batches make a scratch per thread and call, and flat arrays for a whole map, taken
+    /// page by page from the system, would cost those few searches more than they save.
+    pub(super) fn for_alone_searches() -> Self {
+        SearchScratch {
+            paged_first: PAGED_WARM_UP,
+            ..Self::default()
         }
     }
 
@@ -214,6 +244,7 @@ impl SearchScratch {
     /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached
     /// in this query".
     fn begin(&mut self, cells: usize) -> u32 {
+        self.searches_begun = (self.searches_begun + 1).min(self.paged_first);
         self.pages.begin(cells);
         if self.generation == LAST_GENERATION {
             // Every page held is free now; an untouched page reads as state 0.

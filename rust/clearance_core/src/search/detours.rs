@@ -29,6 +29,7 @@
 //! close one; it is cut out, which keeps the cost (see `without_cycles`).
 
 use super::{search, Incumbent, SearchOptions, SearchOutcome, SearchScratch};
+use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::AnchorGraph;
 use crate::movement::{step_changes, Movement};
 
@@ -161,12 +162,10 @@ impl RoundUnits<'_> {
             };
             let detour = self.run(scratch, with_units, path[from], path[to]);
             *expanded += detour.expanded;
-            let alone = self.run(scratch, self.alone, path[from], path[to]);
-            *expanded += alone.expanded;
-            let (Some(detour_cost), Some(alone_cost)) = (detour.cost, alone.cost) else {
-                return None;
-            };
-            extra += detour_cost - alone_cost;
+            let detour_cost = detour.cost?;
+            // A stretch of an optimal path is optimal between its ends: what it costs is the
+            // alone optimum the detour is measured against.
+            extra += detour_cost - stretch_cost(self.graph, self.width, &path[from..=to]);
             spliced.extend_from_slice(&path[kept_from..from]);
             spliced.extend_from_slice(&detour.path);
             kept_from = to + 1;
@@ -193,6 +192,24 @@ impl RoundUnits<'_> {
         }
         outcome
     }
+}
+
+/// What the steps of `path` (storage indices of neighbouring anchors on a map `width` wide)
+/// cost on `graph`: each step's length times the multiplier of the anchor it enters, as a
+/// search counts them.
+fn stretch_cost(graph: &AnchorGraph, width: usize, path: &[usize]) -> u64 {
+    (path.windows(2))
+        .map(|step| {
+            let (from, to) = (step[0], step[1]);
+            let diagonal = from % width != to % width && from / width != to / width;
+            let length = if diagonal {
+                DIAGONAL_STEP
+            } else {
+                STRAIGHT_STEP
+            };
+            length * graph.entry_multiplier(to)
+        })
+        .sum()
 }
 
 /// `path` with every stretch that leaves an anchor and comes back to it cut out, so no anchor

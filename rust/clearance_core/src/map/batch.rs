@@ -34,22 +34,25 @@ impl PathMap {
         }
         // Threads take the next unanswered query, so slow queries do not hold up a share.
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let answer = || {
-            let mut scratch = SearchScratch::new();
+        let answer = |scratch: &mut SearchScratch| {
             let mut answered = Vec::new();
             loop {
                 let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(query) = queries.get(index) else {
                     return answered;
                 };
-                answered.push((index, self.query_guided(&mut scratch, query, landmarks)));
+                answered.push((index, self.query_guided(scratch, query, landmarks)));
             }
         };
         let mut answered: Vec<(usize, PathResult)> = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
-                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, answer).ok())
+                .filter_map(|_| {
+                    let helper = || answer(&mut SearchScratch::new());
+                    std::thread::Builder::new().spawn_scoped(scope, helper).ok()
+                })
                 .collect();
-            let mut all = answer();
+            // The calling thread keeps its own scratch, warm from earlier queries.
+            let mut all = with_thread_scratch(|scratch| answer(scratch));
             for helper in helpers {
                 match helper.join() {
                     Ok(answers) => all.extend(answers),

@@ -235,9 +235,9 @@ fn small_maps_are_searched_on_flat_arrays_with_the_same_answers() {
 #[test]
 fn queries_round_units_search_as_if_alone_on_pages_in_a_new_scratch() {
     // A query that counts other units keeps its search as if alone in memory of its own. A
-    // scratch made for a few queries (a threaded batch makes one per thread and call) holds
-    // that memory in pages, even on a map whose flat arrays would fit the budget. Answers are
-    // those of a fresh scratch all along.
+    // scratch made for a few queries (a threaded batch makes one per helper thread and call)
+    // holds that memory in pages, even on a map whose flat arrays would fit the budget.
+    // Answers are those of a fresh scratch all along.
     let mut rng = Rng::new(0x0CC0_5CA7);
     // Flat arrays for it take a few MiB, far more than the pages short queries touch.
     let mut small = PathMap::new(random_grid(&mut rng, 400, 400, 15));

@@ -131,6 +131,21 @@ pub(crate) fn step_changes(before: usize, at: usize, after: usize) -> bool {
     before + after != 2 * at
 }
 
+/// Whether the single step between neighbouring anchors stored at `from` and `to`, on a map
+/// `width` cells wide, is diagonal. On maps three or more cells wide the storage offset tells
+/// (a diagonal moves it by `width ± 1` either way, a straight step by `1` or `width`), which
+/// spares the divisions; narrower maps compare columns and rows.
+#[inline]
+pub(crate) fn diagonal_step(from: usize, to: usize, width: usize) -> bool {
+    match width {
+        0..3 => to % width != from % width && to / width != from / width,
+        _ => {
+            let offset = to.abs_diff(from);
+            offset != 1 && offset != width
+        }
+    }
+}
+
 /// Storage-index offsets of the eight [`DIRECTIONS`] on a grid `width` cells wide (cells are
 /// stored row by row): the neighbour of anchor `i` in direction `d` is `i + offsets[d]`.
 pub(crate) fn direction_offsets(width: usize) -> [isize; 8] {

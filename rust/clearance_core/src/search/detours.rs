@@ -31,7 +31,7 @@
 use super::{search, Incumbent, SearchOptions, SearchOutcome, SearchScratch};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::AnchorGraph;
-use crate::movement::{step_changes, Movement};
+use crate::movement::{diagonal_step, step_changes, Movement};
 
 /// Turns of the alone path a detour reaches back before, and on after, a stretch it replaces:
 /// enough for the diagonal and straight runs on either side to change order.
@@ -201,8 +201,7 @@ fn stretch_cost(graph: &AnchorGraph, width: usize, path: &[usize]) -> u64 {
     (path.windows(2))
         .map(|step| {
             let (from, to) = (step[0], step[1]);
-            let diagonal = from % width != to % width && from / width != to / width;
-            let length = if diagonal {
+            let length = if diagonal_step(from, to, width) {
                 DIAGONAL_STEP
             } else {
                 STRAIGHT_STEP

@@ -214,7 +214,7 @@ impl SearchScratch {
 
     /// An empty scratch for the searches as if alone of queries that count other units.
     /// Its first [`PAGED_WARM_UP`] searches run paged (unless one overflows): threaded
-    /// batches make a scratch per thread and call, and flat arrays for a whole map, taken
+    /// batches make a scratch per helper thread and call, and flat arrays for a whole map, taken
     /// page by page from the system, would cost those few searches more than they save.
     pub(super) fn for_alone_searches() -> Self {
         SearchScratch {

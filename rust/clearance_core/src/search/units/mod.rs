@@ -51,7 +51,7 @@ mod build;
 mod graph;
 
 use crate::blocked_cells::first_set_between;
-use crate::movement::{Direction, DIRECTIONS};
+use crate::movement::{diagonal_step, Direction, DIRECTIONS};
 use crate::occupancy::UnitId;
 use band::first_in_band;
 use bits::first_set;
@@ -188,18 +188,12 @@ impl UnitsView {
         if self.is_blocked(to) {
             return false;
         }
-        // On maps three or more anchors wide the storage offset tells a diagonal step apart
-        // (`±width ± 1`, signed as its vertical part) without a division.
-        let offset = to.wrapping_sub(from) as isize;
-        let diagonal = match width {
-            0..3 => to % width != from % width && to / width != from / width,
-            _ => offset.unsigned_abs() != 1 && offset.unsigned_abs() != width,
-        };
-        if !diagonal {
+        if !diagonal_step(from, to, width) {
             return true;
         }
-        // The two anchors the step passes: beside `from` vertically, beside `to` horizontally.
-        let vertical = if offset > 0 {
+        // The two anchors the step passes: beside `from` vertically, beside `to` horizontally
+        // (a diagonal step's offset, `±width ± 1`, has the sign of its vertical part).
+        let vertical = if to > from {
             width
         } else {
             width.wrapping_neg()

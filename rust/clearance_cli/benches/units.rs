@@ -221,13 +221,18 @@ fn slots(rounds: usize) {
         (1, OtherUnits::Ignore),
     ] {
         let options = SlotPathOptions::new().threads(threads).other_units(rule);
-        let mut sent = 0;
+        let (mut sent, mut expanded) = (0, 0);
         let (time, fastest) = timed_ms(rounds, || {
             let order = map.find_paths_to_slots(target, &group, &options).unwrap();
             sent = order.iter().filter(|member| member.result.is_ok()).count();
+            expanded = order
+                .iter()
+                .map(|member| member.result.expanded)
+                .sum::<u64>();
             black_box(order);
         });
-        println!("| the same order sent to its slots (`find_paths_to_slots`), {threads} thread(s), {rule:?} | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path |");
+        let expanded = expanded as f64 / sent.max(1) as f64;
+        println!("| the same order sent to its slots (`find_paths_to_slots`), {threads} thread(s), {rule:?} | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path; {expanded:.0} expanded a member |");
     }
     // What a caller would do by hand: the slots, then one `query_batch` of the members' queries
     // (no landmark near the target), one thread.

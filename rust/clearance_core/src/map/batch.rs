@@ -1,8 +1,8 @@
 //! Many queries at once, on several threads that share one map version.
 
 use super::queries::with_thread_scratch;
+use super::queries::GivenLandmarks;
 use super::PathMap;
-use crate::landmarks::LandmarkTable;
 use crate::query::PathQuery;
 use crate::result::PathResult;
 use crate::search::SearchScratch;
@@ -22,14 +22,26 @@ impl PathMap {
         &self,
         queries: &[PathQuery<'_>],
         threads: usize,
-        landmarks: Option<&LandmarkTable>,
+        landmarks: Option<GivenLandmarks<'_>>,
     ) -> Vec<PathResult> {
         let threads = threads.clamp(1, queries.len().max(1));
+        // A scratch keeps the view of other units it built for one agent size, and builds it
+        // again when the size changes: queries are answered grouped by size (each in its
+        // place in the result all the same).
+        let mut order: Vec<usize> = (0..queries.len()).collect();
+        order.sort_by_key(|&index| queries[index].agent_size);
         if threads == 1 {
             return with_thread_scratch(|scratch| {
-                (queries.iter())
-                    .map(|query| self.query_guided(scratch, query, landmarks))
-                    .collect()
+                let mut answered: Vec<(usize, PathResult)> = (order.iter())
+                    .map(|&index| {
+                        (
+                            index,
+                            self.query_guided(scratch, &queries[index], landmarks),
+                        )
+                    })
+                    .collect();
+                answered.sort_unstable_by_key(|&(index, _)| index);
+                answered.into_iter().map(|(_, result)| result).collect()
             });
         }
         // Threads take the next unanswered query, so slow queries do not hold up a share.
@@ -37,10 +49,11 @@ impl PathMap {
         let answer = |scratch: &mut SearchScratch| {
             let mut answered = Vec::new();
             loop {
-                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(query) = queries.get(index) else {
+                let taken = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&index) = order.get(taken) else {
                     return answered;
                 };
+                let query = &queries[index];
                 answered.push((index, self.query_guided(scratch, query, landmarks)));
             }
         };

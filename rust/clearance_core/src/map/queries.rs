@@ -128,13 +128,12 @@ impl PathMap {
     }
 
     /// [`query_with`](Self::query_with) with `landmarks` for its heuristic instead of the
-    /// profile's own table (a table of the query's profile: any table of true size-1
-    /// distances keeps the search exact, see `landmarks/mod.rs`).
+    /// profile's own table (see [`GivenLandmarks`] for which tables keep it exact).
     pub(super) fn query_guided(
         &self,
         scratch: &mut SearchScratch,
         query: &PathQuery<'_>,
-        landmarks: Option<&LandmarkTable>,
+        landmarks: Option<GivenLandmarks<'_>>,
     ) -> PathResult {
         PathResult {
             smoothing: query.smoothing,
@@ -148,7 +147,7 @@ impl PathMap {
         &self,
         scratch: &mut SearchScratch,
         query: &PathQuery<'_>,
-        landmarks: Option<&LandmarkTable>,
+        landmarks: Option<GivenLandmarks<'_>>,
     ) -> PathResult {
         let checked = match self.check_query(query) {
             Ok(checked) => checked,
@@ -228,7 +227,7 @@ impl PathMap {
         checked: &CheckedQuery<'_>,
         graph: &AnchorGraph,
         units: Option<UnitsInSearch<'_>>,
-        given_landmarks: Option<&LandmarkTable>,
+        given_landmarks: Option<GivenLandmarks<'_>>,
     ) -> PathResult {
         let (start, goal) = (checked.start, checked.goal);
         let blocking = units.filter(|units| units.rule == OtherUnits::Block);
@@ -255,14 +254,27 @@ impl PathMap {
                 None => self.closest_reachable_anchor(graph, start, goal),
             };
         }
-        let baked = match given_landmarks {
+        let given = match given_landmarks {
+            Some(GivenLandmarks::Terrain(table)) => Some(table),
+            // Bounds the searches with the units only, and only where they cannot leave the
+            // start through an anchor the table's graph has no moves from.
+            Some(GivenLandmarks::WithUnits(table))
+                if blocking.is_some_and(|units| !units.view.start_was_blocked()) =>
+            {
+                Some(table)
+            }
+            _ => None,
+        };
+        let searches_with_units_only =
+            matches!(given_landmarks, Some(GivenLandmarks::WithUnits(_))) && given.is_some();
+        let baked = match given {
             Some(_) => None,
             None => self.landmarks_for(query.profile, checked.profile),
         };
         let options = SearchOptions {
             algorithm: algorithm_for(query.search, graph, units),
             max_expansions: query.max_expansions.unwrap_or(u64::MAX),
-            landmarks: given_landmarks.or(baked.as_deref()),
+            landmarks: given.or(baked.as_deref()),
             direct_first: query.search == SearchMode::Auto,
             units,
             incumbent: None,
@@ -270,7 +282,9 @@ impl PathMap {
         let width = self.grid.width();
         let movement = self.movement;
         let mut outcome = match units {
-            Some(_) if query.max_expansions.is_none() => {
+            // The search as if alone that `RoundUnits` starts with could not use a table of
+            // distances with the units: a search with them and that table costs less anyway.
+            Some(_) if query.max_expansions.is_none() && !searches_with_units_only => {
                 let round_units = RoundUnits {
                     graph,
                     movement,
@@ -469,6 +483,26 @@ impl PathMap {
             goal_index,
         ))
     }
+}
+
+/// A landmark table a batch of queries searches with instead of their profile's own.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum GivenLandmarks<'a> {
+    /// True distances on the size-1 graph of the queries' profile: lower bounds for every
+    /// query of that profile and agent size, with or without other units (units only remove
+    /// anchors or raise costs), so every search stays exact (`landmarks/mod.rs`).
+    Terrain(&'a LandmarkTable),
+    /// True distances on that size-1 graph with every unit that each query of the batch
+    /// counts blocking (the same units for all of them, under [`OtherUnits::Block`]). For an
+    /// agent of size `k` whose start is not under one of those units, every step of its graph
+    /// with the units joins two anchors whose top-left cells are clear of them (each lies in
+    /// a footprint clear of them), and a diagonal step's two side anchors likewise, so it is a
+    /// step of the table's graph that costs no more there (a cell's multiplier is at most its
+    /// footprint's highest). The table's bounds are therefore lower bounds, and consistent,
+    /// on the query's graph, and the search with the units stays exact. They are not lower
+    /// bounds without the units, so such a query skips the search as if alone and searches
+    /// with the units at once; a query whose start is under a unit uses its profile's table.
+    WithUnits(&'a LandmarkTable),
 }
 
 /// A query that passed every check before the search.

@@ -18,9 +18,12 @@
 //! of the same cost. Where several paths are optimal it may be another, and `expanded` may
 //! differ (so, under `max_expansions`, may whether a search stops short): when eight or more
 //! members of one profile search round other units, their searches share a landmark table
-//! with one landmark, on the first of their slots, built for the order. A table of true
-//! distances keeps every search exact, as `landmarks/mod.rs` proves, and one landmark a few
-//! steps from every member's goal bounds the rest of each path almost exactly.
+//! with one landmark, on the first of their slots, built for the order. Under
+//! [`OtherUnits::Block`] the table's distances are taken with the units the members count
+//! blocking, so its bounds see the way round them; otherwise they are the terrain's. Either
+//! table keeps every search exact (`landmarks/mod.rs`, and `GivenLandmarks` in `queries.rs`
+//! for the table with the units), and one landmark a few steps from every member's goal
+//! bounds the rest of each path almost exactly.
 //!
 //! Under [`OtherUnits::Block`] a member with a slot always gets `OK` (the slots promise a way
 //! round the units outside the group), unless `max_expansions` stops its search first.
@@ -31,6 +34,7 @@
 //! if its footprint does not fit where it stands, `NO_PATH` otherwise (it is cut off from
 //! every free anchor round the target, or every one it could reach was taken).
 
+use super::queries::{Exemptions, GivenLandmarks};
 use super::slots::SlotRequest;
 use super::PathMap;
 use crate::error::UnitError;
@@ -39,6 +43,7 @@ use crate::landmarks::{LandmarkPlacement, LandmarkTable};
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::query::{PathQuery, SearchMode};
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
+use crate::search::{graph_with_units, UnitsView};
 use crate::smoothing::Smoothing;
 
 /// Members of one profile from which a landmark near the target pays for its table (one sweep
@@ -212,11 +217,15 @@ impl PathMap {
                 && !self.occupancy.is_empty()
                 && theirs.len() >= GROUP_FOR_TARGET_LANDMARK;
             // Not on the target itself, which no unit may be able to enter: the first slot is
-            // the nearest legal anchor.
+            // the nearest legal anchor, clear of every unit the members count.
             let table = worth_a_table
-                .then(|| self.landmark_at(theirs[0].goal, profile))
+                .then(|| self.target_landmark(theirs[0].goal, profile, options, &exempt))
                 .flatten();
-            let answers = self.query_batch_guided(&theirs, options.threads, table.as_ref());
+            let guide = table.as_ref().map(|(table, with_units)| match with_units {
+                true => GivenLandmarks::WithUnits(table),
+                false => GivenLandmarks::Terrain(table),
+            });
+            let answers = self.query_batch_guided(&theirs, options.threads, guide);
             for (index, answer) in mine.into_iter().zip(answers) {
                 order[index].result = answer;
             }
@@ -224,20 +233,39 @@ impl PathMap {
         Ok(order)
     }
 
-    /// A landmark table of `profile` with one landmark, on `anchor` (if the profile's size-1
-    /// graph is built or fits the cache memory limit, and the table fits the limit too).
-    fn landmark_at(&self, anchor: Cell, profile: &str) -> Option<LandmarkTable> {
+    /// A landmark table of `profile` with one landmark, on `anchor`, for the members' searches
+    /// (if the profile's size-1 graph is built or fits the cache memory limit, and the table
+    /// fits the limit too), and whether it was built with the units the members count.
+    ///
+    /// Under [`OtherUnits::Block`] the table's graph has those units (all but the `exempt`
+    /// group) blocking, so its bounds cover the way round them too, which a table of the
+    /// terrain alone cannot see (see [`GivenLandmarks::WithUnits`]); otherwise, or if no unit
+    /// counts, it is the terrain's.
+    fn target_landmark(
+        &self,
+        anchor: Cell,
+        profile: &str,
+        options: &SlotPathOptions,
+        exempt: &[UnitId],
+    ) -> Option<(LandmarkTable, bool)> {
         let found = self.profiles.get(profile)?;
-        let graph = self.graph_for(profile, found, 1)?;
+        let terrain = self.graph_for(profile, found, 1)?;
         let index = self.grid.index_of(anchor)?;
-        if !self.fits(LandmarkTable::estimated_bytes(
-            self.grid.as_bytes().len(),
-            1,
-        )) {
+        let table_bytes = LandmarkTable::estimated_bytes(self.grid.as_bytes().len(), 1);
+        let mut view = UnitsView::default();
+        let exempt = Exemptions::new(None, exempt);
+        let with_units = options.other_units == OtherUnits::Block
+            && self.fits(table_bytes.saturating_add(terrain.memory_bytes()))
+            && self.count_units(&mut view, 1, usize::MAX, |id| !exempt.contains(id));
+        if !self.fits(table_bytes) {
             return None;
         }
+        let patched = with_units.then(|| graph_with_units(&terrain, &view, OtherUnits::Block));
+        let graph = patched.as_ref().unwrap_or(&terrain);
         let placement = LandmarkPlacement::At(vec![anchor]);
-        LandmarkTable::build(&graph, self.grid.width(), &placement, &[index], 1, &|_| {})
+        let table =
+            LandmarkTable::build(graph, self.grid.width(), &placement, &[index], 1, &|_| {});
+        table.map(|table| (table, with_units))
     }
 
     /// The result of a member that got no slot.

@@ -64,6 +64,12 @@ impl UnitsView {
         }
     }
 
+    /// Whether the last update's start lies where a counted unit blocks it (the view then
+    /// leaves it unblocked all the same, so the search can leave it).
+    pub(crate) fn start_was_blocked(&self) -> bool {
+        matches!(self.start, Some((_, true)))
+    }
+
     /// Undoes the last update's exemptions and start: the view then holds every unit of its
     /// key.
     fn take_back(&mut self) {

@@ -26,7 +26,9 @@
 //!   slot or none, every slot legal for its member by the reference's rules, clear of units
 //!   outside the group, and overlapping no other slot; the order sent to them
 //!   (`find_paths_to_slots`) gives each member that slot and what the query by hand answers
-//!   (code and cost), with a path the reference walks at that cost.
+//!   (code and cost), with a path the reference walks at that cost. A quarter of the groups
+//!   have 8 to 14 members, mostly valid and of one profile, so that their searches share the
+//!   landmark an order builds at its target.
 #![no_main]
 
 use clearance_core::{
@@ -317,12 +319,29 @@ fn slots(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     } = scene;
     let target = cell(u, region)?;
     let mut group = Vec::new();
-    for _ in 0..u.int_in_range(0..=4usize)? {
+    // Large groups of one profile share a landmark at the target (eight members or more):
+    // their members are mostly valid, with ids of their own and one profile.
+    let large = u.ratio(1, 4)?;
+    let members = if large { 8..=14 } else { 0..=4usize };
+    for index in 0..u.int_in_range(members)? {
+        let valid = large && u.ratio(7, 8)?;
         group.push(SlotRequest {
-            id: *u.choose(&IDS)?,
-            start: cell(u, region)?,
-            agent_size: *u.choose(&SIZES)?,
-            profile: u.choose(&["p0", "p1", "p1", "unknown"])?,
+            id: match valid {
+                true => 100 + index as i64,
+                false => *u.choose(&IDS)?,
+            },
+            start: match valid {
+                true => Cell::new(
+                    region.x + u.int_in_range(0..=region.width - 1)?,
+                    region.y + u.int_in_range(0..=region.height - 1)?,
+                ),
+                false => cell(u, region)?,
+            },
+            agent_size: *u.choose(if valid { &SIZES[..5] } else { &SIZES })?,
+            profile: match valid {
+                true => "p1",
+                false => u.choose(&["p0", "p1", "p1", "unknown"])?,
+            },
         });
     }
     let valid = region.contains(target)

@@ -234,6 +234,28 @@ fn slots(rounds: usize) {
         let expanded = expanded as f64 / sent.max(1) as f64;
         println!("| the same order sent to its slots (`find_paths_to_slots`), {threads} thread(s), {rule:?} | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path; {expanded:.0} expanded a member |");
     }
+    // The same order with the members standing where they start, as a game registers its
+    // units: every member's query then exempts the whole group.
+    let mut standing = map.clone();
+    let members: Vec<(UnitId, Cell, i64)> = (group.iter())
+        .map(|member| (member.id, member.start, member.agent_size))
+        .collect();
+    standing.place_units(&members).unwrap();
+    let options = SlotPathOptions::new().threads(1);
+    let (mut sent, mut expanded) = (0, 0);
+    let (time, fastest) = timed_ms(rounds, || {
+        let order = standing
+            .find_paths_to_slots(target, &group, &options)
+            .unwrap();
+        sent = order.iter().filter(|member| member.result.is_ok()).count();
+        expanded = order
+            .iter()
+            .map(|member| member.result.expanded)
+            .sum::<u64>();
+        black_box(order);
+    });
+    let expanded = expanded as f64 / sent.max(1) as f64;
+    println!("| the same order, its members standing on the map as units, 1 thread, Block | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path; {expanded:.0} expanded a member |");
     // What a caller would do by hand: the slots, then one `query_batch` of the members' queries
     // (no landmark near the target), one thread.
     let mut sent = 0;

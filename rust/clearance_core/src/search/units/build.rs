@@ -17,7 +17,9 @@
 //! * The start's blocked bit is cleared, and what it was is remembered.
 //!
 //! Taking the change back restores the start's bit and sets the exempt units' rectangles
-//! again: a union is restored by adding back what was taken out.
+//! again: a union is restored by adding back what was taken out. A query that exempts exactly
+//! the units the last one did (the members of a group order, one after another) keeps the
+//! change and only moves the start.
 
 use super::bits::set_rect;
 use super::{AnchorRect, UnitRects, UnitsView};
@@ -52,12 +54,16 @@ impl UnitsView {
         counts: impl Fn(UnitId) -> bool,
         start: usize,
     ) {
-        if self.key == Some(key) {
-            self.take_back();
-        } else {
+        if self.key != Some(key) {
             self.build(key, units);
+            self.exempt_from(counts);
+        } else if self.exempts_the_same(&counts) {
+            // A group's members one after another: only the start changes.
+            self.restore_start();
+        } else {
+            self.take_back();
+            self.exempt_from(counts);
         }
-        self.exempt_from(counts);
         if start < self.width * self.height {
             self.start = Some((start, self.is_blocked(start)));
             self.blocked[start / 64] &= !(1 << (start % 64));
@@ -70,12 +76,22 @@ impl UnitsView {
         matches!(self.start, Some((_, true)))
     }
 
-    /// Undoes the last update's exemptions and start: the view then holds every unit of its
-    /// key.
-    fn take_back(&mut self) {
+    /// Whether `counts` refuses exactly the units the last update exempted.
+    fn exempts_the_same(&self, counts: &impl Fn(UnitId) -> bool) -> bool {
+        (self.units.iter().zip(&self.exempt)).all(|(unit, &exempt)| exempt != counts(unit.id))
+    }
+
+    /// Sets the last update's start blocked again if it was.
+    fn restore_start(&mut self) {
         if let Some((start, true)) = self.start.take() {
             self.blocked[start / 64] |= 1 << (start % 64);
         }
+    }
+
+    /// Undoes the last update's exemptions and start: the view then holds every unit of its
+    /// key.
+    fn take_back(&mut self) {
+        self.restore_start();
         let exempted = std::mem::take(&mut self.exempted);
         for &index in &exempted {
             let unit = self.units[index];
@@ -320,6 +336,7 @@ mod tests {
         let mut view = UnitsView::default();
         let mut version = 1;
         let mut units: Vec<Unit> = Vec::new();
+        let mut exempt: Vec<UnitId> = Vec::new();
         for round in 0..300 {
             // Now and then the units change (a new version) or the agent size does.
             if round % 25 == 0 {
@@ -339,11 +356,12 @@ mod tests {
                 shape,
                 origin: (0, 0),
             };
-            // No exemption, a few, or most of the units.
-            let exempt: Vec<UnitId> = match rng.below(3) {
+            // No exemption, a few, most of the units, or the last round's.
+            exempt = match rng.below(4) {
                 0 => Vec::new(),
                 1 => (0..rng.below(4)).map(|_| rng.below(40) as UnitId).collect(),
-                _ => (0..40).filter(|_| rng.below(4) != 0).collect(),
+                2 => (0..40).filter(|_| rng.below(4) != 0).collect(),
+                _ => exempt,
             };
             let start = match rng.below(4) {
                 0 => usize::MAX,

@@ -178,6 +178,26 @@ fn blocking(rounds: usize, landmarks: usize) {
     }
 }
 
+/// `find_paths_to_slots` timed over `rounds`: the mean and fastest round, how many members
+/// got a path and their mean expansions, as the cells of a table row.
+fn time_order(
+    rounds: usize,
+    map: &PathMap,
+    target: Cell,
+    group: &[SlotRequest<'_>],
+    options: &SlotPathOptions,
+) -> String {
+    let (mut sent, mut expanded) = (0, 0);
+    let (time, fastest) = timed_ms(rounds, || {
+        let order = map.find_paths_to_slots(target, group, options).unwrap();
+        sent = order.iter().filter(|member| member.result.is_ok()).count();
+        expanded = (order.iter().map(|member| member.result.expanded)).sum::<u64>();
+        black_box(order);
+    });
+    let expanded = expanded as f64 / sent.max(1) as f64;
+    format!("{time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path; {expanded:.0} expanded a member")
+}
+
 fn slots(rounds: usize) {
     let (mut map, _) = load("AR0011SR");
     let region = map.region();
@@ -221,18 +241,8 @@ fn slots(rounds: usize) {
         (1, OtherUnits::Ignore),
     ] {
         let options = SlotPathOptions::new().threads(threads).other_units(rule);
-        let (mut sent, mut expanded) = (0, 0);
-        let (time, fastest) = timed_ms(rounds, || {
-            let order = map.find_paths_to_slots(target, &group, &options).unwrap();
-            sent = order.iter().filter(|member| member.result.is_ok()).count();
-            expanded = order
-                .iter()
-                .map(|member| member.result.expanded)
-                .sum::<u64>();
-            black_box(order);
-        });
-        let expanded = expanded as f64 / sent.max(1) as f64;
-        println!("| the same order sent to its slots (`find_paths_to_slots`), {threads} thread(s), {rule:?} | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path; {expanded:.0} expanded a member |");
+        let timed = time_order(rounds, &map, target, &group, &options);
+        println!("| the same order sent to its slots (`find_paths_to_slots`), {threads} thread(s), {rule:?} | {timed} |");
     }
     // The same order with the members standing where they start, as a game registers its
     // units: every member's query then exempts the whole group.
@@ -242,20 +252,10 @@ fn slots(rounds: usize) {
         .collect();
     standing.place_units(&members).unwrap();
     let options = SlotPathOptions::new().threads(1);
-    let (mut sent, mut expanded) = (0, 0);
-    let (time, fastest) = timed_ms(rounds, || {
-        let order = standing
-            .find_paths_to_slots(target, &group, &options)
-            .unwrap();
-        sent = order.iter().filter(|member| member.result.is_ok()).count();
-        expanded = order
-            .iter()
-            .map(|member| member.result.expanded)
-            .sum::<u64>();
-        black_box(order);
-    });
-    let expanded = expanded as f64 / sent.max(1) as f64;
-    println!("| the same order, its members standing on the map as units, 1 thread, Block | {time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path; {expanded:.0} expanded a member |");
+    let timed = time_order(rounds, &standing, target, &group, &options);
+    println!(
+        "| the same order, its members standing on the map as units, 1 thread, Block | {timed} |"
+    );
     // What a caller would do by hand: the slots, then one `query_batch` of the members' queries
     // (no landmark near the target), one thread.
     let mut sent = 0;

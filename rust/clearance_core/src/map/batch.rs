@@ -30,20 +30,6 @@ impl PathMap {
         // place in the result all the same).
         let mut order: Vec<usize> = (0..queries.len()).collect();
         order.sort_by_key(|&index| queries[index].agent_size);
-        if threads == 1 {
-            return with_thread_scratch(|scratch| {
-                let mut answered: Vec<(usize, PathResult)> = (order.iter())
-                    .map(|&index| {
-                        (
-                            index,
-                            self.query_guided(scratch, &queries[index], landmarks),
-                        )
-                    })
-                    .collect();
-                answered.sort_unstable_by_key(|&(index, _)| index);
-                answered.into_iter().map(|(_, result)| result).collect()
-            });
-        }
         // Threads take the next unanswered query, so slow queries do not hold up a share.
         let next = std::sync::atomic::AtomicUsize::new(0);
         let answer = |scratch: &mut SearchScratch| {
@@ -57,23 +43,27 @@ impl PathMap {
                 answered.push((index, self.query_guided(scratch, query, landmarks)));
             }
         };
-        let mut answered: Vec<(usize, PathResult)> = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .filter_map(|_| {
-                    let helper = || answer(&mut SearchScratch::new());
-                    std::thread::Builder::new().spawn_scoped(scope, helper).ok()
-                })
-                .collect();
-            // The calling thread keeps its own scratch, warm from earlier queries.
-            let mut all = with_thread_scratch(|scratch| answer(scratch));
-            for helper in helpers {
-                match helper.join() {
-                    Ok(answers) => all.extend(answers),
-                    Err(panic) => std::panic::resume_unwind(panic),
+        let mut answered: Vec<(usize, PathResult)> = if threads == 1 {
+            with_thread_scratch(|scratch| answer(scratch))
+        } else {
+            std::thread::scope(|scope| {
+                let helpers: Vec<_> = (1..threads)
+                    .filter_map(|_| {
+                        let helper = || answer(&mut SearchScratch::new());
+                        std::thread::Builder::new().spawn_scoped(scope, helper).ok()
+                    })
+                    .collect();
+                // The calling thread keeps its own scratch, warm from earlier queries.
+                let mut all = with_thread_scratch(|scratch| answer(scratch));
+                for helper in helpers {
+                    match helper.join() {
+                        Ok(answers) => all.extend(answers),
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    }
                 }
-            }
-            all
-        });
+                all
+            })
+        };
         answered.sort_unstable_by_key(|&(index, _)| index);
         answered.into_iter().map(|(_, result)| result).collect()
     }

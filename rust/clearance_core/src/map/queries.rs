@@ -254,19 +254,18 @@ impl PathMap {
                 None => self.closest_reachable_anchor(graph, start, goal),
             };
         }
-        let given = match given_landmarks {
-            Some(GivenLandmarks::Terrain(table)) => Some(table),
-            // Bounds the searches with the units only, and only where they cannot leave the
-            // start through an anchor the table's graph has no moves from.
+        // The table, and whether it only bounds searches with the units.
+        let (given, searches_with_units_only) = match given_landmarks {
+            Some(GivenLandmarks::Terrain(table)) => (Some(table), false),
+            // Only where the search cannot leave the start through an anchor the table's
+            // graph has no moves from.
             Some(GivenLandmarks::WithUnits(table))
                 if blocking.is_some_and(|units| !units.view.start_was_blocked()) =>
             {
-                Some(table)
+                (Some(table), true)
             }
-            _ => None,
+            _ => (None, false),
         };
-        let searches_with_units_only =
-            matches!(given_landmarks, Some(GivenLandmarks::WithUnits(_))) && given.is_some();
         let baked = match given {
             Some(_) => None,
             None => self.landmarks_for(query.profile, checked.profile),

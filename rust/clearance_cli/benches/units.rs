@@ -15,7 +15,11 @@
 //!    around the middle of AR0011SR (512 x 512), with 200 other units standing on the map.
 //!
 //! Times are means of the timed rounds after one warm-up round. Units are drawn with a fixed
-//! seed, so every run measures the same work.
+//! seed, so every run measures the same work. Where the scattered units stand decides much of
+//! row 2's `Block` ratio (a unit in a passage that many long paths take sends them all round
+//! it), so `UNITS_BENCH_SEED=S` scatters them with another seed (default 2) and
+//! `UNITS_BENCH_UNITS=N` scatters another count (default 200); `UNITS_BENCH_PLAIN=0` skips row
+//! 2 without landmarks and `UNITS_BENCH_SLOTS=0` skips row 3.
 
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
@@ -111,7 +115,11 @@ fn blocking(rounds: usize, landmarks: usize) {
     let problems = read_scenario(&dir.join("AcrosstheCape.map.scen"), &file).unwrap();
     let queries: Vec<(Cell, Cell)> = problems.iter().map(|problem| problem.endpoints()).collect();
     let ends: HashSet<Cell> = queries.iter().flat_map(|&(a, b)| [a, b]).collect();
-    let units = scatter(&map, &mut Rng(2), 200, 0, &ends);
+    let (seed, count) = (
+        env_number("UNITS_BENCH_SEED", 2),
+        env_number("UNITS_BENCH_UNITS", 200),
+    );
+    let units = scatter(&map, &mut Rng(seed), count as usize, 0, &ends);
     map.place_units(&units).unwrap();
     if landmarks > 0 {
         map.set_landmarks(LandmarkPlacement::Farthest(landmarks))
@@ -167,8 +175,9 @@ fn blocking(rounds: usize, landmarks: usize) {
     for (rule_index, (rule, named)) in rules.iter().enumerate() {
         let [ok, none, other] = codes[rule_index];
         println!(
-            "| AcrosstheCape, {} queries, 200 units{baked}, `{}`{} | {:.1} us | {:.2}x | {ok} OK, {none} NO_PATH, {other} other; {:.0} expanded |",
+            "| AcrosstheCape, {} queries, {} units{baked}, `{}`{} | {:.1} us | {:.2}x | {ok} OK, {none} NO_PATH, {other} other; {:.0} expanded |",
             queries.len(),
+            units.len(),
             rule.name(),
             if *named { ", moving unit named" } else { "" },
             per_query(rule_index),
@@ -287,13 +296,22 @@ fn main() {
     moves(rounds);
     // `UNITS_BENCH_LANDMARKS=16` (say) measures blocking queries with that many landmarks
     // too (`0`: without only).
-    let landmarks = std::env::var("UNITS_BENCH_LANDMARKS")
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(16);
-    blocking(rounds, 0);
+    let landmarks = env_number("UNITS_BENCH_LANDMARKS", 16) as usize;
+    if env_number("UNITS_BENCH_PLAIN", 1) != 0 {
+        blocking(rounds, 0);
+    }
     if landmarks > 0 {
         blocking(rounds, landmarks);
     }
-    slots(rounds);
+    if env_number("UNITS_BENCH_SLOTS", 1) != 0 {
+        slots(rounds);
+    }
+}
+
+/// The number the environment variable `name` holds, or `default` if it is unset or not a
+/// number.
+fn env_number(name: &str, default: u64) -> u64 {
+    (std::env::var(name).ok())
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(default)
 }

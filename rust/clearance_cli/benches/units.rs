@@ -204,7 +204,8 @@ fn time_order(
         black_box(order);
     });
     let expanded = expanded as f64 / sent.max(1) as f64;
-    format!("{time:.3} ms (fastest round {fastest:.3} ms) | {sent} of 200 with a path; {expanded:.0} expanded a member")
+    let members = group.len();
+    format!("{time:.3} ms (fastest round {fastest:.3} ms) | {sent} of {members} with a path; {expanded:.0} expanded a member")
 }
 
 fn slots(rounds: usize) {

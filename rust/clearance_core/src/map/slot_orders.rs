@@ -252,14 +252,14 @@ impl PathMap {
         let terrain = self.graph_for(profile, found, 1)?;
         let index = self.grid.index_of(anchor)?;
         let table_bytes = LandmarkTable::estimated_bytes(self.grid.as_bytes().len(), 1);
+        if !self.fits(table_bytes) {
+            return None;
+        }
         let mut view = UnitsView::default();
         let exempt = Exemptions::new(None, exempt);
         let with_units = options.other_units == OtherUnits::Block
             && self.fits(table_bytes.saturating_add(terrain.memory_bytes()))
             && self.count_units(&mut view, 1, usize::MAX, |id| !exempt.contains(id));
-        if !self.fits(table_bytes) {
-            return None;
-        }
         let patched = with_units.then(|| graph_with_units(&terrain, &view, OtherUnits::Block));
         let graph = patched.as_ref().unwrap_or(&terrain);
         let placement = LandmarkPlacement::At(vec![anchor]);

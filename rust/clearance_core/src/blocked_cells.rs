@@ -108,6 +108,14 @@ impl BitRows {
         let row = y * self.words_per_row;
         first_set_between(|word| self.words[row + word], first, last)
     }
+
+    /// The last set bit among columns `first..=last` of row `y` (all on the grid), or `None`
+    /// if none is set.
+    #[inline]
+    pub(crate) fn last_in_row(&self, y: usize, first: usize, last: usize) -> Option<usize> {
+        let row = y * self.words_per_row;
+        last_set_between(|word| self.words[row + word], first, last)
+    }
 }
 
 /// The first set bit among bits `first..=last` of the words `word(0)`, `word(1)`, ... (bit `i`
@@ -132,12 +140,34 @@ pub(crate) fn first_set_between(
     (hits != 0).then(|| at * WORD + hits.trailing_zeros() as usize)
 }
 
+/// The last set bit among bits `first..=last` of the words `word(0)`, `word(1)`, ... (as in
+/// [`first_set_between`]), or `None` if none is set.
+#[inline]
+pub(crate) fn last_set_between(
+    word: impl Fn(usize) -> u64,
+    first: usize,
+    last: usize,
+) -> Option<usize> {
+    let (first_word, mut at) = (first / WORD, last / WORD);
+    // Bits up to `last` in its word, then whole words, then bits from `first` on in its word.
+    let mut hits = word(at) & u64::MAX >> (WORD - 1 - last % WORD);
+    while at > first_word {
+        if hits != 0 {
+            return Some(at * WORD + (WORD - 1) - hits.leading_zeros() as usize);
+        }
+        at -= 1;
+        hits = word(at);
+    }
+    hits &= u64::MAX << (first % WORD);
+    (hits != 0).then(|| at * WORD + (WORD - 1) - hits.leading_zeros() as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn runs_of_a_row_or_column_find_their_first_blocked_cell() {
+    fn runs_of_a_row_or_column_find_their_first_and_last_blocked_cells() {
         let (width, height) = (150usize, 70usize);
         let blocked = |x: usize, y: usize| (x * 7 + y * 13).is_multiple_of(23);
         let bits = BlockedCells::new(width, height, blocked);
@@ -150,7 +180,13 @@ mod tests {
                         let expected = (first..=last).find(|&at| blocked(at));
                         let by_bits = lines.first_in_row(line, first, last);
                         assert_eq!(by_bits, expected, "line {line}: {first}..={last}");
-                        found += usize::from(expected.is_some());
+                        let expected_last = (first..=last).rev().find(|&at| blocked(at));
+                        let last_by_bits = lines.last_in_row(line, first, last);
+                        assert_eq!(
+                            last_by_bits, expected_last,
+                            "last, line {line}: {first}..={last}"
+                        );
+                        found += usize::from(expected.is_some() && expected != expected_last);
                     }
                 }
             };

@@ -75,19 +75,30 @@ pub(crate) fn first_blocked_swept(
 /// `from` to anchor `to` (map-local; both footprints on the map), or `None` if every cell it
 /// sweeps is traversable.
 ///
-/// Rows are tested from `from`'s side, so the cell found is among the nearest to `from`: seen
-/// from `from`, a nearer cell shadows a wider angle, which makes it a better witness for the
-/// waypoint search.
+/// Rows are tested from `from`'s side, and within the first row that holds one, the blocked
+/// cell found is the one on `from`'s side of the run (the first for a move to the right, the
+/// last for a move to the left). So it is the nearest to `from` along both axes: seen from
+/// `from`, a nearer cell shadows a wider angle, which makes it a better witness for the
+/// waypoint search (it refuses more of the anchors tried after it without a sweep). Which
+/// cell is returned never changes which segments are refused, so the waypoints do not depend
+/// on it.
 fn first_blocked_in_rows(
     from: (i64, i64),
     to: (i64, i64),
     size: i64,
     blocked: &BitRows,
 ) -> Option<(i64, i64)> {
-    each_run(from, to, size, |y, first, last| {
-        let hit = blocked.first_in_row(y as usize, first as usize, last as usize);
-        hit.map(|x| (x as i64, y))
-    })
+    if to.0 >= from.0 {
+        each_run(from, to, size, |y, first, last| {
+            let hit = blocked.first_in_row(y as usize, first as usize, last as usize);
+            hit.map(|x| (x as i64, y))
+        })
+    } else {
+        each_run(from, to, size, |y, first, last| {
+            let hit = blocked.last_in_row(y as usize, first as usize, last as usize);
+            hit.map(|x| (x as i64, y))
+        })
+    }
 }
 
 /// Calls `visit(y, first, last)` for every row `y` the sweep from `from` to `to` meets, from

@@ -24,6 +24,7 @@
 
 use super::rules::Obstacles;
 use crate::blocked_cells::BitRows;
+use crate::search::UnitsView;
 
 /// A cell that the agent's square sweeps moving in a straight line from anchor `from` to
 /// anchor `to` (map-local; both footprints on the map) and that `obstacles` refuse, or `None`
@@ -39,8 +40,8 @@ pub(crate) fn first_blocked_swept(
     to: (i64, i64),
     obstacles: &Obstacles,
 ) -> Option<(i64, i64)> {
-    let (size, terrain) = (obstacles.size, obstacles.terrain);
     let Some(units) = obstacles.units else {
+        let (size, terrain) = (obstacles.size, obstacles.terrain);
         if (to.1 - from.1).abs() <= (to.0 - from.0).abs() {
             return first_blocked_in_rows(from, to, size, terrain.rows());
         }
@@ -48,26 +49,62 @@ pub(crate) fn first_blocked_swept(
         return first_blocked_in_rows(exchange(from), exchange(to), size, terrain.columns())
             .map(exchange);
     };
-    let (start, width) = (obstacles.start, obstacles.width);
+    if to.0 >= from.0 {
+        first_refused_in_rows::<true>(from, to, obstacles, units)
+    } else {
+        first_refused_in_rows::<false>(from, to, obstacles, units)
+    }
+}
+
+/// [`first_blocked_swept`] with blocking units, walked by rows, for a move to the right
+/// (`RIGHTWARDS`) or to the left. In the first row with a refused cell, the cell found is on
+/// `from`'s side of the terrain's refused cells if there are any, else of the units' (see
+/// [`first_blocked_in_rows`]).
+fn first_refused_in_rows<const RIGHTWARDS: bool>(
+    from: (i64, i64),
+    to: (i64, i64),
+    obstacles: &Obstacles,
+    units: &UnitsView,
+) -> Option<(i64, i64)> {
+    let (start, width, size) = (obstacles.start, obstacles.width, obstacles.size);
+    let terrain = obstacles.terrain.rows();
     each_run(from, to, size, |y, first, last| {
-        let hit = terrain
-            .rows()
-            .first_in_row(y as usize, first as usize, last as usize);
-        if let Some(x) = hit {
+        let line = y as usize;
+        let terrain_hit = if RIGHTWARDS {
+            terrain.first_in_row(line, first as usize, last as usize)
+        } else {
+            terrain.last_in_row(line, first as usize, last as usize)
+        };
+        if let Some(x) = terrain_hit {
             return Some((x as i64, y));
         }
-        let row = y as usize * width;
+        let row = line * width;
         let under_units = |first: i64, last: i64| {
-            let hit = (first <= last)
-                .then(|| units.first_blocked_between(row + first as usize, row + last as usize));
-            hit.flatten().map(|index| ((index - row) as i64, y))
+            if first > last {
+                return None;
+            }
+            let (first, last) = (row + first as usize, row + last as usize);
+            let hit = if RIGHTWARDS {
+                units.first_blocked_between(first, last)
+            } else {
+                units.last_blocked_between(first, last)
+            };
+            hit.map(|index| ((index - row) as i64, y))
         };
-        if (start.1..start.1 + size).contains(&y) {
-            under_units(first, last.min(start.0 - 1))
-                .or_else(|| under_units(first.max(start.0 + size), last))
-        } else {
-            under_units(first, last)
+        if !(start.1..start.1 + size).contains(&y) {
+            return under_units(first, last);
         }
+        // The start's own footprint is left out of the run: the part on `from`'s side first.
+        let (left, right) = (
+            (first, last.min(start.0 - 1)),
+            (first.max(start.0 + size), last),
+        );
+        let (near, far) = if RIGHTWARDS {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        under_units(near.0, near.1).or_else(|| under_units(far.0, far.1))
     })
 }
 

@@ -50,7 +50,7 @@ mod bits;
 mod build;
 mod graph;
 
-use crate::blocked_cells::first_set_between;
+use crate::blocked_cells::{first_set_between, last_set_between};
 use crate::movement::{diagonal_step, Direction, DIRECTIONS};
 use crate::occupancy::UnitId;
 use band::first_in_band;
@@ -126,6 +126,12 @@ impl UnitsView {
     #[inline]
     pub(crate) fn first_blocked_between(&self, first: usize, last: usize) -> Option<usize> {
         first_set_between(|word| self.blocked[word], first, last)
+    }
+
+    /// The last blocked anchor among those stored at `first..=last`, if any.
+    #[inline]
+    pub(crate) fn last_blocked_between(&self, first: usize, last: usize) -> Option<usize> {
+        last_set_between(|word| self.blocked[word], first, last)
     }
 
     /// Whether the anchor stored at `anchor` is touched (see the module docs).

@@ -90,40 +90,38 @@ impl Sweep {
 /// open box `(x - size, x + 1) x (y - size, y + 1)`.
 ///
 /// On each axis with `d != 0` the box's open interval holds `p(t)` for `t` in an open interval
-/// `(low / |d|, high / |d|)`; with `d = 0`, for every `t` or none. The segment meets the box iff
+/// `(low / |d|, high / |d|)`; with `d = 0`, for every `t` or none, written as an interval that
+/// holds all of `[0, 1]` or as an empty one, so that every case takes the same test. The
+/// segment meets the box iff
 /// the largest lower end among those and `0` lies below the smallest upper end among those and
 /// `1` (an open and a closed end meeting at one `t` leave nothing, and `[0, 1]` has positive
 /// length unless `from = to`, where the test is the footprint's). Fractions are compared by
 /// cross-multiplying their positive denominators.
 pub(crate) fn sweeps_cell(from: (i64, i64), to: (i64, i64), size: i64, (x, y): (i64, i64)) -> bool {
-    /// The open interval of `t` on one axis as `(low, high, denominator)`, `None` when no `t`
-    /// works; `Some(None)` when every `t` does.
-    fn axis(
-        start: i64,
-        end: i64,
-        (open_low, open_high): (i64, i64),
-    ) -> Option<Option<(i64, i64, i64)>> {
+    /// The open interval of `t` on one axis as `(low, high, denominator)`: `(-1, 2, 1)`, which
+    /// holds all of `[0, 1]`, when every `t` works, and `(0, 0, 1)` when none does.
+    #[inline(always)]
+    fn axis(start: i64, end: i64, (open_low, open_high): (i64, i64)) -> (i64, i64, i64) {
         let d = end - start;
-        match d {
-            0 => (open_low < start && start < open_high).then_some(None),
-            1.. => Some(Some((open_low - start, open_high - start, d))),
-            _ => Some(Some((start - open_high, start - open_low, -d))),
+        if d > 0 {
+            (open_low - start, open_high - start, d)
+        } else if d < 0 {
+            (start - open_high, start - open_low, -d)
+        } else if open_low < start && start < open_high {
+            (-1, 2, 1)
+        } else {
+            (0, 0, 1)
         }
     }
-    let (Some(across_x), Some(across_y)) = (
-        axis(from.0, to.0, (x - size, x + 1)),
-        axis(from.1, to.1, (y - size, y + 1)),
-    ) else {
-        return false;
-    };
-    let within_unit = |(low, high, d): (i64, i64, i64)| high > 0 && low < d;
-    match (across_x, across_y) {
-        (None, None) => true,
-        (Some(interval), None) | (None, Some(interval)) => within_unit(interval),
-        (Some(a), Some(b)) => {
-            within_unit(a) && within_unit(b) && a.0 * b.2 < b.1 * a.2 && b.0 * a.2 < a.1 * b.2
-        }
-    }
+    let (low_x, high_x, d_x) = axis(from.0, to.0, (x - size, x + 1));
+    let (low_y, high_y, d_y) = axis(from.1, to.1, (y - size, y + 1));
+    // Each interval meets [0, 1], and each starts before the other ends.
+    high_x > 0
+        && low_x < d_x
+        && high_y > 0
+        && low_y < d_y
+        && low_x * d_y < high_y * d_x
+        && low_y * d_x < high_x * d_y
 }
 
 /// Calls `visit(x, y)` on every cell that a `size x size` square sweeps moving in a straight

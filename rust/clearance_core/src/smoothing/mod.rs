@@ -66,9 +66,13 @@
 //! them is then searched for its last accepted anchor. Every refused segment names a refused
 //! cell it sweeps (a *witness*), and the anchors of a straight run whose segment from the
 //! waypoint sweeps a given cell are consecutive (the points `p` for which `[a, p]` meets a
-//! convex set form a convex set, which meets a line in an interval), so the run is narrowed by
-//! constant-time tests against the witness, and only the anchor just before the witness's
-//! interval is swept in full. Then one pass with a stack drops every waypoint whose neighbours
+//! convex set form a convex set, which meets a line in an interval), so the run is narrowed to
+//! the anchor just before the witness's interval, found in closed form from a few linear
+//! inequalities (`sweep.rs`, [`first_sweeping_along`](sweep::first_sweeping_along)) or, where
+//! those do not settle it, by constant-time tests against the witness; only that anchor is
+//! swept in full. Which refused cell a sweep names as the witness never changes which
+//! segments are refused, so it only decides how many anchors are swept: `rows.rs` names the
+//! one nearest the waypoint. Then one pass with a stack drops every waypoint whose neighbours
 //! see each other: each arriving waypoint pops the stack's top while the one below it sees
 //! the arrival. When the pass ends, every three consecutive waypoints were tested at the
 //! moment the last of them was pushed, and the segment from the first to the last was

@@ -146,6 +146,104 @@ pub(crate) fn all_swept(
     })
 }
 
+/// Along a straight run of anchors `run_start + s * step` (`step` one grid step, `s` in
+/// `0..=last`), the first `s` at which a `size x size` square moving in a straight line from
+/// anchor `from` sweeps `cell`, given that it does not at `s = 0` and does at `s = last`; or
+/// `None` where the closed form below does not settle it, and the caller must test anchors one
+/// by one.
+///
+/// The anchors whose segment sweeps the cell are consecutive (see the parent module), so the
+/// answer is where they begin. Write `D(s) = run_start + s * step - from`, one linear function
+/// per axis. By the test of [`sweeps_cell`], on each axis the segment is inside the cell's open
+/// box for `t` in `(a / m(s), b / m(s))`, where `m(s) = |D(s)|` and `a`, `b` do not depend on
+/// `s` while the sign of `D(s)` stays that of `D(last)`. On an axis where `D` is `0` for every
+/// `s`, `m = 1` and `(a, b)` is `(-1, 2)` (every `t`) or `(0, 0)` (none). The cell is swept
+/// exactly when `b_x > 0`, `b_y > 0`, `a_x < m_x(s)`, `a_y < m_y(s)`, `a_x m_y(s) < b_y m_x(s)`
+/// and `a_y m_x(s) < b_x m_y(s)`. Each of these is `alpha + beta s > 0` with integers `alpha`,
+/// `beta`. Take the `s` from `first` to `last`, where `first` is the smallest `s` from which both
+/// signs stay those at `last`. Every condition holds at `last`. Those with `beta <= 0` then hold
+/// at every smaller `s`. Those with `beta > 0` hold exactly from `floor(-alpha / beta) + 1` on.
+/// So over those `s` the cell is swept exactly from `lower`, the largest of `first` and those
+/// bounds, on. When `lower > first`, `lower` is the answer, because the square does not sweep
+/// the cell at `lower - 1`. When `lower = first`, the anchors before `first` are on the other
+/// side of `from`'s row or column, and the closed form says nothing about them: `None`.
+pub(crate) fn first_sweeping_along(
+    from: (i64, i64),
+    (run_start, step): ((i64, i64), (i64, i64)),
+    last: i64,
+    size: i64,
+    (x, y): (i64, i64),
+) -> Option<i64> {
+    /// One axis: `(a, b)`, `m(s) = m0 + m1 s`, and the first `s` from which `m(s) > 0`.
+    fn axis(start: i64, step: i64, last: i64, (open_low, open_high): (i64, i64)) -> Axis {
+        let at_last = start + step * last;
+        let (interval, m0, m1) = if at_last > 0 {
+            ((open_low, open_high), start, step)
+        } else if at_last < 0 {
+            ((-open_high, -open_low), -start, -step)
+        } else if step == 0 {
+            let every_t = open_low < 0 && 0 < open_high;
+            (if every_t { (-1, 2) } else { (0, 0) }, 1, 0)
+        } else {
+            // `D` is zero at `last` alone.
+            return Axis {
+                interval: (0, 0),
+                m: (0, 0),
+                first: last,
+            };
+        };
+        let first = if m1 > 0 {
+            ((-m0).div_euclid(m1) + 1).max(0)
+        } else {
+            0
+        };
+        Axis {
+            interval,
+            m: (m0, m1),
+            first,
+        }
+    }
+    struct Axis {
+        interval: (i64, i64),
+        m: (i64, i64),
+        first: i64,
+    }
+    let across_x = axis(
+        run_start.0 - from.0,
+        step.0,
+        last,
+        (x - size - from.0, x + 1 - from.0),
+    );
+    let across_y = axis(
+        run_start.1 - from.1,
+        step.1,
+        last,
+        (y - size - from.1, y + 1 - from.1),
+    );
+    let first = across_x.first.max(across_y.first);
+    if first >= last {
+        return None;
+    }
+    let ((a_x, b_x), (m0_x, m1_x)) = (across_x.interval, across_x.m);
+    let ((a_y, b_y), (m0_y, m1_y)) = (across_y.interval, across_y.m);
+    if b_x <= 0 || b_y <= 0 {
+        // Not swept at `last` after all: nothing to settle.
+        return None;
+    }
+    // Each condition `alpha + beta s > 0` as `(alpha, beta)`.
+    let conditions = [
+        (m0_x - a_x, m1_x),
+        (m0_y - a_y, m1_y),
+        (b_y * m0_x - a_x * m0_y, b_y * m1_x - a_x * m1_y),
+        (b_x * m0_y - a_y * m0_x, b_x * m1_y - a_y * m1_x),
+    ];
+    let lower = (conditions.iter())
+        .filter(|&&(_, beta)| beta > 0)
+        .map(|&(alpha, beta)| (-alpha).div_euclid(beta) + 1)
+        .fold(first, i64::max);
+    (lower > first).then_some(lower)
+}
+
 /// `ceil(a / b)` for `b > 0`.
 fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
@@ -195,6 +293,58 @@ mod tests {
             }
         }
         assert!(met > 10_000, "{met}");
+    }
+
+    #[test]
+    fn the_first_anchor_of_a_run_to_sweep_a_cell_agrees_with_testing_each() {
+        let mut rng = crate::test_rng::TestRng(29);
+        let mut next = |bound: i64| rng.below(bound);
+        let (mut settled, mut left_open) = (0, 0);
+        for _ in 0..120_000 {
+            let size = 1 + next(4);
+            let from = (next(30), next(30));
+            let run_start = (next(30), next(30));
+            let step = match next(8) {
+                0 => (1, 0),
+                1 => (-1, 0),
+                2 => (0, 1),
+                3 => (0, -1),
+                4 => (1, 1),
+                5 => (1, -1),
+                6 => (-1, 1),
+                _ => (-1, -1),
+            };
+            let last = 1 + next(30);
+            let cell = (next(40) - 5, next(40) - 5);
+            let at = |s: i64| (run_start.0 + s * step.0, run_start.1 + s * step.1);
+            let swept: Vec<bool> = (0..=last)
+                .map(|s| sweeps_cell(from, at(s), size, cell))
+                .collect();
+            if swept[0] || !swept[last as usize] {
+                continue;
+            }
+            let expected = swept
+                .iter()
+                .position(|&swept| swept)
+                .expect("swept at last") as i64;
+            // The anchors that sweep the cell are consecutive.
+            assert!(swept[expected as usize..].iter().all(|&swept| swept));
+            let run = (run_start, step);
+            match first_sweeping_along(from, run, last, size, cell) {
+                Some(found) => {
+                    assert_eq!(
+                        found, expected,
+                        "size {size}, from {from:?}, run {run:?} to {last}, cell {cell:?}"
+                    );
+                    settled += 1;
+                }
+                None => left_open += 1,
+            }
+        }
+        assert!(
+            settled > 2000 && left_open * 5 < settled,
+            "{settled} settled, {left_open} left open"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::rows::first_blocked_swept;
 use super::rules::{CellRules, FORBIDDEN};
-use super::sweep::{all_swept, sweeps_cell};
+use super::sweep::{all_swept, first_sweeping_along, sweeps_cell};
 use crate::grid::Cell;
 use crate::movement::step_changes;
 
@@ -235,7 +235,7 @@ impl<'a> Segments<'a> {
         loop {
             // `low` does not sweep the witness (it is accepted, and the witness refuses any
             // segment to an anchor up to `high` that sweeps it); `high` does.
-            let (candidate, _) = bisect(low, high, |anchor| !self.sweeps(at, anchor, witness));
+            let candidate = self.last_clear_of(at, (low, high), witness);
             if candidate == low {
                 return (low, Some(witness));
             }
@@ -249,6 +249,25 @@ impl<'a> Segments<'a> {
 
 /// Narrows `accepted < refused` to neighbours `(accepted, accepted + 1)` by testing the
 /// middle of the gap with `allowed`.
+impl Segments<'_> {
+    /// The last anchor from `low` to `high - 1` (a straight run of the path) whose segment
+    /// from `at` does not sweep `witness`, given that `low`'s does not and `high`'s does: the
+    /// anchor before the first that sweeps it, in closed form where it settles it and by
+    /// bisection otherwise.
+    fn last_clear_of(&self, at: usize, (low, high): (usize, usize), witness: (i64, i64)) -> usize {
+        let run_start = self.path.anchor(low);
+        let next = self.path.anchor(low + 1);
+        let step = (next.0 - run_start.0, next.1 - run_start.1);
+        let last = (high - low) as i64;
+        let from = self.path.anchor(at);
+        let size = self.rules.size();
+        match first_sweeping_along(from, (run_start, step), last, size, witness) {
+            Some(first) => low + first as usize - 1,
+            None => bisect(low, high, |anchor| !self.sweeps(at, anchor, witness)).0,
+        }
+    }
+}
+
 fn bisect(
     mut accepted: usize,
     mut refused: usize,

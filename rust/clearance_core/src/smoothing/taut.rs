@@ -245,11 +245,6 @@ impl<'a> Segments<'a> {
             }
         }
     }
-}
-
-/// Narrows `accepted < refused` to neighbours `(accepted, accepted + 1)` by testing the
-/// middle of the gap with `allowed`.
-impl Segments<'_> {
     /// The last anchor from `low` to `high - 1` (a straight run of the path) whose segment
     /// from `at` does not sweep `witness`, given that `low`'s does not and `high`'s does: the
     /// anchor before the first that sweeps it, in closed form where it settles it and by
@@ -268,6 +263,8 @@ impl Segments<'_> {
     }
 }
 
+/// Narrows `accepted < refused` to neighbours `(accepted, accepted + 1)` by testing the
+/// middle of the gap with `allowed`.
 fn bisect(
     mut accepted: usize,
     mut refused: usize,

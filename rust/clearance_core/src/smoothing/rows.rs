@@ -56,6 +56,22 @@ pub(crate) fn first_blocked_swept(
     }
 }
 
+/// The first blocked cell among `first..=last` of line `line` of `blocked` for a move to the
+/// right (`RIGHTWARDS`), the last for a move to the left: the one on the mover's side.
+#[inline(always)]
+fn nearest_in_row<const RIGHTWARDS: bool>(
+    blocked: &BitRows,
+    line: usize,
+    first: usize,
+    last: usize,
+) -> Option<usize> {
+    if RIGHTWARDS {
+        blocked.first_in_row(line, first, last)
+    } else {
+        blocked.last_in_row(line, first, last)
+    }
+}
+
 /// [`first_blocked_swept`] with blocking units, walked by rows, for a move to the right
 /// (`RIGHTWARDS`) or to the left. In the first row with a refused cell, the cell found is on
 /// `from`'s side of the terrain's refused cells if there are any, else of the units' (see
@@ -70,11 +86,8 @@ fn first_refused_in_rows<const RIGHTWARDS: bool>(
     let terrain = obstacles.terrain.rows();
     each_run(from, to, size, |y, first, last| {
         let line = y as usize;
-        let terrain_hit = if RIGHTWARDS {
-            terrain.first_in_row(line, first as usize, last as usize)
-        } else {
-            terrain.last_in_row(line, first as usize, last as usize)
-        };
+        let terrain_hit =
+            nearest_in_row::<RIGHTWARDS>(terrain, line, first as usize, last as usize);
         if let Some(x) = terrain_hit {
             return Some((x as i64, y));
         }
@@ -125,16 +138,22 @@ fn first_blocked_in_rows(
     size: i64,
     blocked: &BitRows,
 ) -> Option<(i64, i64)> {
+    fn walk<const RIGHTWARDS: bool>(
+        from: (i64, i64),
+        to: (i64, i64),
+        size: i64,
+        blocked: &BitRows,
+    ) -> Option<(i64, i64)> {
+        each_run(from, to, size, |y, first, last| {
+            let hit =
+                nearest_in_row::<RIGHTWARDS>(blocked, y as usize, first as usize, last as usize);
+            hit.map(|x| (x as i64, y))
+        })
+    }
     if to.0 >= from.0 {
-        each_run(from, to, size, |y, first, last| {
-            let hit = blocked.first_in_row(y as usize, first as usize, last as usize);
-            hit.map(|x| (x as i64, y))
-        })
+        walk::<true>(from, to, size, blocked)
     } else {
-        each_run(from, to, size, |y, first, last| {
-            let hit = blocked.last_in_row(y as usize, first as usize, last as usize);
-            hit.map(|x| (x as i64, y))
-        })
+        walk::<false>(from, to, size, blocked)
     }
 }
 

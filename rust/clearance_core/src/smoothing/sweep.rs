@@ -175,6 +175,11 @@ pub(crate) fn first_sweeping_along(
     (x, y): (i64, i64),
 ) -> Option<i64> {
     /// One axis: `(a, b)`, `m(s) = m0 + m1 s`, and the first `s` from which `m(s) > 0`.
+    struct Axis {
+        interval: (i64, i64),
+        m: (i64, i64),
+        first: i64,
+    }
     fn axis(start: i64, step: i64, last: i64, (open_low, open_high): (i64, i64)) -> Axis {
         let at_last = start + step * last;
         let (interval, m0, m1) = if at_last > 0 {
@@ -202,11 +207,6 @@ pub(crate) fn first_sweeping_along(
             m: (m0, m1),
             first,
         }
-    }
-    struct Axis {
-        interval: (i64, i64),
-        m: (i64, i64),
-        first: i64,
     }
     let across_x = axis(
         run_start.0 - from.0,

@@ -245,6 +245,7 @@ impl<'a> Segments<'a> {
             }
         }
     }
+
     /// The last anchor from `low` to `high - 1` (a straight run of the path) whose segment
     /// from `at` does not sweep `witness`, given that `low`'s does not and `high`'s does: the
     /// anchor before the first that sweeps it, in closed form where it settles it and by

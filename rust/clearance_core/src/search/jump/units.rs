@@ -1,27 +1,53 @@
 //! Stored rays on the graph of a query that other units block: read where the units are not,
-//! walked on the query's masks where they are (see `search/units.rs` for the graph).
+//! corrected from the blocked anchors' bits where they are (see `search/units.rs` for the
+//! graph).
 //!
 //! # Why the stored rays still answer
 //!
-//! A stored ray was computed on the terrain graph. Its result depends only on the masks of the
-//! anchors it passes and, for the first forced-turn test, its origin's; on the query's graph
-//! those masks differ only at *touched* anchors (blocked ones and their neighbours). So:
+//! A stored ray was computed on the terrain graph. The query's graph has the same anchors
+//! with the blocked ones removed, so its move masks are the terrain's with moves taken away,
+//! and only at *touched* anchors (blocked ones and their neighbours). On uniform costs a
+//! straight ray turns at anchor `a`, reached from `b`, when `a`'s mask holds a side move (a
+//! straight move at right angles) that `b`'s lacks; a diagonal ray turns only where one of its
+//! two straight parts stops.
 //!
-//! * **Straight.** Up to the first touched anchor `t` on the ray (found by a bit scan of the
-//!   touched anchors along its line) the stored ray is the query's ray. From `t` the ray is
-//!   walked on the query's masks (every forced-turn test, dead end and stop as a walked ray
-//!   makes them) until it stands on an untouched anchor `u` whose test is done; from `u` on it
-//!   is the stored ray of `u` again, whose tests read `u`'s mask and those beyond, none of
-//!   them changed up to the next touched anchor. The first touched anchor on a ray from an
-//!   untouched anchor is never blocked (the anchor before it would be touched), so the walk
-//!   never starts on a removed anchor.
+//! * **Where units make a straight ray turn.** Take a ray to the right along row `y` (the
+//!   other directions are mirror images) turning at `a = (x, y)` from `b = (x - 1, y)` for the
+//!   side move down, within the stretch its stored ray covers. `a`'s terrain mask holds that
+//!   move; had `b`'s terrain mask lacked it, the stored ray would turn at `a` too, so it ends
+//!   there. Otherwise units took the move from `b`: the anchor it enters, `(x - 1, y + 1)`,
+//!   is blocked, and the one `a`'s move enters, `(x, y + 1)`, is not. So **units make a ray
+//!   turn only where a line of blocked anchors beside it has just ended behind it.** (A turn
+//!   at step 1 compares with the origin's mask: the same argument with `b` the origin.) In
+//!   rectangles: `(x - 1, y + 1)` lies in a counted unit's blocked rectangle `[x0, x1) x [y0,
+//!   y1)` that holds neither `(x, y + 1)` nor `b`, so `x = x1` and `y = y0 - 1`: `a` is the
+//!   top-right corner of the unit's touched rectangle (the blocked one grown by one). The
+//!   places a unit can turn a ray are its touched rectangle's *far corners*: the right-hand
+//!   ones for a ray to the right, the left-hand ones to the left, the bottom ones down and the
+//!   top ones up. That step needs every anchor of a blocked rectangle blocked, which a start
+//!   inside one breaks (the view unblocks the start); the bit condition does not.
+//! * **Straight.** So a straight ray on the query's graph is read from its stored ray and
+//!   three scans of blocked bits, along its line and the two beside it: it stops at the first
+//!   anchor short of the first blocked one on its line where a blocked line beside it has
+//!   just ended, else dead-ends before that blocked anchor (a straight step is legal exactly when it enters no blocked
+//!   anchor), else is the stored ray. An anchor named a stop this way where no turn is forced
+//!   is one stop more, and so is a stored turn that units take away; extra stops keep an
+//!   optimal canonical path (the parent module's "Several targets").
 //! * **Diagonal.** A diagonal ray stops at step `k` where its anchor is a stop or one of its
-//!   two straight rays stops somewhere. Up to the first step `k` whose anchor is touched or
-//!   one of whose straight rays, as stored, reaches a touched anchor, every straight ray is
-//!   the stored one, so the stored diagonal ray is the query's. At `k` the anchor is judged on
-//!   the query's graph (its straight rays as above); if it is no stop, the diagonal goes on
-//!   from it as the stored diagonal of that anchor, its first step tested on the query's
-//!   mask.
+//!   straight parts stops. If the anchor is untouched, its mask (so the diagonal's next step)
+//!   is the terrain's, and by the first point a straight part from it stops on the query's
+//!   graph where its stored ray does not only at a turn that units force, ahead of it within
+//!   the stored stretch. A part whose stored ray stops where the query's does not (units cut
+//!   it short, or took its stored turn away) leaves the stored diagonal stopping where the
+//!   query's may not: one stop more. So the stored diagonal ray is the query's up to
+//!   the first step whose anchor is touched or one of whose straight parts, as stored, reaches
+//!   a place where units can turn it: a far corner, or while the start lies inside a unit any
+//!   touched anchor. On a long ray the view finds that step from the touched rectangles; on a
+//!   short one, by scanning touched bits, it finds the first step whose anchor is touched or
+//!   one of whose straight parts reaches any touched anchor, which is no later. There the
+//!   anchor is judged on the query's graph (its straight rays as above), and if it is no stop
+//!   the diagonal goes on from it as the stored diagonal of that anchor, its first step tested
+//!   on the query's mask.
 //!
 //! Stops of the search (the goal, targets) are found as on the terrain graph; where one is
 //! found at or after a touched step, the ray may stop there a step early, which is one stop
@@ -29,7 +55,7 @@
 
 use super::rays::{Rays, Stops};
 use crate::graph::JumpDistances;
-use crate::movement::{PARTS, SIDE_BITS};
+use crate::movement::PARTS;
 use crate::search::moves::MoveMasks;
 use crate::search::step_costs::StepCosts;
 use crate::search::units::UnitsView;
@@ -44,45 +70,24 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         from: usize,
         direction: usize,
     ) -> Option<usize> {
-        let forward = 1u8 << direction;
-        let sides = SIDE_BITS[direction];
-        let offset = self.offsets[direction];
-        if self.moves.mask(from) & forward == 0 {
+        if self.moves.mask(from) & 1 << direction == 0 {
             return None;
         }
-        let (mut origin, mut travelled) = (from, 0usize);
-        loop {
-            let stored = distances.ray(origin, direction);
-            let touched = units.first_touched_straight(origin, direction, stored.steps);
-            let reach = touched.unwrap_or(stored.steps);
-            if let Some(steps) = self.stops.first_within(origin, direction, reach) {
-                return Some(travelled + steps);
-            }
-            let Some(first) = touched else {
-                return stored.stops.then_some(travelled + stored.steps);
-            };
-            // Walk from the touched anchor on the query's masks.
-            let mut at = origin.wrapping_add_signed(offset * first as isize);
-            travelled += first;
-            let mut behind = self.moves.mask(at.wrapping_add_signed(-offset));
-            loop {
-                let here = self.moves.mask(at);
-                if here & sides & !behind != 0 || self.stops.is_stop(at) {
-                    return Some(travelled);
-                }
-                if here & forward == 0 {
-                    return None;
-                }
-                if !units.is_touched(at) {
-                    // Its test is done; the stored ray of `at` goes on from here.
-                    break;
-                }
-                behind = here;
-                at = at.wrapping_add_signed(offset);
-                travelled += 1;
-            }
-            origin = at;
+        let stored = distances.ray(from, direction);
+        let (blocked, turn) = units.straight_scan(from, direction, stored.steps);
+        let reach = turn.or(blocked.map(|steps| steps - 1));
+        if let Some(steps) =
+            (self.stops).first_within(from, direction, reach.unwrap_or(stored.steps))
+        {
+            return Some(steps);
         }
+        if turn.is_some() {
+            return turn;
+        }
+        if blocked.is_some() {
+            return None;
+        }
+        stored.stops.then_some(stored.steps)
     }
 
     /// The diagonal ray from `from` in `direction` on the query's graph: how many steps to

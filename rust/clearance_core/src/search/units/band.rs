@@ -9,7 +9,10 @@ use super::AnchorRect;
 /// end and its start and end on the other, *across* axis, ends exclusive), the fewest steps `k`
 /// below `best` at which the ray, at `band + k * band_step` and `across + k * across_step`,
 /// lies in a rectangle's band and inside it, or ahead of it on the across axis within
-/// `reach(k)` steps of its straight part. `best` if none.
+/// `reach(k)` steps of its straight part. `best` if none. With `corners`, a rectangle ahead
+/// counts only on its first and last line of the band, and only if the straight part reaches
+/// its far end there: its far corner, the one place a unit can turn that part (see
+/// `jump/units.rs`).
 pub(super) fn first_in_band(
     (rects, longest, span): (
         &[AnchorRect],
@@ -20,6 +23,7 @@ pub(super) fn first_in_band(
     last: isize,
     mut best: isize,
     reach: impl Fn(isize) -> usize,
+    corners: bool,
 ) -> isize {
     let (low, high) = ordered(band + band_step, band + band_step * last);
     let first = rects.partition_point(|rect| (span(rect).0 + longest) as isize <= low);
@@ -40,17 +44,45 @@ pub(super) fn first_in_band(
         {
             continue;
         }
-        for k in near..=far.min(best - 1) {
-            let position = across + k * across_step;
-            let ahead = if across_step > 0 {
-                near_edge - position
-            } else {
-                position - far_edge
-            };
-            let inside = (near_edge..=far_edge).contains(&position);
-            if inside || (ahead > 0 && ahead as usize <= reach(k)) {
+        if !corners {
+            for k in near..=far.min(best - 1) {
+                let position = across + k * across_step;
+                let ahead = if across_step > 0 {
+                    near_edge - position
+                } else {
+                    position - far_edge
+                };
+                let inside = (near_edge..=far_edge).contains(&position);
+                if inside || (ahead > 0 && ahead as usize <= reach(k)) {
+                    best = k;
+                    break;
+                }
+            }
+            continue;
+        }
+        let far = far.min(best - 1);
+        if near > far {
+            continue;
+        }
+        // The steps at which the ray is inside the rectangle.
+        let (first_inside, last_inside) = if across_step > 0 {
+            (near_edge - across, far_edge - across)
+        } else {
+            (across - far_edge, across - near_edge)
+        };
+        if first_inside.max(near) <= last_inside.min(far) {
+            best = first_inside.max(near);
+        }
+        // The far corner on each edge line, reached along the straight part.
+        let corner = if across_step > 0 { far_edge } else { near_edge };
+        for line in [band0 as isize, band1 as isize - 1] {
+            let k = (line - band) * band_step;
+            if k < near || k > far || k >= best {
+                continue;
+            }
+            let ahead = (corner - (across + k * across_step)) * across_step;
+            if ahead > 0 && ahead as usize <= reach(k) {
                 best = k;
-                break;
             }
         }
     }

@@ -43,12 +43,50 @@ pub(super) fn set_rect(
 }
 
 /// The fewest steps, 1 to `steps`, from bit `from` forwards (or backwards) to a set bit.
+#[inline]
 pub(super) fn first_set(bits: &[u64], from: usize, forward: bool, steps: usize) -> Option<usize> {
+    first_marked(from, forward, steps, |word| bits[word])
+}
+
+/// The fewest steps `d`, 1 to `steps`, from bit `from` forwards (or backwards) at which a run
+/// of set bits has just ended: bit `from + d - 1` set and bit `from + d` clear (backwards,
+/// `from - d + 1` and `from - d`).
+#[inline]
+pub(super) fn first_run_end(
+    bits: &[u64],
+    from: usize,
+    forward: bool,
+    steps: usize,
+) -> Option<usize> {
+    // Each word marks the bits whose neighbour behind (in the walk's direction) is set and
+    // which are clear themselves; that neighbour may lie in the next word over.
+    if forward {
+        first_marked(from, true, steps, |word| {
+            let carried = if word > 0 { bits[word - 1] >> 63 } else { 0 };
+            (bits[word] << 1 | carried) & !bits[word]
+        })
+    } else {
+        first_marked(from, false, steps, |word| {
+            let carried = bits.get(word + 1).map_or(0, |next| next << 63);
+            (bits[word] >> 1 | carried) & !bits[word]
+        })
+    }
+}
+
+/// The fewest steps, 1 to `steps`, from bit `from` forwards (or backwards) to a bit that
+/// `marks(word)` sets in its word, a word at a time.
+#[inline(always)]
+fn first_marked(
+    from: usize,
+    forward: bool,
+    steps: usize,
+    marks: impl Fn(usize) -> u64,
+) -> Option<usize> {
     if forward {
         let (mut at, end) = (from + 1, from + steps);
         while at <= end {
             let (word, shift) = (at / 64, at % 64);
-            let found = bits[word] >> shift;
+            let found = marks(word) >> shift;
             if found != 0 {
                 let distance = at + found.trailing_zeros() as usize - from;
                 return (distance <= steps).then_some(distance);
@@ -62,7 +100,7 @@ pub(super) fn first_set(bits: &[u64], from: usize, forward: bool, steps: usize) 
         loop {
             let (word, shift) = (at / 64, at % 64);
             // Bits 0..=shift of the word, highest first.
-            let found = bits[word] << (63 - shift);
+            let found = marks(word) << (63 - shift);
             if found != 0 {
                 let position = at - found.leading_zeros() as usize;
                 let distance = from - position;
@@ -98,5 +136,38 @@ mod tests {
         assert!((10..110).all(|bit| bits[bit / 64] >> (bit % 64) & 1 == 1));
         set_bits(&mut bits, 10, 100, false);
         assert_eq!(bits, [1 << 3, 0, 0, 1 << 8]);
+    }
+
+    #[test]
+    fn run_ends_are_found_as_a_bit_by_bit_reading_finds_them() {
+        let mut rng = crate::test_rng::TestRng(11);
+        for round in 0..400 {
+            let words = 1 + rng.below(4) as usize;
+            let mut bits = vec![0u64; words];
+            for _ in 0..rng.below(12) {
+                let (first, count) = (rng.below(64 * words as i64) as usize, 1 + rng.below(70));
+                let count = (count as usize).min(64 * words - first);
+                set_bits(&mut bits, first, count, true);
+            }
+            let bit = |at: usize| bits[at / 64] >> (at % 64) & 1 == 1;
+            let from = rng.below(64 * words as i64) as usize;
+            for forward in [true, false] {
+                let room = if forward { 64 * words - 1 - from } else { from };
+                let steps = rng.below(room as i64 + 1) as usize;
+                let expected = (1..=steps).find(|&d| {
+                    let (behind, here) = if forward {
+                        (from + d - 1, from + d)
+                    } else {
+                        (from - d + 1, from - d)
+                    };
+                    bit(behind) && !bit(here)
+                });
+                assert_eq!(
+                    first_run_end(&bits, from, forward, steps),
+                    expected,
+                    "round {round}, from {from}, forward {forward}, steps {steps}"
+                );
+            }
+        }
     }
 }

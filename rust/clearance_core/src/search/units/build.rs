@@ -21,7 +21,7 @@
 //! the units the last one did (the members of a group order, one after another) keeps the
 //! change and only moves the start.
 
-use super::bits::set_rect;
+use super::bits::{set_bits, set_rect};
 use super::{AnchorRect, UnitRects, UnitsView};
 use crate::occupancy::{Unit, UnitId};
 
@@ -66,7 +66,7 @@ impl UnitsView {
         }
         if start < self.width * self.height {
             self.start = Some((start, self.is_blocked(start)));
-            self.blocked[start / 64] &= !(1 << (start % 64));
+            self.set_start_bits(start, false);
         }
     }
 
@@ -84,8 +84,15 @@ impl UnitsView {
     /// Sets the last update's start blocked again if it was.
     fn restore_start(&mut self) {
         if let Some((start, true)) = self.start.take() {
-            self.blocked[start / 64] |= 1 << (start % 64);
+            self.set_start_bits(start, true);
         }
+    }
+
+    /// Sets or clears the blocked bit of the anchor stored at `start`, in both orders.
+    fn set_start_bits(&mut self, start: usize, on: bool) {
+        let (x, y) = (start % self.width, start / self.width);
+        set_bits(&mut self.blocked, start, 1, on);
+        set_bits(&mut self.blocked_by_column, x * self.height + y, 1, on);
     }
 
     /// Undoes the last update's exemptions and start: the view then holds every unit of its
@@ -121,6 +128,7 @@ impl UnitsView {
         let words = (width * height).div_ceil(64);
         if (self.width, self.height) != key.shape || self.blocked.len() != words {
             self.blocked = vec![0; words];
+            self.blocked_by_column = vec![0; words];
             self.touched_by_row = vec![0; words];
             self.touched_by_column = vec![0; words];
             (self.width, self.height) = key.shape;
@@ -232,6 +240,7 @@ impl UnitsView {
     fn mark(&mut self, blocked: AnchorRect, touched: AnchorRect, on: bool) {
         let (width, height) = (self.width, self.height);
         set_rect(&mut self.blocked, blocked, width, false, on);
+        set_rect(&mut self.blocked_by_column, blocked, height, true, on);
         set_rect(&mut self.touched_by_row, touched, width, false, on);
         set_rect(&mut self.touched_by_column, touched, height, true, on);
     }
@@ -375,8 +384,17 @@ mod tests {
                 assert_eq!(view.is_touched(at), touched, "round {round}, anchor {at}");
                 let (x, y) = (at % shape.0, at / shape.0);
                 let by_column = x * shape.1 + y;
-                let column_bit = view.touched_by_column[by_column / 64] >> (by_column % 64) & 1;
-                assert_eq!(column_bit == 1, touched, "round {round}, anchor {at}");
+                let column_bit = |bits: &[u64]| bits[by_column / 64] >> (by_column % 64) & 1 == 1;
+                assert_eq!(
+                    column_bit(&view.touched_by_column),
+                    touched,
+                    "round {round}, {at}"
+                );
+                assert_eq!(
+                    column_bit(&view.blocked_by_column),
+                    blocked,
+                    "round {round}, {at}"
+                );
             }
             // The lists hold one rectangle per counted unit that meets the map, in order.
             let counted = (units.iter()).filter(|unit| counts(unit.id)).count();

@@ -39,7 +39,10 @@
 //! stored ones up to that point, by the argument above. On a short ray the view tests each
 //! step (its touched bit, and a scan of the touched bits along each straight part as far as
 //! it is stored); on a long one it finds the step from its touched rectangles by arithmetic,
-//! in time that grows with the rectangles beside the ray instead of its length.
+//! in time that grows with the rectangles beside the ray instead of its length, and there
+//! only the rectangles' far corners count for the straight parts (the only places a unit can
+//! make a straight ray turn; `jump/units.rs` proves it), so a ray passes the rectangles' other
+//! rows and columns without stopping.
 //!
 //! Under `Cost`, moves do not change, only costs: the search runs with per-anchor costs, and
 //! an anchor counts as of even cost (no cost test can force a turn there) only if the terrain
@@ -54,7 +57,7 @@ use crate::blocked_cells::{first_set_between, last_set_between};
 use crate::movement::{diagonal_step, Direction, DIRECTIONS};
 use crate::occupancy::UnitId;
 use band::first_in_band;
-use bits::first_set;
+use bits::{first_run_end, first_set};
 pub(crate) use build::ViewKey;
 pub(crate) use graph::graph_with_units;
 
@@ -85,6 +88,8 @@ pub struct UnitsView {
     height: usize,
     /// Bit `y * width + x`: the anchor is blocked.
     blocked: Vec<u64>,
+    /// Bit `x * height + y`: the anchor is blocked (so a vertical ray scans words too).
+    blocked_by_column: Vec<u64>,
     /// Bit `y * width + x`: the anchor is touched.
     touched_by_row: Vec<u64>,
     /// Bit `x * height + y`: the anchor is touched (so a vertical ray scans words too).
@@ -207,30 +212,68 @@ impl UnitsView {
         !self.is_blocked(from.wrapping_add(vertical)) && !self.is_blocked(to.wrapping_sub(vertical))
     }
 
-    /// The fewest steps, from 1 to `steps`, after which a walk from the anchor stored at
-    /// `from` in the straight `direction` is at a touched anchor, if any: a scan of the
-    /// touched bits along its row (or, for a vertical walk, its column), a word at a time.
-    pub(crate) fn first_touched_straight(
+    /// Where units can end a straight walk of at most `steps` steps from the anchor stored at
+    /// `from` in `direction`: the fewest steps to a blocked anchor, and the
+    /// fewest steps short of that (and at most `steps`) to an anchor beside which a line of
+    /// blocked anchors ends behind the walk, the only anchors where units can make the walk
+    /// turn (see `jump/units.rs`). A scan of the touched bits along its line (a row, or a
+    /// column for a vertical walk), then, from the first touched anchor, of the blocked bits
+    /// along it and the two lines beside it, a word at a time.
+    pub(crate) fn straight_scan(
         &self,
         from: usize,
         direction: usize,
         steps: usize,
-    ) -> Option<usize> {
+    ) -> (Option<usize>, Option<usize>) {
         if steps == 0 || self.is_empty() {
-            return None;
+            return (None, None);
         }
         let Direction { dx, dy } = DIRECTIONS[direction];
-        if dy == 0 {
-            first_set(&self.touched_by_row, from, dx > 0, steps)
+        let (blocked, touched, at, stride, lines, forward) = if dy == 0 {
+            let at = from;
+            (
+                &self.blocked,
+                &self.touched_by_row,
+                at,
+                self.width,
+                self.height,
+                dx > 0,
+            )
         } else {
             let (x, y) = (from % self.width, from / self.width);
-            first_set(&self.touched_by_column, x * self.height + y, dy > 0, steps)
-        }
+            let at = x * self.height + y;
+            let (blocked, touched) = (&self.blocked_by_column, &self.touched_by_column);
+            (blocked, touched, at, self.height, self.width, dy > 0)
+        };
+        // Blocked anchors, and anchors where a blocked line beside ends, are touched: the
+        // scans start one step short of the first touched anchor.
+        let Some(first) = first_set(touched, at, forward, steps) else {
+            return (None, None);
+        };
+        let skipped = first - 1;
+        let (at, steps) = (
+            if forward { at + skipped } else { at - skipped },
+            steps - skipped,
+        );
+        let found = first_set(blocked, at, forward, steps);
+        let reach = found.map_or(steps, |steps| steps - 1);
+        let line = at / stride;
+        let before = (line > 0 && reach > 0)
+            .then(|| first_run_end(blocked, at - stride, forward, reach))
+            .flatten();
+        let after = (line + 1 < lines && reach > 0)
+            .then(|| first_run_end(blocked, at + stride, forward, before.unwrap_or(reach)))
+            .flatten();
+        let turn = after.or(before);
+        (found.map(|s| s + skipped), turn.map(|s| s + skipped))
     }
 
-    /// The fewest steps, from 1 to `steps`, after which a diagonal ray from `from` in
-    /// `direction` must stop for a touched anchor: it is at one, or one of its straight rays
-    /// `part_steps(at, part)` long reaches one (see the module docs).
+    /// A step, from 1 to `steps`, at or before which a diagonal ray from `from` in
+    /// `direction` needs the query's graph (see the module docs): on a short ray the first at
+    /// which it is at a touched anchor or one of its straight rays `part_steps(at, part)` long
+    /// reaches one; on a long ray the first at which it is at a touched anchor or a straight
+    /// ray reaches a far corner of a touched rectangle (any touched anchor while the start
+    /// lies inside a unit).
     pub(crate) fn first_touched_diagonal(
         &self,
         from: usize,
@@ -298,6 +341,7 @@ impl UnitsView {
             last,
             last + 1,
             |k| part_steps(ray.at(k), horizontal),
+            !self.start_was_blocked(),
         );
         let columns = |rect: &AnchorRect| (rect.x0, rect.x1, rect.y0, rect.y1);
         // Only steps before the best so far can still matter.
@@ -307,6 +351,7 @@ impl UnitsView {
             last.min(best - 1),
             best,
             |k| part_steps(ray.at(k), vertical),
+            !self.start_was_blocked(),
         );
         (best <= last).then_some(best as usize)
     }
@@ -314,6 +359,7 @@ impl UnitsView {
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
         (self.blocked.capacity()
+            + self.blocked_by_column.capacity()
             + self.touched_by_row.capacity()
             + self.touched_by_column.capacity())
             * 8

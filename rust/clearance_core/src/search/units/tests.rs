@@ -5,12 +5,52 @@ use crate::grid::Cell;
 use crate::movement::{PARTS, STRAIGHT_DIRECTIONS};
 use crate::occupancy::Unit;
 
+/// The first step, 1 to `last`, of the diagonal ray `ray` at which the anchor is touched or a
+/// straight part (`part_steps` long) reaches the far corner, in its direction, of a touched
+/// rectangle among `rects` (`x0, y0, x1, y1`, ends exclusive), or with `any_touched` any
+/// touched anchor: the criterion of the band scan, read step by step.
+fn by_corners(
+    ray: &DiagonalRay,
+    view: &UnitsView,
+    rects: &[(isize, isize, isize, isize)],
+    part_steps: impl Fn(usize, usize) -> usize,
+    any_touched: bool,
+) -> Option<usize> {
+    let [horizontal, vertical] = ray.parts;
+    (1..=ray.last).find_map(|k| {
+        let anchor = ray.at(k);
+        let (x, y) = (ray.x + k * ray.dx, ray.y + k * ray.dy);
+        let reaches = |ahead: isize, steps: usize| ahead >= 1 && ahead as usize <= steps;
+        if any_touched {
+            let touched_along = |(step_x, step_y): (isize, isize), steps: usize| {
+                (1..=steps as isize).any(|i| {
+                    let (px, py) = (x + i * step_x, y + i * step_y);
+                    view.is_touched(py as usize * view.width + px as usize)
+                })
+            };
+            let found = view.is_touched(anchor)
+                || touched_along((ray.dx, 0), part_steps(anchor, horizontal))
+                || touched_along((0, ray.dy), part_steps(anchor, vertical));
+            return found.then_some(k as usize);
+        }
+        let corner = rects.iter().any(|&(x0, y0, x1, y1)| {
+            let far_x = if ray.dx > 0 { x1 - 1 } else { x0 };
+            let far_y = if ray.dy > 0 { y1 - 1 } else { y0 };
+            ((y == y0 || y == y1 - 1)
+                && reaches((far_x - x) * ray.dx, part_steps(anchor, horizontal)))
+                || ((x == x0 || x == x1 - 1)
+                    && reaches((far_y - y) * ray.dy, part_steps(anchor, vertical)))
+        });
+        (view.is_touched(anchor) || corner).then_some(k as usize)
+    })
+}
+
 #[test]
-fn diagonal_rays_stop_at_the_same_step_by_steps_and_by_bands() {
+fn diagonal_rays_stop_where_a_straight_part_reaches_a_far_corner() {
     let (width, height) = (31usize, 23usize);
     let mut view = UnitsView::default();
-    let (mut stops, mut runs) = (0, 0);
-    for seed in 0..12u64 {
+    let (mut stops, mut runs, mut later, mut holes) = (0, 0, 0, 0);
+    for seed in 0..16u64 {
         let mix = |a: u64, b: u64| {
             (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
                 .rotate_left(29)
@@ -27,13 +67,36 @@ fn diagonal_rays_stop_at_the_same_step_by_steps_and_by_bands() {
                 agent_size: (mix(seed, i + 200) % 3) as u8 + 1,
             })
             .collect();
+        let agent_size = (seed % 2) as isize + 1;
         let key = ViewKey {
             units_version: seed,
-            agent_size: (seed % 2) as u8 + 1,
+            agent_size: agent_size as u8,
             shape: (width, height),
             origin: (0, 0),
         };
-        view.update(key, &units, |_| true, usize::MAX);
+        // Every fourth round starts on the first unit's anchor, inside its blocked rectangle.
+        let start = match seed % 4 {
+            3 => units[0].anchor.y as usize * width + units[0].anchor.x as usize,
+            _ => usize::MAX,
+        };
+        view.update(key, &units, |_| true, start);
+        // Each unit's touched rectangle from the definition: the anchors within one step of
+        // one whose footprint overlaps the unit's, on the map.
+        let rects: Vec<_> = (units.iter())
+            .map(|unit| {
+                let (x, y, side) = (
+                    unit.anchor.x as isize,
+                    unit.anchor.y as isize,
+                    isize::from(unit.agent_size),
+                );
+                let clip = |low: isize, high: isize, limit: usize| {
+                    (low.clamp(0, limit as isize), high.clamp(0, limit as isize))
+                };
+                let (x0, x1) = clip(x - agent_size, x + side + 1, width);
+                let (y0, y1) = clip(y - agent_size, y + side + 1, height);
+                (x0, y0, x1, y1)
+            })
+            .collect();
         // Straight parts of pseudo-random length that stay on the map.
         let part_steps = |anchor: usize, part: usize| {
             let (x, y) = (anchor % width, anchor / width);
@@ -53,22 +116,32 @@ fn diagonal_rays_stop_at_the_same_step_by_steps_and_by_bands() {
                 let room_y = if dy > 0 { height - 1 - y } else { y };
                 for steps in 1..=room_x.min(room_y) {
                     let ray = DiagonalRay::new(from, direction, steps, width, PARTS[direction]);
-                    let by_steps = view.diagonal_by_steps(&ray, part_steps);
                     let by_bands = view.diagonal_by_bands(&ray, part_steps);
-                    assert_eq!(
-                        by_steps, by_bands,
-                        "seed {seed}, from ({x}, {y}), {direction}, {steps}"
-                    );
-                    stops += usize::from(by_steps.is_some());
+                    let context = format!("seed {seed}, from ({x}, {y}), {direction}, {steps}");
+                    let hole = view.start_was_blocked();
+                    let expected = by_corners(&ray, &view, &rects, part_steps, hole);
+                    assert_eq!(by_bands, expected, "{context}");
+                    // Step by step, any touched anchor reached counts.
+                    let wider = by_corners(&ray, &view, &rects, part_steps, true);
+                    assert_eq!(view.diagonal_by_steps(&ray, part_steps), wider, "{context}");
+                    if hole {
+                        holes += 1;
+                    } else {
+                        // Every far corner is touched: the wider test stops no later.
+                        assert!(wider <= by_bands.or(Some(usize::MAX)), "{context}");
+                        later += usize::from(wider != by_bands);
+                    }
+                    stops += usize::from(by_bands.is_some());
                     runs += 1;
                 }
             }
         }
     }
-    // Both outcomes are common, so the comparison tests something.
+    // Both outcomes are common, the corners stop later than the touched anchors often, and
+    // starts inside units were tried, so the comparisons test something.
     assert!(
-        stops > runs / 10 && stops < runs * 9 / 10,
-        "{stops} of {runs}"
+        stops > runs / 10 && stops < runs * 9 / 10 && later > runs / 20 && holes > 0,
+        "{stops} stops, {later} later, {holes} with a hole, of {runs}"
     );
 }
 

@@ -13,6 +13,12 @@ pub(super) trait StepCosts {
     /// Whether these are the terrain graph's own costs, which its stored rays were built on
     /// (other units' costs are not).
     const TERRAIN: bool;
+    /// The other units that make some anchors dearer than the terrain's costs say, if any:
+    /// elsewhere the costs are the terrain's.
+    #[inline(always)]
+    fn units(&self) -> Option<&UnitsView> {
+        None
+    }
     /// The cost of the step in `direction` into the anchor stored at `target`.
     fn step_cost(&self, direction: usize, target: usize) -> u64;
     /// The multiplier paid on entering the anchor stored at `anchor`, in the graph's cost
@@ -103,6 +109,10 @@ pub(super) struct UnitCosts<'a> {
 impl StepCosts for UnitCosts<'_> {
     const UNIFORM: bool = false;
     const TERRAIN: bool = false;
+    #[inline(always)]
+    fn units(&self) -> Option<&UnitsView> {
+        Some(self.units)
+    }
     #[inline(always)]
     fn step_cost(&self, direction: usize, target: usize) -> u64 {
         self.lengths[direction] * self.multiplier(target)

@@ -280,12 +280,13 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> TurnGraph
 }
 
 impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, M, FOUR_WAY> {
-    /// The graph's stored rays, where they describe this search's rays: on the terrain's
-    /// own costs (a stored ray knows nothing of other units' costs), and on a weighted graph
-    /// only with the terrain's own moves (`units.rs` reads uniform rays around other units).
+    /// The graph's stored rays, where they describe this search's rays: on uniform costs
+    /// (`units.rs` reads them round units that block), and on a weighted graph with the
+    /// terrain's own moves and its own costs, or other units' costs where they touch a ray
+    /// (`units.rs` walks those stretches).
     #[inline(always)]
     fn stored(&self) -> Option<&JumpDistances> {
-        if C::UNIFORM || (C::TERRAIN && M::TERRAIN) {
+        if C::UNIFORM || (M::TERRAIN && (C::TERRAIN || self.costs.units().is_some())) {
             self.distances
         } else {
             None
@@ -305,7 +306,7 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
 
     /// Whether a ray arriving at `at` in `arrival` stops there for a turn.
     #[inline(always)]
-    fn forced(&self, at: usize, arrival: usize) -> bool {
+    pub(super) fn forced(&self, at: usize, arrival: usize) -> bool {
         jump_rules::forced::<Self, FOUR_WAY>(self, &self.offsets, at, arrival)
     }
 
@@ -350,7 +351,7 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         from: usize,
         direction: usize,
     ) -> Option<(usize, u64)> {
-        if let Some(units) = self.moves.units() {
+        if let Some(units) = self.moves.units().or(self.costs.units()) {
             let steps = self.straight_around_units(units, distances, from, direction)?;
             return Some(self.stored_end(from, direction, steps));
         }
@@ -382,7 +383,7 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         from: usize,
         direction: usize,
     ) -> Option<(usize, u64)> {
-        if let Some(units) = self.moves.units() {
+        if let Some(units) = self.moves.units().or(self.costs.units()) {
             let steps = self.diagonal_around_units(units, distances, from, direction)?;
             return Some(self.stored_end(from, direction, steps));
         }

@@ -1,6 +1,6 @@
-//! Stored rays on the graph of a query that other units block: read where the units are not,
-//! corrected from the blocked anchors' bits where they are (see `search/units.rs` for the
-//! graph).
+//! Stored rays on the graph of a query that other units block or make dearer: read where the
+//! units are not, corrected from the blocked anchors' bits where they block, walked on the
+//! query's costs where they cost (see `search/units.rs` for the graph).
 //!
 //! # Why the stored rays still answer
 //!
@@ -49,20 +49,37 @@
 //!   the diagonal goes on from it as the stored diagonal of that anchor, its first step tested
 //!   on the query's mask.
 //!
+//! # Dearer anchors (`Cost`)
+//!
+//! Under `Cost` the moves are the terrain's and only the costs of blocked anchors rise. A
+//! turn test at an anchor reads the masks and costs of the anchor and its neighbours only, so
+//! at an untouched anchor it is the terrain's test, and a stored ray is the query's up to the
+//! first touched anchor on it (found by a scan of the touched bits). From there the ray is
+//! walked on the query's costs, each anchor's turn test as a walked ray makes it, until it
+//! stands on an untouched anchor whose test is done; from there on it is that anchor's stored
+//! ray again. The walk may cross blocked anchors: under `Cost` their moves are the terrain's,
+//! only their cost differs. A diagonal
+//! ray is read as above with the wider test (any touched anchor a straight part reaches; a
+//! dearer anchor can force a turn anywhere along its side, not only at a far corner), and at
+//! the step found the anchor is also tested for a turn of its own, which costs can force on
+//! a diagonal arrival.
+//!
 //! Stops of the search (the goal, targets) are found as on the terrain graph; where one is
 //! found at or after a touched step, the ray may stop there a step early, which is one stop
 //! more on a canonical path and harmless (the parent module's "Several targets").
 
 use super::rays::{Rays, Stops};
 use crate::graph::JumpDistances;
-use crate::movement::PARTS;
+use crate::movement::{PARTS, SIDE_BITS};
 use crate::search::moves::MoveMasks;
 use crate::search::step_costs::StepCosts;
 use crate::search::units::UnitsView;
 
 impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, M, FOUR_WAY> {
     /// The straight ray from `from` in `direction` on the query's graph: how many steps to
-    /// where it stops, or `None` at a dead end (see the module docs).
+    /// where it stops, or `None` at a dead end (see the module docs). Under `Block` it is read
+    /// from blocked bits; under `Cost` (the masks are the terrain's) walked where units touch
+    /// it.
     pub(super) fn straight_around_units(
         &self,
         units: &UnitsView,
@@ -70,8 +87,12 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
         from: usize,
         direction: usize,
     ) -> Option<usize> {
-        if self.moves.mask(from) & 1 << direction == 0 {
+        let forward = 1u8 << direction;
+        if self.moves.mask(from) & forward == 0 {
             return None;
+        }
+        if M::TERRAIN {
+            return self.walked_on_costs(units, distances, (from, direction));
         }
         let stored = distances.ray(from, direction);
         let (blocked, turn) = units.straight_scan(from, direction, stored.steps);
@@ -88,6 +109,57 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
             return None;
         }
         stored.stops.then_some(stored.steps)
+    }
+
+    /// [`straight_around_units`](Self::straight_around_units) where other units make anchors
+    /// dearer: the stored rays up to each touched anchor, walked on the query's costs from
+    /// there to the next untouched one (see the module docs).
+    fn walked_on_costs(
+        &self,
+        units: &UnitsView,
+        distances: &JumpDistances,
+        (from, direction): (usize, usize),
+    ) -> Option<usize> {
+        let forward = 1u8 << direction;
+        let sides = SIDE_BITS[direction];
+        let offset = self.offsets[direction];
+        let (mut origin, mut travelled) = (from, 0usize);
+        loop {
+            let stored = distances.ray(origin, direction);
+            let touched = units.first_touched_straight(origin, direction, stored.steps);
+            let reach = touched.unwrap_or(stored.steps);
+            if let Some(steps) = self.stops.first_within(origin, direction, reach) {
+                return Some(travelled + steps);
+            }
+            let Some(first) = touched else {
+                return stored.stops.then_some(travelled + stored.steps);
+            };
+            let mut at = origin.wrapping_add_signed(offset * first as isize);
+            travelled += first;
+            let mut behind = self.moves.mask(at.wrapping_add_signed(-offset));
+            loop {
+                let here = self.moves.mask(at);
+                let forced = if self.costs.even(at) {
+                    here & sides & !behind != 0
+                } else {
+                    self.forced(at, direction)
+                };
+                if forced || self.stops.is_stop(at) {
+                    return Some(travelled);
+                }
+                if here & forward == 0 {
+                    return None;
+                }
+                if !units.is_touched(at) {
+                    // Its test is done; the stored ray of `at` goes on from here.
+                    break;
+                }
+                behind = here;
+                at = at.wrapping_add_signed(offset);
+                travelled += 1;
+            }
+            origin = at;
+        }
     }
 
     /// The diagonal ray from `from` in `direction` on the query's graph: how many steps to
@@ -107,10 +179,18 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
                 return None;
             }
             let stored = distances.diagonal_ray(origin, direction)?;
-            let touched =
-                units.first_touched_diagonal(origin, direction, stored.steps, parts, |at, part| {
-                    distances.ray(at, part).steps
-                });
+            // Far corners hold only where units remove moves; dearer anchors can turn a ray
+            // anywhere they touch it.
+            let corners = self.moves.units().is_some();
+            let part_steps = |at: usize, part: usize| distances.ray(at, part).steps;
+            let touched = (units).first_touched_diagonal(
+                origin,
+                direction,
+                stored.steps,
+                parts,
+                part_steps,
+                corners,
+            );
             let reach = touched.unwrap_or(stored.steps);
             if let Some(steps) = self
                 .stops
@@ -124,6 +204,7 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
             let at = origin.wrapping_add_signed(offset * step as isize);
             travelled += step;
             if self.stops.is_stop(at)
+                || (!C::UNIFORM && !self.costs.even(at) && self.forced(at, direction))
                 || self.straight(at, parts[0]).is_some()
                 || self.straight(at, parts[1]).is_some()
             {

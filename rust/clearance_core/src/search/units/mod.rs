@@ -46,7 +46,9 @@
 //!
 //! Under `Cost`, moves do not change, only costs: the search runs with per-anchor costs, and
 //! an anchor counts as of even cost (no cost test can force a turn there) only if the terrain
-//! graph says so and it is not touched.
+//! graph says so and it is not touched. Its stored rays are read up to the first touched
+//! anchor and walked on the query's costs from there (`jump/units.rs`); the far corners do
+//! not apply, since a dearer anchor can force a turn all along its side.
 
 mod band;
 mod bits;
@@ -212,6 +214,27 @@ impl UnitsView {
         !self.is_blocked(from.wrapping_add(vertical)) && !self.is_blocked(to.wrapping_sub(vertical))
     }
 
+    /// The fewest steps, from 1 to `steps`, after which a walk from the anchor stored at
+    /// `from` in the straight `direction` is at a touched anchor, if any: a scan of the
+    /// touched bits along its row (or, for a vertical walk, its column), a word at a time.
+    pub(crate) fn first_touched_straight(
+        &self,
+        from: usize,
+        direction: usize,
+        steps: usize,
+    ) -> Option<usize> {
+        if steps == 0 || self.is_empty() {
+            return None;
+        }
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        if dy == 0 {
+            first_set(&self.touched_by_row, from, dx > 0, steps)
+        } else {
+            let (x, y) = (from % self.width, from / self.width);
+            first_set(&self.touched_by_column, x * self.height + y, dy > 0, steps)
+        }
+    }
+
     /// Where units can end a straight walk of at most `steps` steps from the anchor stored at
     /// `from` in `direction`: the fewest steps to a blocked anchor, and the
     /// fewest steps short of that (and at most `steps`) to an anchor beside which a line of
@@ -281,6 +304,7 @@ impl UnitsView {
         steps: usize,
         parts: [usize; 2],
         part_steps: impl Fn(usize, usize) -> usize,
+        corners: bool,
     ) -> Option<usize> {
         if steps == 0 || self.is_empty() {
             return None;
@@ -289,7 +313,7 @@ impl UnitsView {
         if steps <= SHORT_DIAGONAL {
             self.diagonal_by_steps(&ray, part_steps)
         } else {
-            self.diagonal_by_bands(&ray, part_steps)
+            self.diagonal_by_bands(&ray, part_steps, corners && !self.start_was_blocked())
         }
     }
 
@@ -329,6 +353,7 @@ impl UnitsView {
         &self,
         ray: &DiagonalRay,
         part_steps: impl Fn(usize, usize) -> usize,
+        corners: bool,
     ) -> Option<usize> {
         let [horizontal, vertical] = ray.parts;
         let (x, y, dx, dy, last) = (ray.x, ray.y, ray.dx, ray.dy, ray.last);
@@ -341,7 +366,7 @@ impl UnitsView {
             last,
             last + 1,
             |k| part_steps(ray.at(k), horizontal),
-            !self.start_was_blocked(),
+            corners,
         );
         let columns = |rect: &AnchorRect| (rect.x0, rect.x1, rect.y0, rect.y1);
         // Only steps before the best so far can still matter.
@@ -351,7 +376,7 @@ impl UnitsView {
             last.min(best - 1),
             best,
             |k| part_steps(ray.at(k), vertical),
-            !self.start_was_blocked(),
+            corners,
         );
         (best <= last).then_some(best as usize)
     }

@@ -553,7 +553,8 @@ fn algorithm_for(
     units: Option<UnitsInSearch<'_>>,
 ) -> Algorithm {
     match (mode, units) {
-        // Other units' costs leave no rays to store: as on weighted terrain.
+        // Other units' costs: the stored rays serve only where no unit touches a ray, and
+        // the rest is walked, so short trips try plain A* first, as on weighted terrain.
         (
             SearchMode::Auto,
             Some(UnitsInSearch {

@@ -173,15 +173,15 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
     ) -> Option<usize> {
         let offset = self.offsets[direction];
         let parts = PARTS[direction];
+        // Far corners hold only where units remove moves (the masks are not the terrain's);
+        // dearer anchors can turn a ray anywhere they touch it.
+        let corners = !M::TERRAIN;
         let (mut origin, mut travelled) = (from, 0usize);
         loop {
             if self.moves.mask(origin) & 1 << direction == 0 {
                 return None;
             }
             let stored = distances.diagonal_ray(origin, direction)?;
-            // Far corners hold only where units remove moves; dearer anchors can turn a ray
-            // anywhere they touch it.
-            let corners = self.moves.units().is_some();
             let part_steps = |at: usize, part: usize| distances.ray(at, part).steps;
             let touched = (units).first_touched_diagonal(
                 origin,

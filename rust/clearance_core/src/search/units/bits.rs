@@ -1,6 +1,7 @@
 //! Rows of bits: setting runs of them and finding the nearest set one, a word at a time.
 
 use super::AnchorRect;
+use crate::blocked_cells::{first_set_between, last_set_between};
 
 /// Sets or clears `count` consecutive bits of `bits` from bit `first`.
 pub(super) fn set_bits(bits: &mut [u64], first: usize, count: usize, on: bool) {
@@ -74,7 +75,7 @@ pub(super) fn first_run_end(
 }
 
 /// The fewest steps, 1 to `steps`, from bit `from` forwards (or backwards) to a bit that
-/// `marks(word)` sets in its word, a word at a time.
+/// `marks(word)` sets in its word: the word scans of `blocked_cells`, counted from `from`.
 #[inline(always)]
 fn first_marked(
     from: usize,
@@ -82,35 +83,14 @@ fn first_marked(
     steps: usize,
     marks: impl Fn(usize) -> u64,
 ) -> Option<usize> {
+    if steps == 0 {
+        return None;
+    }
     if forward {
-        let (mut at, end) = (from + 1, from + steps);
-        while at <= end {
-            let (word, shift) = (at / 64, at % 64);
-            let found = marks(word) >> shift;
-            if found != 0 {
-                let distance = at + found.trailing_zeros() as usize - from;
-                return (distance <= steps).then_some(distance);
-            }
-            at += 64 - shift;
-        }
-        None
+        first_set_between(marks, from + 1, from + steps).map(|at| at - from)
     } else {
-        let lowest = from.saturating_sub(steps);
-        let mut at = from.checked_sub(1)?;
-        loop {
-            let (word, shift) = (at / 64, at % 64);
-            // Bits 0..=shift of the word, highest first.
-            let found = marks(word) << (63 - shift);
-            if found != 0 {
-                let position = at - found.leading_zeros() as usize;
-                let distance = from - position;
-                return (distance <= steps).then_some(distance);
-            }
-            if at < shift + 1 || at - shift - 1 < lowest {
-                return None;
-            }
-            at -= shift + 1;
-        }
+        let nearest = from.checked_sub(1)?;
+        last_set_between(marks, from.saturating_sub(steps), nearest).map(|at| from - at)
     }
 }
 

@@ -409,6 +409,16 @@ fn every_mode_matches_the_reference_with_units_on_generated_maps() {
     );
 }
 
+/// A profile named "uniform" that enters every terrain of a generated map at one multiplier,
+/// so that its graph keeps stored rays.
+fn uniform_profile() -> AgentProfile {
+    let mut uniform = AgentProfile::new("uniform");
+    for terrain in [0, 2, 3, 4] {
+        uniform.set_terrain(terrain, 1.0).unwrap();
+    }
+    uniform
+}
+
 #[test]
 fn crowds_on_larger_maps_with_stored_rays_match_the_reference() {
     // Uniform profiles give graphs whose rays are stored: units must stop them.
@@ -418,11 +428,7 @@ fn crowds_on_larger_maps_with_stored_rays_match_the_reference() {
     let mut long_lists = 0;
     for case in 0..60 {
         let mut map = map_without_profiles(&mut rng, case, 30..100, &[0, 3, 10]);
-        let mut uniform = AgentProfile::new("uniform");
-        for terrain in [0, 2, 3, 4] {
-            uniform.set_terrain(terrain, 1.0).unwrap();
-        }
-        map.set_profile(uniform).unwrap();
+        map.set_profile(uniform_profile()).unwrap();
         map.set_profile(random_profile(&mut rng, "weighted"))
             .unwrap();
         let count = rng.range(10, 60);
@@ -487,6 +493,67 @@ fn crowds_on_larger_maps_with_stored_rays_match_the_reference() {
     assert!(paths >= 1000, "{paths}");
     assert!(blocked_differs >= 300, "{blocked_differs}");
     assert!(long_lists >= 40, "{long_lists}");
+}
+
+#[test]
+fn crowds_round_far_goals_match_the_reference() {
+    // Crossings near the goal of a long trip: where units block on uniform terrain, the whole
+    // search then starts from the goal (`search/detours.rs`). A crowd stands round each goal
+    // (never on it), now and then with a few units near the start as well.
+    let mut rng = Rng::new(0x0CC0_5A75_0003);
+    let mut paths = 0;
+    let mut blocked_differs = 0;
+    for case in 0..40 {
+        let mut map = map_without_profiles(&mut rng, case, 30..80, &[0, 3, 10, 20]);
+        map.set_profile(uniform_profile()).unwrap();
+        for _ in 0..5 {
+            let size = rng.range(1, 4) as i32;
+            let terrain = Reference::new(
+                map.grid(),
+                map.profile("uniform").unwrap(),
+                size,
+                map.movement() == Movement::EightWay,
+            );
+            let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+            let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+            let region = map.region();
+            let near = |rng: &mut Rng, to: Cell, reach: i64| {
+                let x = i64::from(to.x) + rng.range(-reach, reach + 1);
+                let y = i64::from(to.y) + rng.range(-reach, reach + 1);
+                Cell::new(x as i32, y as i32)
+            };
+            let mut units: Vec<Standing> = Vec::new();
+            let crowd = rng.range(5, 40);
+            let by_start = *rng.pick(&[0, 0, 3]);
+            for placed in 0..crowd + by_start {
+                let around = if placed < crowd { goal } else { start };
+                let unit = Standing {
+                    id: placed,
+                    anchor: near(&mut rng, around, 10),
+                    size: rng.range(1, 4) as i32,
+                };
+                if region.contains(unit.anchor) && !footprint_overlaps(goal, size, &unit) {
+                    map.place_unit(unit.id, unit.anchor, i64::from(unit.size))
+                        .unwrap();
+                    units.push(unit);
+                }
+            }
+            let ignored = map.query(&PathQuery::new(start, goal, i64::from(size), "uniform"));
+            for mode in SearchMode::ALL {
+                let query = PathQuery::new(start, goal, i64::from(size), "uniform")
+                    .other_units(OtherUnits::Block)
+                    .search(mode);
+                let result = map.query(&query);
+                if check(&map, &units, &query, &result) == PathCode::Ok {
+                    paths += 1;
+                    blocked_differs += usize::from(result.cost != ignored.cost);
+                }
+            }
+            map.clear_units();
+        }
+    }
+    assert!(paths >= 300, "{paths}");
+    assert!(blocked_differs >= 60, "{blocked_differs}");
 }
 
 /// A random position change of the units in `units` on `map`, kept in both: one unit moved,
@@ -1229,11 +1296,7 @@ fn group_orders_and_flow_fields_count_units_as_the_reference_says() {
             Movement::EightWay
         };
         let mut map = PathMap::new(grid).with_movement(movement);
-        let mut uniform = AgentProfile::new("uniform");
-        for terrain in [0, 2, 3, 4] {
-            uniform.set_terrain(terrain, 1.0).unwrap();
-        }
-        map.set_profile(uniform).unwrap();
+        map.set_profile(uniform_profile()).unwrap();
         map.set_profile(random_profile(&mut rng, "weighted"))
             .unwrap();
         let count = rng.range(5, 40);

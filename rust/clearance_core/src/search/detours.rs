@@ -27,11 +27,30 @@
 //! with them, so the spliced path costs `C0` plus what each detour costs more than the alone
 //! stretch it replaces. Where multipliers of 0 make cycles free, the splice can
 //! close one; it is cut out, which keeps the cost (see `without_cycles`).
+//!
+//! # Which end the whole search starts from
+//!
+//! The bound of step 3 cuts arrivals that the units have made dearer than alone, which happens
+//! only past the crossings: between the start and the first crossing, a search from the start
+//! is held back by its heuristic alone. So where the crossings lie much nearer the goal than
+//! the start, step 3 searches from the goal to the start instead, and reverses the path it
+//! finds. That is exact wherever the query's graph is *undirected*: units that block (the
+//! graph keeps the terrain's steps between the anchors it keeps, the start among them, and a
+//! step is legal one way exactly when it is the other way, the corner rule included) on
+//! terrain where every anchor costs the same to enter (a step costs its length times that
+//! multiplier either way). A path reversed then costs what it did, so every optimum from the
+//! goal to the start, reversed, is an optimum from the start to the goal, and the bound of
+//! `incumbent.rs` holds with the two ends exchanged, given costs from the goal. A search as
+//! if alone from the goal runs first for those, which is why the reversal waits until the
+//! crossings lie within a third as many steps of the goal as of the start ([`NEARER_GOAL`]).
+//! Elsewhere (entry costs that differ, or units that cost) a step's cost depends on which way
+//! it is taken, and step 3 always starts at the start.
 
 use super::{search, Incumbent, SearchOptions, SearchOutcome, SearchScratch};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::AnchorGraph;
 use crate::movement::{diagonal_step, step_changes, Movement};
+use crate::occupancy::OtherUnits;
 
 /// Turns of the alone path a detour reaches back before, and on after, a stretch it replaces:
 /// enough for the diagonal and straight runs on either side to change order.
@@ -39,6 +58,13 @@ const TURNS_AROUND: usize = 3;
 
 /// Expansions a detour may take before the whole problem is searched instead.
 const DETOUR_EXPANSIONS: u64 = 1_000;
+
+/// Step 3 searches from the goal when the steps of the alone path after its last crossing
+/// are fewer than this share of those before its first (see "Which end the whole search
+/// starts from"). Well below an even share, because the search from the goal needs a search
+/// as if alone from the goal first; a third measured best of the shares tried (see
+/// BENCHMARKS.md).
+const NEARER_GOAL: (usize, usize) = (1, 3);
 
 /// A search of one problem with other units counted.
 pub(crate) struct RoundUnits<'a> {
@@ -91,7 +117,23 @@ impl RoundUnits<'_> {
             Some(spliced) => {
                 // A direct walk answers some alone queries without a search: then there are
                 // no costs to read.
-                let searched = alone.generation() != generation;
+                let mut searched = alone.generation() != generation;
+                let reversed = searched
+                    && self.undirected(units.rule)
+                    && nearer_goal(first.path.len() - 1, &crossings);
+                if reversed {
+                    // Costs from the goal for the bound; a direct walk would leave none.
+                    let generation = alone.generation();
+                    let from_goal = SearchOptions {
+                        direct_first: false,
+                        ..self.alone
+                    };
+                    let back = self.run(alone, from_goal, goal, start);
+                    expanded += back.expanded;
+                    // The same optimum both ways on an undirected graph; were it not, the
+                    // costs read would be no bound, so none is used.
+                    searched = alone.generation() != generation && back.cost == first.cost;
+                }
                 let bound = (spliced.cost.filter(|_| searched)).map(|incumbent| {
                     Incumbent::new(alone, self.graph, units.rule, alone_optimum, incumbent)
                 });
@@ -99,7 +141,15 @@ impl RoundUnits<'_> {
                     incumbent: bound.as_ref(),
                     ..self.with_units
                 };
-                let found = self.run(scratch, options, start, goal);
+                let (from, to) = if reversed {
+                    (goal, start)
+                } else {
+                    (start, goal)
+                };
+                let mut found = self.run(scratch, options, from, to);
+                if reversed {
+                    found.path.reverse();
+                }
                 expanded += found.expanded;
                 match found.cost {
                     Some(_) => SearchOutcome {
@@ -114,6 +164,13 @@ impl RoundUnits<'_> {
         };
         outcome.expanded += expanded;
         outcome
+    }
+
+    /// Whether the query's graph is undirected, so that a search from the goal answers too
+    /// (see "Which end the whole search starts from"): units that block, on terrain of one
+    /// multiplier.
+    fn undirected(&self, rule: OtherUnits) -> bool {
+        rule == OtherUnits::Block && self.graph.uniform_multiplier().is_some()
     }
 
     fn run(
@@ -192,6 +249,16 @@ impl RoundUnits<'_> {
         }
         outcome
     }
+}
+
+/// Whether the crossings (steps of a path with `last` steps) lie so much nearer its end than
+/// its start that the whole search should start from the goal ([`NEARER_GOAL`]).
+fn nearer_goal(last: usize, crossings: &[usize]) -> bool {
+    let (Some(&first), Some(&final_crossing)) = (crossings.first(), crossings.last()) else {
+        return false;
+    };
+    let (share, of) = NEARER_GOAL;
+    (last - final_crossing) * of < first * share
 }
 
 /// What the steps of `path` (storage indices of neighbouring anchors on a map `width` wide)

@@ -41,6 +41,10 @@
 //! optimal path whenever one costs less than `U`; if it runs out of anchors instead, no path
 //! costs less than `U`, and the incumbent is optimal. Anchors the alone search did not reach
 //! have no bound and are never dropped.
+//!
+//! On a graph where every step costs the same both ways, `detours.rs` may run the search with
+//! the units from the goal to the start: the same argument holds with the two ends exchanged,
+//! `a(n)` then read from a search as if alone from the goal.
 
 use super::scratch::SearchScratch;
 use super::UnitCostScale;

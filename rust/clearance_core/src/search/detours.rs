@@ -62,8 +62,8 @@ const DETOUR_EXPANSIONS: u64 = 1_000;
 /// Step 3 searches from the goal when the alone path's first crossing lies at least this
 /// share of its steps from the start (see "Which end the whole search starts from"). Only
 /// then does the search from the goal, which needs a search as if alone from the goal first,
-/// pay for itself: measured on twelve placements of units, crossings any nearer the start
-/// made it dearer on some (see BENCHMARKS.md).
+/// pay for itself: timed both ways on eight placements of units, a rule that reversed with
+/// crossings nearer the start made some placements slower (see BENCHMARKS.md).
 const NEARER_GOAL: (usize, usize) = (7, 10);
 
 /// A search of one problem with other units counted.

@@ -226,11 +226,24 @@ impl UnitsView {
         if steps == 0 || self.is_empty() {
             return None;
         }
+        let at = (from % self.width, from / self.width);
+        self.touched_ahead(from, at, direction, steps)
+    }
+
+    /// [`first_touched_straight`](Self::first_touched_straight) from the anchor stored at
+    /// `from`, at `(x, y)`, which the caller knows.
+    #[inline(always)]
+    fn touched_ahead(
+        &self,
+        from: usize,
+        (x, y): (usize, usize),
+        direction: usize,
+        steps: usize,
+    ) -> Option<usize> {
         let Direction { dx, dy } = DIRECTIONS[direction];
         if dy == 0 {
             first_set(&self.touched_by_row, from, dx > 0, steps)
         } else {
-            let (x, y) = (from % self.width, from / self.width);
             first_set(&self.touched_by_column, x * self.height + y, dy > 0, steps)
         }
     }
@@ -329,20 +342,10 @@ impl UnitsView {
             let anchor = ray.at(k);
             let (x, y) = ((ray.x + k * ray.dx) as usize, (ray.y + k * ray.dy) as usize);
             let stops = self.is_touched(anchor)
-                || first_set(
-                    &self.touched_by_row,
-                    anchor,
-                    ray.dx > 0,
-                    part_steps(anchor, horizontal),
-                )
-                .is_some()
-                || first_set(
-                    &self.touched_by_column,
-                    x * self.height + y,
-                    ray.dy > 0,
-                    part_steps(anchor, vertical),
-                )
-                .is_some();
+                || (self.touched_ahead(anchor, (x, y), horizontal, part_steps(anchor, horizontal)))
+                    .is_some()
+                || (self.touched_ahead(anchor, (x, y), vertical, part_steps(anchor, vertical)))
+                    .is_some();
             stops.then_some(k as usize)
         })
     }

@@ -1039,6 +1039,56 @@ fn units_walling_off_the_goal_leave_no_path_under_the_block_rule_only() {
 }
 
 #[test]
+fn gaps_closed_one_after_another_send_the_path_to_the_first_open_one() {
+    // A wall across the map with gaps at rising distances from the straight line, and units
+    // closing the nearest ones: each path the whole search finds on the units met so far runs
+    // into the next closed gap (`search/units_met.rs`), up to more closed gaps than it has
+    // rounds, where it counts every unit at once.
+    let gap_rows = [10, 7, 13, 4, 16, 1, 19];
+    for closed in 1..gap_rows.len() {
+        for movement in [Movement::EightWay, Movement::FourWay] {
+            let mut grid = TerrainGrid::new(Region::new(0, 0, 41, 21), 0).unwrap();
+            grid.fill_rect(Region::new(20, 0, 2, 21), 1).unwrap();
+            for &row in &gap_rows {
+                grid.fill_rect(Region::new(20, row, 2, 2), 0).unwrap();
+            }
+            let mut map = PathMap::new(grid).with_movement(movement);
+            map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+                .unwrap();
+            let units: Vec<Standing> = (gap_rows.iter().take(closed).enumerate())
+                .map(|(id, &row)| Standing {
+                    id: id as i64,
+                    anchor: Cell::new(20, row),
+                    size: 2,
+                })
+                .collect();
+            for unit in &units {
+                map.place_unit(unit.id, unit.anchor, 2).unwrap();
+            }
+            for size in [1, 2] {
+                let (start, goal) = (Cell::new(2, 10), Cell::new(38, 10));
+                for mode in SearchMode::ALL {
+                    let query = PathQuery::new(start, goal, size, "unit")
+                        .other_units(OtherUnits::Block)
+                        .search(mode);
+                    let result = map.query(&query);
+                    assert_eq!(result.code, PathCode::Ok, "{closed} {movement:?} {size}");
+                    check(&map, &units, &query, &result);
+                    // It crosses the wall through the first gap left open.
+                    let open_row = gap_rows[closed];
+                    assert!(
+                        (result.path.iter())
+                            .any(|cell| cell.x == 20 && (open_row..=open_row + 1).contains(&cell.y)),
+                        "{closed} {movement:?} {size} {mode:?}: {:?}",
+                        result.path
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_cell_under_two_units_counts_once() {
     // A corridor one row high; units 1 and 2 both stand on (2, 0), unit 3 is a 2x2 on the
     // next two cells.

@@ -12,8 +12,8 @@ use crate::query::PathQuery;
 use crate::query::SearchMode;
 use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
 use crate::search::{
-    estimate, search, Algorithm, RoundUnits, SearchOptions, SearchScratch, UnitsInSearch,
-    UnitsView, ViewKey,
+    estimate, search, Algorithm, RoundUnits, SearchOptions, SearchScratch, UnitSource,
+    UnitsInSearch, UnitsView, ViewKey,
 };
 use crate::smoothing::Smoothing;
 use std::cell::RefCell;
@@ -208,15 +208,19 @@ impl PathMap {
         start: usize,
         counts: impl Fn(UnitId) -> bool,
     ) -> bool {
+        view.update(self.view_key(size), self.occupancy.units(), counts, start);
+        !view.is_empty()
+    }
+
+    /// What a view of this map's units for an agent of `size` is built for.
+    fn view_key(&self, size: u8) -> ViewKey {
         let region = self.grid.region();
-        let key = ViewKey {
+        ViewKey {
             units_version: self.units_version,
             agent_size: size,
             shape: (self.grid.width(), self.grid.height()),
             origin: (region.x, region.y),
-        };
-        view.update(key, self.occupancy.units(), counts, start);
-        !view.is_empty()
+        }
     }
 
     /// The search behind [`query_with`](Self::query_with), once the query passed its checks.
@@ -285,6 +289,11 @@ impl PathMap {
             // distances with the units: a search with them and that table costs less anyway.
             Some(_) if query.max_expansions.is_none() && !searches_with_units_only => {
                 let round_units = RoundUnits {
+                    met: Some(UnitSource {
+                        units: self.occupancy.units(),
+                        key: self.view_key(checked.size),
+                        start,
+                    }),
                     graph,
                     movement,
                     width,

@@ -18,7 +18,8 @@
 //!    `U > C0`: the whole search then only has to beat it, and drops every arrival that
 //!    cannot lead below `U` (`incumbent.rs`). If it finds nothing, the spliced path is
 //!    optimal. Where a detour finds nothing or exceeds its budget, the whole search runs
-//!    without a bound.
+//!    without a bound. Under units that block, it counts at first only the units the paths
+//!    it finds run into (`units_met.rs`).
 //!
 //! Which anchors a detour joins, and the budget, only decide how often step 2 succeeds (and
 //! how tight a bound step 3 gets); what is returned is optimal either way. The spliced path
@@ -46,7 +47,8 @@
 //! Elsewhere (entry costs that differ, or units that cost) a step's cost depends on which way
 //! it is taken, and step 3 always starts at the start.
 
-use super::{search, Incumbent, SearchOptions, SearchOutcome, SearchScratch};
+use super::units_met::UnitSource;
+use super::{search, Incumbent, SearchOptions, SearchOutcome, SearchScratch, UnitsView};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::graph::AnchorGraph;
 use crate::movement::{diagonal_step, step_changes, Movement};
@@ -74,6 +76,9 @@ pub(crate) struct RoundUnits<'a> {
     /// The search without the units, and with them.
     pub alone: SearchOptions<'a>,
     pub with_units: SearchOptions<'a>,
+    /// Where views of some of the units come from, for a whole search that counts only the
+    /// units its paths meet (`units_met.rs`); `None` to count every unit at once.
+    pub met: Option<UnitSource<'a>>,
 }
 
 impl RoundUnits<'_> {
@@ -89,16 +94,19 @@ impl RoundUnits<'_> {
         // that the whole search can read its costs.
         let mut alone = (scratch.alone_search.take())
             .unwrap_or_else(|| Box::new(SearchScratch::for_alone_searches()));
-        let outcome = self.search_beside(scratch, &mut alone, start, goal);
+        let mut met_view = std::mem::take(&mut scratch.units_met);
+        let outcome = self.search_beside(scratch, (&mut alone, &mut met_view), start, goal);
         scratch.alone_search = Some(alone);
+        scratch.units_met = met_view;
         outcome
     }
 
-    /// [`search`](Self::search), with the search as if alone on `alone`.
+    /// [`search`](Self::search), with the search as if alone on `alone` and the views of the
+    /// units met on `met_view`.
     fn search_beside(
         &self,
         scratch: &mut SearchScratch,
-        alone: &mut SearchScratch,
+        (alone, met_view): (&mut SearchScratch, &mut UnitsView),
         start: usize,
         goal: usize,
     ) -> SearchOutcome {
@@ -141,15 +149,12 @@ impl RoundUnits<'_> {
                     incumbent: bound.as_ref(),
                     ..self.with_units
                 };
-                let (from, to) = if reversed {
+                let ends = if reversed {
                     (goal, start)
                 } else {
                     (start, goal)
                 };
-                let mut found = self.run(scratch, options, from, to);
-                if reversed {
-                    found.path.reverse();
-                }
+                let found = self.whole_search(scratch, met_view, options, ends, &first.path);
                 expanded += found.expanded;
                 match found.cost {
                     Some(_) => SearchOutcome {
@@ -160,7 +165,13 @@ impl RoundUnits<'_> {
                     None => self.tidied(spliced),
                 }
             }
-            None => self.run(scratch, self.with_units, start, goal),
+            None => self.whole_search(
+                scratch,
+                met_view,
+                self.with_units,
+                (start, goal),
+                &first.path,
+            ),
         };
         outcome.expanded += expanded;
         outcome
@@ -173,7 +184,7 @@ impl RoundUnits<'_> {
         rule == OtherUnits::Block && self.graph.uniform_multiplier().is_some()
     }
 
-    fn run(
+    pub(super) fn run(
         &self,
         scratch: &mut SearchScratch,
         options: SearchOptions<'_>,
@@ -243,7 +254,7 @@ impl RoundUnits<'_> {
 
     /// An optimal `outcome` with its cycles cut where they can be free (see
     /// [`without_cycles`]).
-    fn tidied(&self, mut outcome: SearchOutcome) -> SearchOutcome {
+    pub(super) fn tidied(&self, mut outcome: SearchOutcome) -> SearchOutcome {
         if self.graph.min_multiplier == 0 {
             outcome.path = without_cycles(std::mem::take(&mut outcome.path));
         }

@@ -21,6 +21,7 @@
 //! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
 //! | `detours.rs` | a query with other units: the search as if alone first, detours round the units it crosses, the whole search last |
 //! | `incumbent.rs` | the bound that lets that last search drop what cannot beat the detoured path |
+//! | `units_met.rs` | that last search under blocking units, counting first only the units its paths meet |
 //! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
 //!
 //! **Open list.** An indexed 4-ary heap: when a cheaper route to an open anchor turns up, its
@@ -53,6 +54,7 @@ mod range;
 mod scratch;
 mod step_costs;
 mod units;
+mod units_met;
 
 pub(crate) use detours::RoundUnits;
 use incumbent::Incumbent;
@@ -63,6 +65,7 @@ use scratch::Layout;
 pub use scratch::SearchScratch;
 pub use units::UnitsView;
 pub(crate) use units::{graph_with_units, ViewKey};
+pub(crate) use units_met::UnitSource;
 
 use crate::cost::STRAIGHT_STEP;
 use crate::graph::JumpDistances;

@@ -58,6 +58,9 @@ pub struct SearchScratch {
     /// The cells under other units, as the last smoothed query that counted them saw them
     /// (a view for agent size 1: `crate::smoothing`).
     pub(crate) unit_cells: super::UnitsView,
+    /// Some of the other units: those a query's whole search has met so far
+    /// (`units_met.rs`).
+    pub(crate) units_met: super::UnitsView,
     /// Whether the last search ran on the flat layout (else paged), so that
     /// [`reached_cost`](Self::reached_cost) reads where it wrote.
     last_flat: bool,
@@ -131,6 +134,7 @@ impl Default for SearchScratch {
             generation: 0,
             units: super::UnitsView::default(),
             unit_cells: super::UnitsView::default(),
+            units_met: super::UnitsView::default(),
             last_flat: false,
             paged_first: 0,
             searches_begun: 0,
@@ -174,6 +178,7 @@ impl SearchScratch {
             + self.open.range.memory_bytes()
             + self.units.memory_bytes()
             + self.unit_cells.memory_bytes()
+            + self.units_met.memory_bytes()
             + (self.alone_search.as_ref()).map_or(0, |alone| alone.memory_bytes())
     }
 

@@ -194,6 +194,39 @@ impl UnitsView {
             .collect()
     }
 
+    /// Adds to `met`, once each, every counted unit whose blocked rectangle holds an anchor
+    /// that a step of `path` (as in [`clear_along`](Self::clear_along)) enters or passes
+    /// diagonally: the units that make those steps illegal.
+    pub(crate) fn units_met(&self, path: &[usize], met: &mut Vec<UnitId>) {
+        let width = self.width;
+        for step in self.unclear_steps(path, width) {
+            let (from, to) = (path[step], path[step + 1]);
+            let mut anchors = [Some(to), None, None];
+            if diagonal_step(from, to, width) {
+                let vertical = if to > from {
+                    width
+                } else {
+                    width.wrapping_neg()
+                };
+                anchors[1] = Some(from.wrapping_add(vertical));
+                anchors[2] = Some(to.wrapping_sub(vertical));
+            }
+            for anchor in anchors.into_iter().flatten() {
+                if !self.is_blocked(anchor) {
+                    continue;
+                }
+                let (x, y) = (anchor % width, anchor / width);
+                for (unit, &exempt) in self.units.iter().zip(&self.exempt) {
+                    let rect = unit.blocked;
+                    let holds = (rect.x0..rect.x1).contains(&x) && (rect.y0..rect.y1).contains(&y);
+                    if holds && !exempt && !met.contains(&unit.id) {
+                        met.push(unit.id);
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether the step from the anchor stored at `from` to its neighbour at `to` enters no
     /// blocked anchor and passes none diagonally.
     #[inline]

@@ -1,0 +1,104 @@
+//! The whole search round blocking units, counting only the units its paths meet.
+//!
+//! A search that counts other units pays for them at every ray it casts (`jump/units.rs`):
+//! each ray scans the units' bits beside it, and the more units a map holds, the more rays
+//! stop at one. Yet the units that decide a query are usually a handful: those in the way of
+//! its cheap paths. So the whole search of `detours.rs` (step 3) under
+//! [`OtherUnits::Block`] first counts only the units that the path as if alone runs into,
+//! and adds units only as its own paths run into them.
+//!
+//! # Why the answer is the same
+//!
+//! Write `G` for the query's graph, which removes the anchors every counted unit blocks
+//! (the start kept), and `G_S` for the graph that removes only those of a subset `S` of
+//! the units. Every anchor `G` keeps, `G_S` keeps, and a step is legal on a graph exactly when
+//! the anchors it enters and passes are kept, so every path on `G` is a path on `G_S` at the
+//! same cost, and the optimum on `G_S` is at most the optimum on `G`. A search on `G_S`
+//! therefore:
+//!
+//! * finding nothing cheaper than an incumbent (a path on `G` in hand, `incumbent.rs`; or, with
+//!   no incumbent, finding no path at all) shows that nothing on `G` is cheaper either;
+//! * finding a path that is also legal on `G` (no step enters or passes an anchor of a unit
+//!   outside `S`) has found an optimum on `G`: its cost is the optimum on `G_S`, no more than
+//!   the optimum on `G`, and it is a path on `G`.
+//!
+//! Otherwise the path found steps where a unit outside `S` stands: that unit joins `S` and the
+//! search runs again. Each round adds at least one unit, so this ends; after
+//! [`MET_ROUNDS`] rounds the search counts every unit, as it did before. The bound of
+//! `incumbent.rs` holds on `G_S` as on `G` (its proof needs only that units remove anchors),
+//! and so does the search from the goal of `detours.rs` (`G_S` is as undirected as `G`).
+//! Under [`OtherUnits::Cost`] units are never left out: an anchor's cost on `G_S` would differ
+//! from its cost on `G` without any step being illegal, so the second test above would not
+//! apply.
+
+use super::detours::RoundUnits;
+use super::{SearchOptions, SearchOutcome, SearchScratch, UnitsInSearch, UnitsView, ViewKey};
+use crate::occupancy::{OtherUnits, Unit, UnitId};
+
+/// Searches on some of the units before the search counts them all (see the module docs).
+const MET_ROUNDS: usize = 3;
+
+/// Where views of some of a query's units come from: the map's units, the key the query's
+/// view was built for, and its start (never blocked). Which units count is read from the
+/// query's view: only units it counts are ever met.
+#[derive(Clone, Copy)]
+pub(crate) struct UnitSource<'a> {
+    pub units: &'a [Unit],
+    pub key: ViewKey,
+    pub start: usize,
+}
+
+impl RoundUnits<'_> {
+    /// The whole search with the units of `options` from `ends.0` to `ends.1`, its path from
+    /// the start (`alone_path[0]`) to the goal, given the path as if alone `alone_path` from
+    /// the start; with [`UnitSource`] and blocking units, counting the units met first (see
+    /// the module docs). `met_view` is memory for their views.
+    pub(super) fn whole_search(
+        &self,
+        scratch: &mut SearchScratch,
+        met_view: &mut UnitsView,
+        options: SearchOptions<'_>,
+        (from, to): (usize, usize),
+        alone_path: &[usize],
+    ) -> SearchOutcome {
+        let mut outcome = 'search: {
+            let (Some(source), Some(all)) = (self.met, options.units) else {
+                break 'search self.run(scratch, options, from, to);
+            };
+            if all.rule != OtherUnits::Block {
+                break 'search self.run(scratch, options, from, to);
+            }
+            let mut met = Vec::new();
+            all.view.units_met(alone_path, &mut met);
+            let mut expanded = 0;
+            for _ in 0..MET_ROUNDS {
+                let counted = |id: UnitId| met.contains(&id);
+                met_view.update(source.key, source.units, counted, source.start);
+                let some_units = SearchOptions {
+                    units: Some(UnitsInSearch {
+                        view: met_view,
+                        rule: all.rule,
+                    }),
+                    ..options
+                };
+                let mut found = self.run(scratch, some_units, from, to);
+                expanded += found.expanded;
+                let before = met.len();
+                if found.cost.is_some() {
+                    all.view.units_met(&found.path, &mut met);
+                }
+                if met.len() == before {
+                    found.expanded = expanded;
+                    break 'search found;
+                }
+            }
+            let mut found = self.run(scratch, options, from, to);
+            found.expanded += expanded;
+            found
+        };
+        if alone_path.first() != Some(&from) {
+            outcome.path.reverse();
+        }
+        outcome
+    }
+}

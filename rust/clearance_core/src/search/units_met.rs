@@ -3,9 +3,10 @@
 //! A search that counts other units pays for them at every ray it casts (`jump/units.rs`):
 //! each ray scans the units' bits beside it, and the more units a map holds, the more rays
 //! stop at one. Yet the units that decide a query are usually a handful: those in the way of
-//! its cheap paths. So the whole search of `detours.rs` (step 3) under
-//! [`OtherUnits::Block`] first counts only the units that the path as if alone runs into,
-//! and adds units only as its own paths run into them.
+//! its cheap paths. So under [`OtherUnits::Block`] the whole search of `detours.rs` (step 3)
+//! first counts only the units that the path as if alone runs into, and adds units only as
+//! its own paths run into them. (The detours of step 2 count every unit: they are short, and
+//! a view of a few units, made for each, cost them more than it saved.)
 //!
 //! # Why the answer is the same
 //!
@@ -49,10 +50,11 @@ pub(crate) struct UnitSource<'a> {
 }
 
 impl RoundUnits<'_> {
-    /// The whole search with the units of `options` from `ends.0` to `ends.1`, its path from
-    /// the start (`alone_path[0]`) to the goal, given the path as if alone `alone_path` from
-    /// the start; with [`UnitSource`] and blocking units, counting the units met first (see
-    /// the module docs). `met_view` is memory for their views.
+    /// The whole search with the units of `options` from `ends.0` to `ends.1` (the start and
+    /// the goal, either way round), its path from the start (`alone_path[0]`) to the goal,
+    /// given the path as if alone `alone_path`; with [`UnitSource`] and blocking units,
+    /// counting the units met first (see the module docs). `met_view` is memory for their
+    /// views.
     pub(super) fn whole_search(
         &self,
         scratch: &mut SearchScratch,

@@ -60,7 +60,7 @@ impl UnitsView {
         } else if self.exempts_the_same(&counts) {
             // A group's members one after another: only the start changes.
             self.restore_start();
-        } else {
+        } else if !self.recount_few(&counts) {
             self.take_back();
             self.exempt_from(counts);
         }
@@ -79,6 +79,33 @@ impl UnitsView {
     /// Whether `counts` refuses exactly the units the last update exempted.
     fn exempts_the_same(&self, counts: &impl Fn(UnitId) -> bool) -> bool {
         (self.units.iter().zip(&self.exempt)).all(|(unit, &exempt)| exempt != counts(unit.id))
+    }
+
+    /// Where the last update and this one (`counts`) both exempt more than [`FEW_EXEMPT`]
+    /// units (a view of a few units, as `units_met.rs` makes them), moves the view from the
+    /// units it counted to those `counts` accepts directly, without setting every exempt
+    /// unit back first, and returns `true`; otherwise changes nothing and returns `false`.
+    ///
+    /// With the start's bit restored the bits are the union of the counted units' rectangles,
+    /// so clearing those rectangles clears every bit, and setting the new ones makes their
+    /// union.
+    fn recount_few(&mut self, counts: &impl Fn(UnitId) -> bool) -> bool {
+        let exempt_now = self.units.iter().filter(|unit| !counts(unit.id)).count();
+        if self.exempted.len() <= FEW_EXEMPT || exempt_now <= FEW_EXEMPT {
+            return false;
+        }
+        self.restore_start();
+        self.mark_units(false, true);
+        self.exempted.clear();
+        for (index, unit) in self.units.iter().enumerate() {
+            self.exempt[index] = !counts(unit.id);
+            if self.exempt[index] {
+                self.exempted.push(index);
+            }
+        }
+        self.mark_units(true, true);
+        self.sort_touched();
+        true
     }
 
     /// Sets the last update's start blocked again if it was.

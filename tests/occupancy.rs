@@ -1043,7 +1043,7 @@ fn gaps_closed_one_after_another_send_the_path_to_the_first_open_one() {
     // A wall across the map with gaps at rising distances from the straight line, and units
     // closing the nearest ones: each path the whole search finds on the units met so far runs
     // into the next closed gap (`search/units_met.rs`), up to more closed gaps than it has
-    // rounds, where it counts every unit at once.
+    // rounds, where it counts every unit at once. Under `Cost` the units may be paid for.
     let gap_rows = [10, 7, 13, 4, 16, 1, 19];
     for closed in 1..gap_rows.len() {
         for movement in [Movement::EightWay, Movement::FourWay] {
@@ -1068,9 +1068,13 @@ fn gaps_closed_one_after_another_send_the_path_to_the_first_open_one() {
             for size in [1, 2] {
                 let (start, goal) = (Cell::new(2, 10), Cell::new(38, 10));
                 for mode in SearchMode::ALL {
-                    let query = PathQuery::new(start, goal, size, "unit")
-                        .other_units(OtherUnits::Block)
-                        .search(mode);
+                    // Units that cost: the path may pay to pass one, or go round by a gap.
+                    let query = PathQuery::new(start, goal, size, "unit").search(mode);
+                    let costly = query.other_units(OtherUnits::cost(6.0).unwrap());
+                    let result = map.query(&costly);
+                    assert_eq!(result.code, PathCode::Ok, "{closed} {movement:?} {size}");
+                    check(&map, &units, &costly, &result);
+                    let query = query.other_units(OtherUnits::Block);
                     let result = map.query(&query);
                     assert_eq!(result.code, PathCode::Ok, "{closed} {movement:?} {size}");
                     check(&map, &units, &query, &result);

@@ -18,8 +18,8 @@
 //!    `U > C0`: the whole search then only has to beat it, and drops every arrival that
 //!    cannot lead below `U` (`incumbent.rs`). If it finds nothing, the spliced path is
 //!    optimal. Where a detour finds nothing or exceeds its budget, the whole search runs
-//!    without a bound. Under units that block, it counts at first only the units that the
-//!    paths it finds run into (`units_met.rs`).
+//!    without a bound. It counts at first only the units that the paths it finds run into
+//!    (`units_met.rs`).
 //!
 //! Which anchors a detour joins, and the budget, only decide how often step 2 succeeds (and
 //! how tight a bound step 3 gets); what is returned is optimal either way. The spliced path

@@ -21,7 +21,7 @@
 //! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
 //! | `detours.rs` | a query with other units: the search as if alone first, detours round the units it crosses, the whole search last |
 //! | `incumbent.rs` | the bound that lets that last search drop what cannot beat the detoured path |
-//! | `units_met.rs` | that last search under blocking units, counting first only the units its paths meet |
+//! | `units_met.rs` | that last search, counting first only the units its paths meet |
 //! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
 //!
 //! **Open list.** An indexed 4-ary heap: when a cheaper route to an open anchor turns up, its

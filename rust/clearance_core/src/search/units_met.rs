@@ -1,40 +1,40 @@
-//! The whole search round blocking units, counting only the units its paths meet.
+//! The whole search round other units, counting only the units its paths meet.
 //!
 //! A search that counts other units pays for them at every ray it casts (`jump/units.rs`):
 //! each ray scans the units' bits beside it, and the more units a map holds, the more rays
 //! stop at one. Yet the units that decide a query are usually a handful: those in the way of
-//! its cheap paths. So under [`OtherUnits::Block`] the whole search of `detours.rs` (step 3)
-//! first counts only the units that the path as if alone runs into, and adds units only as
-//! its own paths run into them. (The detours of step 2 count every unit: they are short, and
-//! a view of a few units, made for each, cost them more than it saved.)
+//! its cheap paths. So the whole search of `detours.rs` (step 3) first counts only the units
+//! that the path as if alone runs into, and adds units only as its own paths run into them.
+//! (The detours of step 2 count every unit: they are short, and a view of a few units, made
+//! for each, cost them more than it saved.)
 //!
 //! # Why the answer is the same
 //!
-//! Write `G` for the query's graph, which removes the anchors every counted unit blocks
-//! (the start kept), and `G_S` for the graph that removes only those of a subset `S` of
-//! the units. Every anchor `G` keeps, `G_S` keeps, and a step is legal on a graph exactly when
-//! the anchors it enters and passes are kept, so every path on `G` is a path on `G_S` at the
-//! same cost, and the optimum on `G_S` is at most the optimum on `G`. A search on `G_S`
-//! therefore:
+//! Write `G` for the query's graph with every counted unit, and `G_S` for the graph with only
+//! a subset `S` of them. Under [`OtherUnits::Block`] a unit removes the anchors it blocks (the
+//! start kept), and a step is legal exactly when the anchors it enters and passes are kept;
+//! under [`OtherUnits::Cost`] a unit raises what entering its anchors costs to `max(m, M)`.
+//! Either way every path on `G` is a path on `G_S`, costing there no more than on `G`, and it
+//! costs the same on both when none of its steps enters or passes an anchor of a unit outside
+//! `S`. So the optimum on `G_S` is at most the optimum on `G`, and a search on `G_S`:
 //!
 //! * finding nothing cheaper than an incumbent (a path on `G` in hand, `incumbent.rs`; or, with
 //!   no incumbent, finding no path at all) shows that nothing on `G` is cheaper either;
-//! * finding a path that is also legal on `G` (no step enters or passes an anchor of a unit
-//!   outside `S`) has found an optimum on `G`: its cost is the optimum on `G_S`, no more than
-//!   the optimum on `G`, and it is a path on `G`.
+//! * finding a path none of whose steps enters or passes an anchor of a unit outside `S` has
+//!   found an optimum on `G`: the path costs on `G` what it costs on `G_S`, the optimum there,
+//!   which is no more than the optimum on `G`.
 //!
-//! Otherwise the path found steps where a unit outside `S` stands: that unit joins `S` and the
-//! search runs again. Each round adds at least one unit, so this ends; after
-//! [`MET_ROUNDS`] rounds the search counts every unit, as it did before. The bound of
-//! `incumbent.rs` holds on `G_S` as on `G` (its proof needs only that units remove anchors),
-//! and so does the search from the goal of `detours.rs` (`G_S` is as undirected as `G`).
-//! Under [`OtherUnits::Cost`] units are never left out: an anchor's cost on `G_S` would differ
-//! from its cost on `G` without any step being illegal, so the second test above would not
-//! apply.
+//! Otherwise the units whose anchors the path found enters or passes join `S`, and the search
+//! runs again. Each round adds at least one unit, so this ends; after [`MET_ROUNDS`] rounds
+//! the search counts every unit, as it did before. The bound of `incumbent.rs` holds on `G_S`
+//! as on `G` (its proof needs only that units never make a step cheaper), and so does the
+//! search from the goal of `detours.rs`, which runs only where `G` is undirected, and `G_S`
+//! is then too. (Under `Cost` a step that only passes a unit's anchor costs the same on both
+//! graphs: adding its unit is not needed, only harmless.)
 
 use super::detours::RoundUnits;
 use super::{SearchOptions, SearchOutcome, SearchScratch, UnitsInSearch, UnitsView, ViewKey};
-use crate::occupancy::{OtherUnits, Unit, UnitId};
+use crate::occupancy::{Unit, UnitId};
 
 /// Searches on some of the units before the search counts them all (see the module docs).
 const MET_ROUNDS: usize = 3;
@@ -52,8 +52,8 @@ pub(crate) struct UnitSource<'a> {
 impl RoundUnits<'_> {
     /// The whole search with the units of `options` from `ends.0` to `ends.1` (the start and
     /// the goal, either way round), its path from the start (`alone_path[0]`) to the goal,
-    /// given the path as if alone `alone_path`; with [`UnitSource`] and blocking units,
-    /// counting the units met first (see the module docs). `met_view` is memory for their
+    /// given the path as if alone `alone_path`; with [`UnitSource`], counting the units met
+    /// first (see the module docs). `met_view` is memory for their
     /// views.
     pub(super) fn whole_search(
         &self,
@@ -67,9 +67,6 @@ impl RoundUnits<'_> {
             let (Some(source), Some(all)) = (self.met, options.units) else {
                 break 'search self.run(scratch, options, from, to);
             };
-            if all.rule != OtherUnits::Block {
-                break 'search self.run(scratch, options, from, to);
-            }
             let mut met = Vec::new();
             all.view.units_met(alone_path, &mut met);
             let mut expanded = 0;

@@ -196,7 +196,8 @@ impl UnitsView {
 
     /// Adds to `met`, once each, every counted unit whose blocked rectangle holds an anchor
     /// that a step of `path` (as in [`clear_along`](Self::clear_along)) enters or passes
-    /// diagonally: the units that make those steps illegal.
+    /// diagonally: the units that make those steps illegal under `Block`, or may make them
+    /// dearer under `Cost`.
     pub(crate) fn units_met(&self, path: &[usize], met: &mut Vec<UnitId>) {
         let width = self.width;
         for step in self.unclear_steps(path, width) {

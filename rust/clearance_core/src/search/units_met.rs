@@ -53,8 +53,7 @@ impl RoundUnits<'_> {
     /// The whole search with the units of `options` from `ends.0` to `ends.1` (the start and
     /// the goal, either way round), its path from the start (`alone_path[0]`) to the goal,
     /// given the path as if alone `alone_path`; with [`UnitSource`], counting the units met
-    /// first (see the module docs). `met_view` is memory for their
-    /// views.
+    /// first (see the module docs). `met_view` is memory for their views.
     pub(super) fn whole_search(
         &self,
         scratch: &mut SearchScratch,

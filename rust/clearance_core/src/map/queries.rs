@@ -289,11 +289,11 @@ impl PathMap {
             // distances with the units: a search with them and that table costs less anyway.
             Some(_) if query.max_expansions.is_none() && !searches_with_units_only => {
                 let round_units = RoundUnits {
-                    met: Some(UnitSource {
+                    met: UnitSource {
                         units: self.occupancy.units(),
                         key: self.view_key(checked.size),
                         start,
-                    }),
+                    },
                     graph,
                     movement,
                     width,

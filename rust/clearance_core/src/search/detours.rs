@@ -77,8 +77,8 @@ pub(crate) struct RoundUnits<'a> {
     pub alone: SearchOptions<'a>,
     pub with_units: SearchOptions<'a>,
     /// Where views of some of the units come from, for a whole search that counts only the
-    /// units its paths meet (`units_met.rs`); `None` to count every unit at once.
-    pub met: Option<UnitSource<'a>>,
+    /// units its paths meet (`units_met.rs`).
+    pub met: UnitSource<'a>,
 }
 
 impl RoundUnits<'_> {

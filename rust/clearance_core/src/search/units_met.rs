@@ -52,8 +52,8 @@ pub(crate) struct UnitSource<'a> {
 impl RoundUnits<'_> {
     /// The whole search with the units of `options` from `ends.0` to `ends.1` (the start and
     /// the goal, either way round), its path from the start (`alone_path[0]`) to the goal,
-    /// given the path as if alone `alone_path`; with [`UnitSource`], counting the units met
-    /// first (see the module docs). `met_view` is memory for their views.
+    /// given the path as if alone `alone_path`, counting the units met first (see the module
+    /// docs). `met_view` is memory for their views.
     pub(super) fn whole_search(
         &self,
         scratch: &mut SearchScratch,
@@ -63,7 +63,8 @@ impl RoundUnits<'_> {
         alone_path: &[usize],
     ) -> SearchOutcome {
         let mut outcome = 'search: {
-            let (Some(source), Some(all)) = (self.met, options.units) else {
+            let source = self.met;
+            let Some(all) = options.units else {
                 break 'search self.run(scratch, options, from, to);
             };
             let mut met = Vec::new();

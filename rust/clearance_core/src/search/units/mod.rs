@@ -202,16 +202,12 @@ impl UnitsView {
         let width = self.width;
         for step in self.unclear_steps(path, width) {
             let (from, to) = (path[step], path[step + 1]);
-            let mut anchors = [Some(to), None, None];
-            if diagonal_step(from, to, width) {
-                let vertical = if to > from {
-                    width
-                } else {
-                    width.wrapping_neg()
-                };
-                anchors[1] = Some(from.wrapping_add(vertical));
-                anchors[2] = Some(to.wrapping_sub(vertical));
-            }
+            let passed = passed_anchors(from, to, width);
+            let anchors = [
+                Some(to),
+                passed.map(|pair| pair.0),
+                passed.map(|pair| pair.1),
+            ];
             for anchor in anchors.into_iter().flatten() {
                 if !self.is_blocked(anchor) {
                     continue;
@@ -235,17 +231,9 @@ impl UnitsView {
         if self.is_blocked(to) {
             return false;
         }
-        if !diagonal_step(from, to, width) {
-            return true;
-        }
-        // The two anchors the step passes: beside `from` vertically, beside `to` horizontally
-        // (a diagonal step's offset, `±width ± 1`, has the sign of its vertical part).
-        let vertical = if to > from {
-            width
-        } else {
-            width.wrapping_neg()
-        };
-        !self.is_blocked(from.wrapping_add(vertical)) && !self.is_blocked(to.wrapping_sub(vertical))
+        passed_anchors(from, to, width).is_none_or(|(beside_from, beside_to)| {
+            !self.is_blocked(beside_from) && !self.is_blocked(beside_to)
+        })
     }
 
     /// The fewest steps, from 1 to `steps`, after which a walk from the anchor stored at
@@ -431,6 +419,23 @@ impl UnitsView {
             + self.exempt.capacity()
             + self.exempted.capacity() * std::mem::size_of::<usize>()
     }
+}
+
+/// The two anchors a diagonal step from the anchor stored at `from` to its neighbour at `to`
+/// passes (on a map `width` wide): beside `from` vertically, beside `to` horizontally; `None`
+/// for a straight step.
+#[inline(always)]
+fn passed_anchors(from: usize, to: usize, width: usize) -> Option<(usize, usize)> {
+    if !diagonal_step(from, to, width) {
+        return None;
+    }
+    // A diagonal step's offset, `±width ± 1`, has the sign of its vertical part.
+    let vertical = if to > from {
+        width
+    } else {
+        width.wrapping_neg()
+    };
+    Some((from.wrapping_add(vertical), to.wrapping_sub(vertical)))
 }
 
 /// A diagonal ray from the anchor stored at `from`, at `(x, y)`, by `(dx, dy)` a step, for

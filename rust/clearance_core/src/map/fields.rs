@@ -2,13 +2,13 @@
 //! answered by one field.
 
 use super::queries::with_thread_scratch;
-use super::queries::Exemptions;
 use super::PathMap;
 use crate::flow_field::{FieldSource, FlowField, FlowFieldOptions};
 use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
+use crate::search::Counted;
 use crate::search::{graph_with_units, paths_from, UnitsView};
 
 impl PathMap {
@@ -137,15 +137,18 @@ impl PathMap {
         if options.other_units == OtherUnits::Ignore || self.occupancy.is_empty() {
             return Ok(None);
         }
-        let exempt = Exemptions::new(None, &options.exempt_units);
+        let exempt = Counted::AllBut {
+            moving: None,
+            listed: &options.exempt_units,
+        };
         let mut view = UnitsView::default();
-        if !self.count_units(&mut view, size, usize::MAX, |id| !exempt.contains(id)) {
+        if !self.count_units(&mut view, size, usize::MAX, exempt) {
             return Ok(None);
         }
         if options.other_units == OtherUnits::Block {
             if let Some(&goal) = goals.iter().find(|&&goal| view.is_blocked(goal)) {
                 return Err(PathResult {
-                    occupied_by: self.unit_on(self.grid.cell_at(goal), size, &exempt),
+                    occupied_by: self.unit_on(self.grid.cell_at(goal), size, exempt),
                     ..PathResult::failure(PathCode::GoalOccupied)
                 });
             }

@@ -12,12 +12,11 @@ use crate::query::PathQuery;
 use crate::query::SearchMode;
 use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
 use crate::search::{
-    estimate, search, Algorithm, RoundUnits, SearchOptions, SearchScratch, UnitSource,
+    estimate, search, Algorithm, Counted, RoundUnits, SearchOptions, SearchScratch, UnitSource,
     UnitsInSearch, UnitsView, ViewKey,
 };
 use crate::smoothing::Smoothing;
 use std::cell::RefCell;
-use std::collections::HashSet;
 
 thread_local! {
     static THREAD_SCRATCH: RefCell<SearchScratch> = RefCell::new(SearchScratch::new());
@@ -194,8 +193,7 @@ impl PathMap {
         if query.other_units == OtherUnits::Ignore || self.occupancy.is_empty() {
             return false;
         }
-        let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
-        self.count_units(view, size, start, |id| !exempt.contains(id))
+        self.count_units(view, size, start, others_counted(query))
     }
 
     /// Records in `view` the units whose id `counts` accepts, for an agent of `size` whose
@@ -206,9 +204,9 @@ impl PathMap {
         view: &mut UnitsView,
         size: u8,
         start: usize,
-        counts: impl Fn(UnitId) -> bool,
+        counted: Counted<'_>,
     ) -> bool {
-        view.update(self.view_key(size), self.occupancy.units(), counts, start);
+        view.update(self.view_key(size), self.occupancy.units(), counted, start);
         !view.is_empty()
     }
 
@@ -235,10 +233,9 @@ impl PathMap {
     ) -> PathResult {
         let (start, goal) = (checked.start, checked.goal);
         let blocking = units.filter(|units| units.rule == OtherUnits::Block);
-        let exempt = Exemptions::new(query.moving_unit, query.exempt_units);
         let occupied_by = blocking
             .filter(|units| units.view.is_blocked(goal))
-            .and_then(|_| self.unit_on(query.goal, checked.size, &exempt));
+            .and_then(|_| self.unit_on(query.goal, checked.size, others_counted(query)));
         if occupied_by.is_some() && !query.allow_partial_path {
             return PathResult {
                 occupied_by,
@@ -345,7 +342,7 @@ impl PathMap {
                 checked.size,
                 (&path, &outcome.path),
                 units.map_or(OtherUnits::Ignore, |units| units.rule),
-                &exempt,
+                others_counted(query),
             ),
         };
         PathResult {
@@ -392,12 +389,13 @@ impl PathMap {
         (cells, weights)
     }
 
-    /// One unit, not `exempt`, whose footprint overlaps that of an agent of `size` at `anchor`.
-    pub(super) fn unit_on(&self, anchor: Cell, size: u8, exempt: &Exemptions) -> Option<UnitId> {
+    /// One unit that `counted` counts whose footprint overlaps that of an agent of `size` at
+    /// `anchor`.
+    pub(super) fn unit_on(&self, anchor: Cell, size: u8, counted: Counted<'_>) -> Option<UnitId> {
         let side = i32::from(size);
         let goal = Region::new(anchor.x, anchor.y, side, side);
         (self.occupancy.units().iter())
-            .find(|unit| !exempt.contains(unit.id) && overlaps(unit.footprint(), goal))
+            .find(|unit| overlaps(unit.footprint(), goal) && counted.counts(unit.id))
             .map(|unit| unit.id)
     }
 
@@ -525,33 +523,11 @@ pub(super) struct CheckedQuery<'a> {
     goal_shortfall: Option<ClearanceShortfall>,
 }
 
-/// The units a query exempts: the moving unit and its list, looked up in a set when the list
-/// is long (a whole group order's).
-pub(super) struct Exemptions<'a> {
-    moving: Option<UnitId>,
-    listed: &'a [UnitId],
-    set: Option<HashSet<UnitId>>,
-}
-
-impl<'a> Exemptions<'a> {
-    pub(super) fn new(moving: Option<UnitId>, listed: &'a [UnitId]) -> Self {
-        let set = (listed.len() > 16).then(|| listed.iter().copied().collect());
-        Exemptions {
-            moving,
-            listed,
-            set,
-        }
-    }
-
-    // Every query's view asks this of every unit on the map: inlined, it costs a compare or
-    // two where nothing is exempt.
-    #[inline]
-    pub(super) fn contains(&self, id: UnitId) -> bool {
-        self.moving == Some(id)
-            || match &self.set {
-                Some(set) => set.contains(&id),
-                None => self.listed.contains(&id),
-            }
+/// The units a query counts: every unit but the moving one and those it exempts.
+fn others_counted<'a>(query: &PathQuery<'a>) -> Counted<'a> {
+    Counted::AllBut {
+        moving: query.moving_unit,
+        listed: query.exempt_units,
     }
 }
 

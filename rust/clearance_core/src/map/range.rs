@@ -9,6 +9,7 @@ use crate::paged::PagedVec;
 use crate::query::PathQuery;
 use crate::range::{fixed_budget, MovementRange, RangeOptions, MAX_TURNS};
 use crate::result::PathCode;
+use crate::search::Counted;
 use crate::search::{range_search, Budget, RangeCosts, RangeFound, Unblocked, UnitsView};
 
 impl PathMap {
@@ -111,7 +112,12 @@ impl PathMap {
         let mut allies = UnitsView::default();
         let is_ally = |id| options.allies.contains(&id) && options.moving_unit != Some(id);
         let any_allies = !options.allies.is_empty()
-            && self.count_units(&mut allies, checked.size, checked.start, is_ally);
+            && self.count_units(
+                &mut allies,
+                checked.size,
+                checked.start,
+                Counted::Accepted(&is_ally),
+            );
         let passable_only = reached
             .iter()
             .map(|entry| any_allies && allies.is_blocked(entry.anchor as usize))

@@ -34,7 +34,7 @@
 //! if its footprint does not fit where it stands, `NO_PATH` otherwise (it is cut off from
 //! every free anchor round the target, or every one it could reach was taken).
 
-use super::queries::{Exemptions, GivenLandmarks};
+use super::queries::GivenLandmarks;
 use super::slots::SlotRequest;
 use super::PathMap;
 use crate::error::UnitError;
@@ -43,6 +43,7 @@ use crate::landmarks::{LandmarkPlacement, LandmarkTable};
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::query::{PathQuery, SearchMode};
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
+use crate::search::Counted;
 use crate::search::{graph_with_units, UnitsView};
 use crate::smoothing::Smoothing;
 
@@ -256,10 +257,13 @@ impl PathMap {
             return None;
         }
         let mut view = UnitsView::default();
-        let exempt = Exemptions::new(None, exempt);
+        let exempt = Counted::AllBut {
+            moving: None,
+            listed: exempt,
+        };
         let with_units = options.other_units == OtherUnits::Block
             && self.fits(table_bytes.saturating_add(terrain.memory_bytes()))
-            && self.count_units(&mut view, 1, usize::MAX, |id| !exempt.contains(id));
+            && self.count_units(&mut view, 1, usize::MAX, exempt);
         let patched = with_units.then(|| graph_with_units(&terrain, &view, OtherUnits::Block));
         let graph = patched.as_ref().unwrap_or(&terrain);
         let placement = LandmarkPlacement::At(vec![anchor]);

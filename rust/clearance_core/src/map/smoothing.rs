@@ -1,7 +1,6 @@
 //! Taut waypoints of a path: for query results that ask for them, and for any path of legal
 //! steps a caller holds (a flow field's, say).
 
-use super::queries::Exemptions;
 use super::PathMap;
 use crate::clearance::ClearanceLayer;
 use crate::error::SmoothingError;
@@ -10,6 +9,7 @@ use crate::grid::Cell;
 use crate::movement::DIRECTIONS;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
+use crate::search::Counted;
 use crate::search::UnitsView;
 use crate::smoothing::{taut_waypoints, CellRules, CellUnits, PathAnchors};
 
@@ -66,10 +66,12 @@ impl PathMap {
             return Err(SmoothingError::UnknownUnit { id });
         }
         let indices = self.checked_steps(path, found, profile, size)?;
-        let exempt = Exemptions::new(None, exempt_units);
+        let exempt = Counted::AllBut {
+            moving: None,
+            listed: exempt_units,
+        };
         let mut view = UnitsView::default();
-        if other_units == OtherUnits::Block
-            && self.count_units(&mut view, size, indices[0], |id| !exempt.contains(id))
+        if other_units == OtherUnits::Block && self.count_units(&mut view, size, indices[0], exempt)
         {
             let width = self.grid.width();
             if let Some(index) =
@@ -83,7 +85,7 @@ impl PathMap {
             }
         }
         let path = (path, &indices[..]);
-        Ok(self.waypoints_along(&mut view, found, size, path, other_units, &exempt))
+        Ok(self.waypoints_along(&mut view, found, size, path, other_units, exempt))
     }
 
     /// The storage indices of `path`, checked to be a chain of legal steps for an agent of
@@ -144,7 +146,7 @@ impl PathMap {
         size: u8,
         (path, indices): (&[Cell], &[usize]),
         rule: OtherUnits,
-        exempt: &Exemptions,
+        exempt: Counted<'_>,
     ) -> Vec<Cell> {
         if path.is_empty() {
             return Vec::new();
@@ -160,7 +162,7 @@ impl PathMap {
         // Size 1 and no start: the view's blocked anchors are the cells under counted units.
         let counted = rule != OtherUnits::Ignore
             && !self.occupancy.is_empty()
-            && self.count_units(cells, 1, usize::MAX, |id| !exempt.contains(id));
+            && self.count_units(cells, 1, usize::MAX, exempt);
         let units = counted.then_some(CellUnits { cells, rule });
         let clearance = self.clearance_layer_for(&profile.capability());
         let rules = CellRules::new(

@@ -33,8 +33,10 @@
 //! graphs: adding its unit is not needed, only harmless.)
 
 use super::detours::RoundUnits;
-use super::{SearchOptions, SearchOutcome, SearchScratch, UnitsInSearch, UnitsView, ViewKey};
-use crate::occupancy::{Unit, UnitId};
+use super::{
+    Counted, SearchOptions, SearchOutcome, SearchScratch, UnitsInSearch, UnitsView, ViewKey,
+};
+use crate::occupancy::Unit;
 
 /// Searches on some of the units before the search counts them all (see the module docs).
 const MET_ROUNDS: usize = 3;
@@ -71,8 +73,7 @@ impl RoundUnits<'_> {
             all.view.units_met(alone_path, &mut met);
             let mut expanded = 0;
             for _ in 0..MET_ROUNDS {
-                let counted = |id: UnitId| met.contains(&id);
-                met_view.update(source.key, source.units, counted, source.start);
+                met_view.update(source.key, source.units, Counted::Only(&met), source.start);
                 let some_units = SearchOptions {
                     units: Some(UnitsInSearch {
                         view: met_view,

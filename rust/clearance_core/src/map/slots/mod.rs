@@ -55,6 +55,7 @@ use crate::graph::AnchorGraph;
 use crate::grid::Cell;
 use crate::occupancy::UnitId;
 use crate::profile::AgentProfile;
+use crate::search::Counted;
 use crate::search::UnitsView;
 use search::SlotSearch;
 use std::cmp::Reverse;
@@ -229,7 +230,13 @@ impl PathMap {
     ) -> SlotSearch {
         let (width, height) = (self.grid.width(), self.grid.height());
         let mut view = UnitsView::default();
-        self.count_units(&mut view, size, usize::MAX, |id| !group.contains(&id));
+        let outside_group = |id| !group.contains(&id);
+        self.count_units(
+            &mut view,
+            size,
+            usize::MAX,
+            Counted::Accepted(&outside_group),
+        );
         let legal = |anchor: usize| graph.regions.is_labelled(anchor) && !view.is_blocked(anchor);
         let (x, y) = (target % width, target / width);
         let reach = usize::from(size) - 1;

@@ -39,31 +39,66 @@ pub(crate) struct ViewKey {
     pub origin: (i32, i32),
 }
 
+/// Which units of its key a view counts.
+#[derive(Clone, Copy)]
+pub(crate) enum Counted<'a> {
+    /// Every unit but the moving one, if named, and the listed ones.
+    AllBut {
+        moving: Option<UnitId>,
+        listed: &'a [UnitId],
+    },
+    /// Only the listed units.
+    Only(&'a [UnitId]),
+    /// The units whose id the test accepts.
+    Accepted(&'a dyn Fn(UnitId) -> bool),
+}
+
+impl Counted<'_> {
+    /// Whether the unit with id `id` counts.
+    pub(crate) fn counts(&self, id: UnitId) -> bool {
+        match *self {
+            Counted::AllBut { moving, listed } => moving != Some(id) && !listed.contains(&id),
+            Counted::Only(listed) => listed.contains(&id),
+            Counted::Accepted(test) => test(id),
+        }
+    }
+}
+
 /// Up to this many exempt units are taken out one by one; beyond, the view is set again from
 /// the counted units (the one-by-one cost grows with exempt units times units).
 const FEW_EXEMPT: usize = 16;
 
 impl UnitsView {
-    /// Makes the view answer for the units among `units` that `counts` accepts, for the agent
-    /// and map of `key` (`units` must be the occupancy `key` names), with the anchor stored at
+    /// Makes the view answer for the units of `units` that `counted` counts, for the agent and
+    /// map of `key` (`units` must be the occupancy `key` names), with the anchor stored at
     /// `start` never blocked (`usize::MAX` for none).
+    ///
+    /// Finding the units to exempt takes time in the exempt (or, with
+    /// [`Counted::Only`], the counted) units, not in every unit, where the ids are listed.
     pub(crate) fn update(
         &mut self,
         key: ViewKey,
         units: &[Unit],
-        counts: impl Fn(UnitId) -> bool,
+        counted: Counted<'_>,
         start: usize,
     ) {
         if self.key != Some(key) {
             self.build(key, units);
-            self.exempt_from(counts);
-        } else if self.exempts_the_same(&counts) {
-            // A group's members one after another: only the start changes.
-            self.restore_start();
-        } else if !self.recount_few(&counts) {
-            self.take_back();
-            self.exempt_from(counts);
         }
+        self.restore_start();
+        let mut exempt = std::mem::take(&mut self.wanted);
+        self.exempt_indices(counted, &mut exempt);
+        if exempt != self.exempted {
+            if self.exempted.len() > FEW_EXEMPT && exempt.len() > FEW_EXEMPT {
+                // Views of a few units, as `units_met.rs` makes them, one after another.
+                self.recount(&exempt);
+            } else {
+                self.take_back();
+                self.exempt_from(&exempt);
+            }
+        }
+        // A group's members one after another keep the exemptions: only the start changes.
+        self.wanted = exempt;
         if start < self.width * self.height {
             self.start = Some((start, self.is_blocked(start)));
             self.set_start_bits(start, false);
@@ -76,36 +111,64 @@ impl UnitsView {
         matches!(self.start, Some((_, true)))
     }
 
-    /// Whether `counts` refuses exactly the units the last update exempted.
-    fn exempts_the_same(&self, counts: &impl Fn(UnitId) -> bool) -> bool {
-        (self.units.iter().zip(&self.exempt)).all(|(unit, &exempt)| exempt != counts(unit.id))
-    }
-
-    /// Where the last update and this one (`counts`) both exempt more than [`FEW_EXEMPT`]
-    /// units (a view of a few units, as `units_met.rs` makes them), moves the view from the
-    /// units it counted to those `counts` accepts directly, without setting every exempt
-    /// unit back first, and returns `true`; otherwise changes nothing and returns `false`.
-    ///
-    /// With the start's bit restored the bits are the union of the counted units' rectangles,
-    /// so clearing those rectangles clears every bit, and setting the new ones makes their
-    /// union.
-    fn recount_few(&mut self, counts: &impl Fn(UnitId) -> bool) -> bool {
-        let exempt_now = self.units.iter().filter(|unit| !counts(unit.id)).count();
-        if self.exempted.len() <= FEW_EXEMPT || exempt_now <= FEW_EXEMPT {
-            return false;
-        }
-        self.restore_start();
-        self.mark_units(false, true);
-        self.exempted.clear();
-        for (index, unit) in self.units.iter().enumerate() {
-            self.exempt[index] = !counts(unit.id);
-            if self.exempt[index] {
-                self.exempted.push(index);
+    /// Sets `exempt` to the indices into `units`, ascending, of the units `counted` refuses.
+    fn exempt_indices(&self, counted: Counted<'_>, exempt: &mut Vec<usize>) {
+        exempt.clear();
+        match counted {
+            Counted::AllBut { moving, listed } => {
+                for id in moving.into_iter().chain(listed.iter().copied()) {
+                    exempt.extend(self.indices_of(id));
+                }
+                exempt.sort_unstable();
+                exempt.dedup();
+            }
+            Counted::Only(listed) => {
+                // The counted ones first, then every other index.
+                for &id in listed {
+                    exempt.extend(self.indices_of(id));
+                }
+                exempt.sort_unstable();
+                exempt.dedup();
+                let counted = exempt.len();
+                for index in 0..self.units.len() {
+                    if exempt[..counted].binary_search(&index).is_err() {
+                        exempt.push(index);
+                    }
+                }
+                exempt.drain(..counted);
+            }
+            Counted::Accepted(test) => {
+                let refused = |index: &usize| !test(self.units[*index].id);
+                exempt.extend((0..self.units.len()).filter(refused));
             }
         }
+    }
+
+    /// The indices into `units` of the units with id `id`.
+    fn indices_of(&self, id: UnitId) -> impl Iterator<Item = usize> + '_ {
+        let first = self.by_id.partition_point(|&(other, _)| other < id);
+        (self.by_id[first..].iter())
+            .take_while(move |&&(other, _)| other == id)
+            .map(|&(_, index)| index)
+    }
+
+    /// Moves the view from the units it counted to all but `exempt` (more than
+    /// [`FEW_EXEMPT`] indices, as the last update's were) directly, without setting every
+    /// exempt unit back first.
+    ///
+    /// With the start's bit restored the bits are the union of the counted units'
+    /// rectangles, so clearing those rectangles clears every bit, and setting the new ones
+    /// makes their union.
+    fn recount(&mut self, exempt: &[usize]) {
+        self.mark_units(false, true);
+        self.exempt.fill(false);
+        for &index in exempt {
+            self.exempt[index] = true;
+        }
+        self.exempted.clear();
+        self.exempted.extend_from_slice(exempt);
         self.mark_units(true, true);
         self.sort_touched();
-        true
     }
 
     /// Sets the last update's start blocked again if it was.
@@ -192,6 +255,14 @@ impl UnitsView {
             });
             self.exempt.push(false);
         }
+        self.by_id.clear();
+        let ids = self
+            .units
+            .iter()
+            .enumerate()
+            .map(|(index, unit)| (unit.id, index));
+        self.by_id.extend(ids);
+        self.by_id.sort_unstable();
         self.sort_touched();
         let rects = || self.units.iter().map(|unit| unit.touched);
         self.tallest = rects().map(|r| r.y1 - r.y0).max().unwrap_or(0);
@@ -199,18 +270,17 @@ impl UnitsView {
         self.key = Some(key);
     }
 
-    /// Takes the units that `counts` refuses out of the view (see the module docs).
-    fn exempt_from(&mut self, counts: impl Fn(UnitId) -> bool) {
-        for (index, unit) in self.units.iter().enumerate() {
-            if !counts(unit.id) {
-                self.exempted.push(index);
-                self.exempt[index] = true;
-            }
-        }
-        if self.exempted.is_empty() {
+    /// Takes the units at `exempt` (indices into `units`, ascending) out of a view that
+    /// counts every unit (see the module docs).
+    fn exempt_from(&mut self, exempt: &[usize]) {
+        if exempt.is_empty() {
             return;
         }
-        let exempted = std::mem::take(&mut self.exempted);
+        for &index in exempt {
+            self.exempt[index] = true;
+        }
+        let mut exempted = std::mem::take(&mut self.exempted);
+        exempted.extend_from_slice(exempt);
         if exempted.len() > FEW_EXEMPT {
             self.mark_units(false, false);
             self.mark_units(true, true);
@@ -404,7 +474,17 @@ mod tests {
                 _ => rng.below((shape.0 * shape.1) as u64) as usize,
             };
             let counts = |id: UnitId| !exempt.contains(&id);
-            view.update(key, &units, counts, start);
+            // The same units named each of the three ways.
+            let counted_ids: Vec<UnitId> = (0..40).filter(|&id| counts(id)).collect();
+            let counted = match rng.below(3) {
+                0 => Counted::AllBut {
+                    moving: exempt.first().copied(),
+                    listed: exempt.get(1..).unwrap_or_default(),
+                },
+                1 => Counted::Only(&counted_ids),
+                _ => Counted::Accepted(&counts),
+            };
+            view.update(key, &units, counted, start);
             let (blocked, touched) = expected(shape, i64::from(size), &units, counts, start);
             for (at, (&blocked, &touched)) in blocked.iter().zip(&touched).enumerate() {
                 assert_eq!(view.is_blocked(at), blocked, "round {round}, anchor {at}");

@@ -60,7 +60,7 @@ use crate::movement::{diagonal_step, Direction, DIRECTIONS};
 use crate::occupancy::UnitId;
 use band::first_in_band;
 use bits::{first_run_end, first_set};
-pub(crate) use build::ViewKey;
+pub(crate) use build::{Counted, ViewKey};
 pub(crate) use graph::graph_with_units;
 
 /// A rectangle of anchors in map-local coordinates, `x0..x1` by `y0..y1`.
@@ -110,8 +110,12 @@ pub struct UnitsView {
     units: Vec<UnitRects>,
     /// Whether each of `units` is exempt from the current query.
     exempt: Vec<bool>,
-    /// The indices of the exempt units.
+    /// The indices of the exempt units, ascending.
     exempted: Vec<usize>,
+    /// Every unit's id and index, by id.
+    by_id: Vec<(UnitId, usize)>,
+    /// Memory for the next update's exempt indices.
+    wanted: Vec<usize>,
     /// The current query's start and whether it was blocked before the query cleared it.
     start: Option<(usize, bool)>,
 }
@@ -228,6 +232,11 @@ impl UnitsView {
     /// blocked anchor and passes none diagonally.
     #[inline]
     fn step_clear(&self, from: usize, to: usize, width: usize) -> bool {
+        // An anchor is touched when it or one of its eight neighbours is blocked, and the
+        // anchors a diagonal step passes are neighbours of `to`: one bit settles most steps.
+        if !self.is_touched(to) {
+            return true;
+        }
         if self.is_blocked(to) {
             return false;
         }
@@ -248,7 +257,10 @@ impl UnitsView {
         if steps == 0 || self.is_empty() {
             return None;
         }
-        let at = (from % self.width, from / self.width);
+        let at = self.xy(from);
+        if self.few_units() && !self.may_touch_straight(at, direction, steps) {
+            return None;
+        }
         self.touched_ahead(from, at, direction, steps)
     }
 
@@ -284,6 +296,9 @@ impl UnitsView {
         steps: usize,
     ) -> (Option<usize>, Option<usize>) {
         if steps == 0 || self.is_empty() {
+            return (None, None);
+        }
+        if self.few_units() && !self.may_touch_straight(self.xy(from), direction, steps) {
             return (None, None);
         }
         let Direction { dx, dy } = DIRECTIONS[direction];
@@ -345,6 +360,9 @@ impl UnitsView {
             return None;
         }
         let ray = DiagonalRay::new(from, direction, steps, self.width, parts);
+        if !self.may_touch_diagonal(&ray) {
+            return None;
+        }
         if steps <= SHORT_DIAGONAL {
             self.diagonal_by_steps(&ray, part_steps)
         } else {
@@ -406,6 +424,65 @@ impl UnitsView {
         (best <= last).then_some(best as usize)
     }
 
+    /// The column and row of the anchor stored at `anchor`.
+    #[inline(always)]
+    fn xy(&self, anchor: usize) -> (usize, usize) {
+        (anchor % self.width, anchor / self.width)
+    }
+
+    /// Whether the view counts so few units that a ray is worth testing against their
+    /// touched rectangles before its bits are scanned (as in the views of `units_met.rs`).
+    #[inline(always)]
+    fn few_units(&self) -> bool {
+        self.touched.len() <= FEW_RECTANGLES
+    }
+
+    /// Whether a counted unit's touched rectangle meets the columns `xs` of the rows `ys`
+    /// (half-open ranges). Always `true` when the view counts many units, so that `false`
+    /// means "no touched anchor there" and `true` only "maybe".
+    #[inline]
+    fn may_touch(&self, xs: (usize, usize), ys: (usize, usize)) -> bool {
+        !self.few_units()
+            || (self.touched.iter())
+                .any(|rect| rect.x0 < xs.1 && xs.0 < rect.x1 && rect.y0 < ys.1 && ys.0 < rect.y1)
+    }
+
+    /// Whether a straight walk of `steps` steps from `(x, y)` in `direction` may reach a
+    /// touched anchor ([`may_touch`](Self::may_touch) of the anchors it enters).
+    #[inline]
+    fn may_touch_straight(&self, (x, y): (usize, usize), direction: usize, steps: usize) -> bool {
+        let Direction { dx, dy } = DIRECTIONS[direction];
+        let along = |at: usize, delta: i32| match delta {
+            1.. => (at + 1, at + steps + 1),
+            0 => (at, at + 1),
+            _ => (at.saturating_sub(steps), at),
+        };
+        self.may_touch(along(x, dx), along(y, dy))
+    }
+
+    /// Whether a diagonal ray may need the query's graph anywhere along it: whether a
+    /// touched rectangle meets the anchors on the ray's side of its origin in the rows the
+    /// ray crosses (where its horizontal parts run) or in the columns it crosses (where its
+    /// vertical parts run). Each anchor the ray or one of its straight parts enters lies in
+    /// one of those two bands, so `false` means none of them is touched.
+    #[inline]
+    fn may_touch_diagonal(&self, ray: &DiagonalRay) -> bool {
+        if !self.few_units() {
+            return true;
+        }
+        let (x, y, last) = (ray.x as usize, ray.y as usize, ray.last as usize);
+        let crossed = |at: usize, delta: isize| match delta {
+            1.. => (at + 1, at + last + 1),
+            _ => (at.saturating_sub(last), at),
+        };
+        let beyond = |at: usize, delta: isize, limit: usize| match delta {
+            1.. => (at + 1, limit),
+            _ => (0, at),
+        };
+        self.may_touch(beyond(x, ray.dx, self.width), crossed(y, ray.dy))
+            || self.may_touch(crossed(x, ray.dx), beyond(y, ray.dy, self.height))
+    }
+
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
         (self.blocked.capacity()
@@ -417,7 +494,8 @@ impl UnitsView {
                 * std::mem::size_of::<AnchorRect>()
             + self.units.capacity() * std::mem::size_of::<UnitRects>()
             + self.exempt.capacity()
-            + self.exempted.capacity() * std::mem::size_of::<usize>()
+            + (self.exempted.capacity() + self.wanted.capacity()) * std::mem::size_of::<usize>()
+            + self.by_id.capacity() * std::mem::size_of::<(UnitId, usize)>()
     }
 }
 
@@ -474,6 +552,10 @@ impl DiagonalRay {
         (self.from as isize + k * self.offset) as usize
     }
 }
+
+/// Views of at most this many counted units test a ray against their touched rectangles
+/// before scanning its bits (see [`UnitsView::may_touch`]).
+const FEW_RECTANGLES: usize = 8;
 
 /// Diagonal rays up to this long are checked step by step; longer ones by the band scan,
 /// whose cost grows with the rectangles beside the ray rather than with its length.

@@ -79,7 +79,7 @@ fn diagonal_rays_stop_where_a_straight_part_reaches_a_far_corner() {
             3 => units[0].anchor.y as usize * width + units[0].anchor.x as usize,
             _ => usize::MAX,
         };
-        view.update(key, &units, |_| true, start);
+        view.update(key, &units, Counted::Accepted(&|_| true), start);
         // Each unit's touched rectangle from the definition: the anchors within one step of
         // one whose footprint overlaps the unit's, on the map.
         let rects: Vec<_> = (units.iter())
@@ -167,7 +167,7 @@ fn moves_round_units_match_a_neighbour_by_neighbour_reading_on_and_off_the_edges
             shape,
             origin: (0, 0),
         };
-        view.update(key, &units, |_| true, usize::MAX);
+        view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
         let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < 9 && y < 7;
         for anchor in 0..shape.0 * shape.1 {
             let (x, y) = ((anchor % 9) as i64, (anchor / 9) as i64);
@@ -225,7 +225,7 @@ fn a_step_is_clear_when_its_anchor_and_the_two_it_passes_are_unblocked_on_any_wi
             shape,
             origin: (0, 0),
         };
-        view.update(key, &units, |_| true, usize::MAX);
+        view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
         let free = |x: i64, y: i64| !view.is_blocked(y as usize * width + x as usize);
         for from in 0..width * height {
             let (x, y) = ((from % width) as i64, (from / width) as i64);
@@ -248,4 +248,81 @@ fn a_step_is_clear_when_its_anchor_and_the_two_it_passes_are_unblocked_on_any_wi
         }
     }
     assert!(unclear > 20, "only {unclear} unclear steps");
+}
+
+#[test]
+fn rays_told_apart_from_a_few_units_by_their_rectangles_meet_no_touched_anchor() {
+    let (width, height) = (29usize, 21usize);
+    let (mut refused, mut tried) = (0, 0);
+    for seed in 0..12u64 {
+        let mut rng = crate::test_rng::TestRng(seed + 40);
+        let units: Vec<Unit> = (0..rng.below(FEW_RECTANGLES as i32) + 1)
+            .map(|i| Unit {
+                id: UnitId::from(i),
+                anchor: Cell::new(rng.below(width as i32), rng.below(height as i32)),
+                agent_size: rng.below(3) as u8 + 1,
+            })
+            .collect();
+        let key = ViewKey {
+            units_version: seed,
+            agent_size: rng.below(3) as u8 + 1,
+            shape: (width, height),
+            origin: (0, 0),
+        };
+        let mut view = UnitsView::default();
+        view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
+        assert!(view.few_units());
+        let touched = |x: isize, y: isize| {
+            (0..width as isize).contains(&x)
+                && (0..height as isize).contains(&y)
+                && view.is_touched(y as usize * width + x as usize)
+        };
+        // Every anchor `1..=steps` along `(dx, dy)` from `(x, y)`, and with `parts` every
+        // anchor a straight walk from one of those reaches, up to the map's edge.
+        let reached = |(x, y): (isize, isize), (dx, dy): (isize, isize), steps: isize, parts| {
+            (1..=steps).any(|k| {
+                let (ax, ay) = (x + k * dx, y + k * dy);
+                let part = |(px, py): (isize, isize)| {
+                    (1..(width + height) as isize).any(|i| touched(ax + i * px, ay + i * py))
+                };
+                touched(ax, ay) || (parts && (part((dx, 0)) || part((0, dy))))
+            })
+        };
+        for from in 0..width * height {
+            let (x, y) = (from % width, from / width);
+            let at = (x as isize, y as isize);
+            for (direction, &Direction { dx, dy }) in DIRECTIONS.iter().enumerate() {
+                let (dx, dy) = (dx as isize, dy as isize);
+                for steps in 1..=8usize {
+                    let (end_x, end_y) = (at.0 + steps as isize * dx, at.1 + steps as isize * dy);
+                    let on_map = (0..width as isize).contains(&end_x)
+                        && (0..height as isize).contains(&end_y);
+                    if !on_map {
+                        continue;
+                    }
+                    let diagonal = dx != 0 && dy != 0;
+                    let maybe = if diagonal {
+                        let ray = DiagonalRay::new(from, direction, steps, width, PARTS[direction]);
+                        view.may_touch_diagonal(&ray)
+                    } else {
+                        view.may_touch_straight((x, y), direction, steps)
+                    };
+                    if !maybe {
+                        let context = format!("seed {seed}, ({x}, {y}), {direction}, {steps}");
+                        assert!(
+                            !reached(at, (dx, dy), steps as isize, diagonal),
+                            "{context}"
+                        );
+                        refused += 1;
+                    }
+                    tried += 1;
+                }
+            }
+        }
+    }
+    // Most rays miss a few units' rectangles, and some do not.
+    assert!(
+        refused > tried / 2 && refused < tried,
+        "{refused} refused of {tried}"
+    );
 }

@@ -154,7 +154,8 @@ impl RoundUnits<'_> {
                 } else {
                     (start, goal)
                 };
-                let found = self.whole_search(scratch, met_view, options, ends, &first.path);
+                let found =
+                    self.whole_search(scratch, met_view, options, ends, (&first.path, &crossings));
                 expanded += found.expanded;
                 match found.cost {
                     Some(_) => SearchOutcome {
@@ -170,7 +171,7 @@ impl RoundUnits<'_> {
                 met_view,
                 self.with_units,
                 (start, goal),
-                &first.path,
+                (&first.path, &crossings),
             ),
         };
         outcome.expanded += expanded;

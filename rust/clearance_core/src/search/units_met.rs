@@ -54,15 +54,15 @@ pub(crate) struct UnitSource<'a> {
 impl RoundUnits<'_> {
     /// The whole search with the units of `options` from `ends.0` to `ends.1` (the start and
     /// the goal, either way round), its path from the start (`alone_path[0]`) to the goal,
-    /// given the path as if alone `alone_path`, counting the units met first (see the module
-    /// docs). `met_view` is memory for their views.
+    /// given the path as if alone `alone_path` and the steps of it that cross units
+    /// (`crossings`), counting the units met first (see the module docs). `met_view` is memory for their views.
     pub(super) fn whole_search(
         &self,
         scratch: &mut SearchScratch,
         met_view: &mut UnitsView,
         options: SearchOptions<'_>,
         (from, to): (usize, usize),
-        alone_path: &[usize],
+        (alone_path, crossings): (&[usize], &[usize]),
     ) -> SearchOutcome {
         let mut outcome = 'search: {
             let source = self.met;
@@ -70,7 +70,7 @@ impl RoundUnits<'_> {
                 break 'search self.run(scratch, options, from, to);
             };
             let mut met = Vec::new();
-            all.view.units_met(alone_path, &mut met);
+            all.view.units_met_on(alone_path, crossings, &mut met);
             let mut expanded = 0;
             for _ in 0..MET_ROUNDS {
                 met_view.update(source.key, source.units, Counted::Only(&met), source.start);

@@ -192,10 +192,14 @@ impl UnitsView {
     /// The steps of `path` (as in [`clear_along`](Self::clear_along); step `i` goes from
     /// anchor `i` to anchor `i + 1`) that enter a blocked anchor or pass one diagonally.
     pub(crate) fn unclear_steps(&self, path: &[usize], width: usize) -> Vec<usize> {
-        (path.windows(2).enumerate())
-            .filter(|(_, pair)| !self.step_clear(pair[0], pair[1], width))
-            .map(|(step, _)| step)
-            .collect()
+        let mut unclear = Vec::new();
+        for (step, &to) in path.iter().enumerate().skip(1) {
+            // Most anchors are untouched: one bit each (see `step_clear`).
+            if self.is_touched(to) && !self.step_clear(path[step - 1], to, width) {
+                unclear.push(step - 1);
+            }
+        }
+        unclear
     }
 
     /// Adds to `met`, once each, every counted unit whose blocked rectangle holds an anchor
@@ -203,8 +207,14 @@ impl UnitsView {
     /// diagonally: the units that make those steps illegal under `Block`, or may make them
     /// dearer under `Cost`.
     pub(crate) fn units_met(&self, path: &[usize], met: &mut Vec<UnitId>) {
+        self.units_met_on(path, &self.unclear_steps(path, self.width), met);
+    }
+
+    /// [`units_met`](Self::units_met), given the steps of `path` that are not clear
+    /// ([`unclear_steps`](Self::unclear_steps)).
+    pub(crate) fn units_met_on(&self, path: &[usize], unclear: &[usize], met: &mut Vec<UnitId>) {
         let width = self.width;
-        for step in self.unclear_steps(path, width) {
+        for &step in unclear {
             let (from, to) = (path[step], path[step + 1]);
             let passed = passed_anchors(from, to, width);
             let anchors = [

@@ -44,6 +44,12 @@
 //! make a straight ray turn; `jump/units.rs` proves it), so a ray passes the rectangles' other
 //! rows and columns without stopping.
 //!
+//! Where a view counts at most [`FEW_RECTANGLES`] units (as the views of `units_met.rs` do),
+//! a ray is first tested against their touched rectangles: a straight ray whose anchors meet
+//! none, or a diagonal ray none of whose two bands (the rows it crosses, and the columns it
+//! crosses, each on its side of the origin, where all its straight parts run) meets one,
+//! reaches no touched anchor, and its bits are not scanned.
+//!
 //! Under `Cost`, moves do not change, only costs: the search runs with per-anchor costs, and
 //! an anchor counts as of even cost (no cost test can force a turn there) only if the terrain
 //! graph says so and it is not touched. Its stored rays are read up to the first touched

@@ -73,8 +73,10 @@ impl UnitsView {
     /// map of `key` (`units` must be the occupancy `key` names), with the anchor stored at
     /// `start` never blocked (`usize::MAX` for none).
     ///
-    /// Finding the units to exempt takes time in the exempt (or, with
-    /// [`Counted::Only`], the counted) units, not in every unit, where the ids are listed.
+    /// Listed ids are looked up in the view's list by id: with [`Counted::AllBut`] the time
+    /// to find the exempt units grows with the ids listed, not with the units (a query that
+    /// exempts what the last one did then costs next to nothing); [`Counted::Only`] adds one
+    /// pass over the units' indices for the others.
     pub(crate) fn update(
         &mut self,
         key: ViewKey,

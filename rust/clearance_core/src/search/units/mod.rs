@@ -200,7 +200,9 @@ impl UnitsView {
     pub(crate) fn unclear_steps(&self, path: &[usize], width: usize) -> Vec<usize> {
         let mut unclear = Vec::new();
         for (step, &to) in path.iter().enumerate().skip(1) {
-            // Most anchors are untouched: one bit each (see `step_clear`).
+            // Most anchors are untouched: one bit each (see `step_clear`). The test is
+            // written out here as well, so that the loop keeps it in line (leaving it to
+            // `step_clear` alone cost 2% of a blocking query's instructions).
             if self.is_touched(to) && !self.step_clear(path[step - 1], to, width) {
                 unclear.push(step - 1);
             }

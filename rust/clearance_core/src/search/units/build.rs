@@ -187,10 +187,9 @@ impl UnitsView {
         set_bits(&mut self.blocked_by_column, x * self.height + y, 1, on);
     }
 
-    /// Undoes the last update's exemptions and start: the view then holds every unit of its
-    /// key.
+    /// Undoes the last update's exemptions, its start already restored: the view then holds
+    /// every unit of its key.
     fn take_back(&mut self) {
-        self.restore_start();
         let exempted = std::mem::take(&mut self.exempted);
         for &index in &exempted {
             let unit = self.units[index];

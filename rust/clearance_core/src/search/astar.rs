@@ -29,7 +29,7 @@ pub(super) fn astar<L: Layout, K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveM
         incumbent,
         ..
     } = *problem;
-    let (mut pages, open, reached) = L::begin(scratch, moves.len());
+    let (mut pages, open, (previous, reached)) = L::begin(scratch, moves.len());
     let offsets = direction_offsets(width);
     let open = K::heap(open);
 
@@ -81,7 +81,8 @@ pub(super) fn astar<L: Layout, K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveM
             // would be too (`incumbent.rs`).
             if unreached
                 && incumbent.is_some_and(|bound| {
-                    bound.cuts(target, next_g, || {
+                    let alone = (next.state >= previous).then_some(next.g);
+                    bound.cuts(alone, next_g, || {
                         let step = DIRECTIONS[direction];
                         let (x, y) = (
                             x.wrapping_add_signed(step.dx),

@@ -91,7 +91,7 @@ impl RoundUnits<'_> {
         goal: usize,
     ) -> SearchOutcome {
         // The alone search runs on memory of its own, which the detours leave as it is, so
-        // that the whole search can read its costs.
+        // that the whole search, run on it in place, can read its costs.
         let mut alone = (scratch.alone_search.take())
             .unwrap_or_else(|| Box::new(SearchScratch::for_alone_searches()));
         let mut met_view = std::mem::take(&mut scratch.units_met);
@@ -143,7 +143,7 @@ impl RoundUnits<'_> {
                     searched = alone.generation() != generation && back.cost == first.cost;
                 }
                 let bound = (spliced.cost.filter(|_| searched)).map(|incumbent| {
-                    Incumbent::new(alone, self.graph, units.rule, alone_optimum, incumbent)
+                    Incumbent::new(self.graph, units.rule, alone_optimum, incumbent)
                 });
                 let options = SearchOptions {
                     incumbent: bound.as_ref(),
@@ -155,7 +155,7 @@ impl RoundUnits<'_> {
                     (start, goal)
                 };
                 let found =
-                    self.whole_search(scratch, met_view, options, ends, (&first.path, &crossings));
+                    self.whole_search(alone, met_view, options, ends, (&first.path, &crossings));
                 expanded += found.expanded;
                 match found.cost {
                     Some(_) => SearchOutcome {
@@ -167,7 +167,7 @@ impl RoundUnits<'_> {
                 }
             }
             None => self.whole_search(
-                scratch,
+                alone,
                 met_view,
                 self.with_units,
                 (start, goal),

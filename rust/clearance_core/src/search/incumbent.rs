@@ -45,16 +45,26 @@
 //! On a graph where every step costs the same both ways, `detours.rs` may run the search with
 //! the units from the goal to the start: the same argument holds with the two ends exchanged,
 //! `a(n)` then read from a search as if alone from the goal.
+//!
+//! # Where `a(n)` is read
+//!
+//! The search with the units runs on the memory of the search as if alone, which keeps its
+//! nodes in place for it (`SearchScratch::keep_in_place`): until the search with the units
+//! first writes an anchor's node, the node still holds `a(n)`, stamped with the alone search's
+//! generation. Only a first arrival is ever tested (a kept one is written at once, and every
+//! cheaper arrival after it would be kept too, by the monotony above), and the node it finds
+//! is still the alone search's, so every test reads `a(n)` where the alone search reached `n`
+//! and nothing where it did not. A search that cannot keep the memory in place (one that
+//! starts over with wider keys, say) reads no `a(n)` at all, which drops fewer arrivals and
+//! stays exact. Reading the node the search reads anyway costs no second lookup, and the
+//! alone search has just warmed that memory.
 
-use super::scratch::SearchScratch;
 use super::UnitCostScale;
 use crate::graph::AnchorGraph;
 use crate::occupancy::OtherUnits;
 
 /// The bound of the module docs for one search with the units, in that search's units.
-pub(crate) struct Incumbent<'a> {
-    /// The memory of the search as if alone, read for `a(n)`.
-    alone: &'a SearchScratch,
+pub(crate) struct Incumbent {
     /// How many units of the search with the units one unit of the alone search is.
     scale: u64,
     /// `U - C0`, in units of the search with the units.
@@ -63,13 +73,11 @@ pub(crate) struct Incumbent<'a> {
     incumbent: u64,
 }
 
-impl<'a> Incumbent<'a> {
-    /// The bound for a search on `graph` under `rule`, given the memory `alone` of the
-    /// search without the units from the same start (its last search, which found the
-    /// optimum `alone_optimum`), and an `incumbent` path's cost with the units (both as
-    /// queries report costs).
+impl Incumbent {
+    /// The bound for a search on `graph` under `rule`, given the optimum `alone_optimum` that
+    /// the search without the units from the same start found, and an `incumbent` path's cost
+    /// with the units (both as queries report costs).
     pub(crate) fn new(
-        alone: &'a SearchScratch,
         graph: &AnchorGraph,
         rule: OtherUnits,
         alone_optimum: u64,
@@ -82,20 +90,25 @@ impl<'a> Incumbent<'a> {
             _ => graph.cost_unit,
         };
         Incumbent {
-            alone,
             scale: graph.cost_unit / unit,
             slack: incumbent.saturating_sub(alone_optimum) / unit,
             incumbent: incumbent / unit,
         }
     }
 
-    /// Whether an arrival at the anchor stored at `anchor`, at cost `cost`, leads to nothing
-    /// cheaper than the incumbent, given the search's own `estimate` of the cost on from it
-    /// (all in the search's units).
+    /// Whether a first arrival at an anchor, at cost `cost`, leads to nothing cheaper than the
+    /// incumbent, given the cost `alone` at which the search as if alone reached the anchor
+    /// (in its units; `None` if it did not, or cannot be read) and the search's own
+    /// `estimate` of the cost on from it (both in the search's units).
     #[inline]
-    pub(super) fn cuts(&self, anchor: usize, cost: u64, estimate: impl FnOnce() -> u64) -> bool {
+    pub(super) fn cuts(
+        &self,
+        alone: Option<u64>,
+        cost: u64,
+        estimate: impl FnOnce() -> u64,
+    ) -> bool {
         // `c + C0 - a(n) >= U`, as `c >= (U - C0) + a(n)`; a bound that overflows cuts nothing.
-        let beyond_alone = self.alone.reached_cost(anchor).is_some_and(|alone| {
+        let beyond_alone = alone.is_some_and(|alone| {
             cost >= alone.saturating_mul(self.scale).saturating_add(self.slack)
         });
         beyond_alone || cost.saturating_add(estimate()) >= self.incumbent

@@ -120,7 +120,7 @@ pub(super) struct Problem<'a, H, M = &'a PagedVec<u8>> {
     /// The graph's stored straight rays, if it keeps them.
     pub(super) distances: Option<&'a JumpDistances>,
     /// A path in hand that the search only has to beat (`incumbent.rs`), if any.
-    pub(super) incumbent: Option<&'a Incumbent<'a>>,
+    pub(super) incumbent: Option<&'a Incumbent>,
 }
 
 impl<'a, H> Problem<'a, H> {
@@ -192,7 +192,7 @@ pub(crate) struct SearchOptions<'a> {
     /// Other units that block or cost, if any count in this search.
     pub units: Option<UnitsInSearch<'a>>,
     /// A path with the units in hand, which the search only has to beat (`incumbent.rs`).
-    pub incumbent: Option<&'a Incumbent<'a>>,
+    pub incumbent: Option<&'a Incumbent>,
 }
 
 /// Other units in one search: the view of the anchors they block, and whether those anchors

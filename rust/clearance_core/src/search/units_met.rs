@@ -56,14 +56,20 @@ impl RoundUnits<'_> {
     /// the goal, either way round), its path from the start (`alone_path[0]`) to the goal,
     /// given the path as if alone `alone_path` and the steps of it that cross units
     /// (`crossings`), counting the units met first (see the module docs). `met_view` is memory for their views.
+    ///
+    /// It runs on `alone`, the memory of the search as if alone from `ends.0` (the last search
+    /// there), whose nodes its first search keeps in place: the bound of `incumbent.rs` reads
+    /// them, and they are warm.
     pub(super) fn whole_search(
         &self,
-        scratch: &mut SearchScratch,
+        alone: &mut SearchScratch,
         met_view: &mut UnitsView,
         options: SearchOptions<'_>,
         (from, to): (usize, usize),
         (alone_path, crossings): (&[usize], &[usize]),
     ) -> SearchOutcome {
+        let scratch = alone;
+        scratch.keep_in_place();
         let mut outcome = 'search: {
             let source = self.met;
             let Some(all) = options.units else {
@@ -96,6 +102,7 @@ impl RoundUnits<'_> {
             found.expanded += expanded;
             found
         };
+        scratch.forget_in_place();
         if alone_path.first() != Some(&from) {
             outcome.path.reverse();
         }

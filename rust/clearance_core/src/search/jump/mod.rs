@@ -264,7 +264,7 @@ fn expand<
         incumbent,
         ..
     } = *problem;
-    let (mut pages, open, reached) = L::begin(scratch, moves.len());
+    let (mut pages, open, (previous, reached)) = L::begin(scratch, moves.len());
     let open = K::heap(open);
     let rays = Rays::<C, S, M, FOUR_WAY> {
         moves,
@@ -326,7 +326,10 @@ fn expand<
             // A first arrival is the only one to test: if it is kept, every cheaper one
             // would be too (`incumbent.rs`).
             if unreached
-                && incumbent.is_some_and(|bound| bound.cuts(target, next_g, || estimate(target)))
+                && incumbent.is_some_and(|bound| {
+                    let alone = (next.state >= previous).then_some(next.g);
+                    bound.cuts(alone, next_g, || estimate(target))
+                })
             {
                 continue;
             }

@@ -44,10 +44,15 @@ pub(in crate::search) trait NodeStore {
 pub(in crate::search) trait Layout {
     /// The state, borrowed for one search.
     type Store<'a>: NodeStore;
-    /// Starts a search over `anchors` anchors: the state, the open lists, and the lowest
-    /// node `state` that means "reached in this search".
-    fn begin(scratch: &mut SearchScratch, anchors: usize)
-        -> (Self::Store<'_>, &mut OpenLists, u32);
+    /// Starts a search over `anchors` anchors: the state, the open lists, and the stamps
+    /// `(previous, reached)`: `reached` is the lowest node `state` that means "reached in this
+    /// search", and a node whose `state` lies in `previous..reached` holds the cost at which
+    /// the last search reached it (an empty range unless
+    /// [`SearchScratch::keep_in_place`] asked for it).
+    fn begin(
+        scratch: &mut SearchScratch,
+        anchors: usize,
+    ) -> (Self::Store<'_>, &mut OpenLists, (u32, u32));
     /// The node of `anchor` as the last search on this layout left it.
     fn node(scratch: &SearchScratch, anchor: usize) -> Node;
     /// The jump link of `anchor` as the last search on this layout left it.
@@ -65,7 +70,10 @@ impl Layout for Paged {
     type Store<'a> = PagesView<'a>;
 
     #[inline(always)]
-    fn begin(scratch: &mut SearchScratch, anchors: usize) -> (PagesView<'_>, &mut OpenLists, u32) {
+    fn begin(
+        scratch: &mut SearchScratch,
+        anchors: usize,
+    ) -> (PagesView<'_>, &mut OpenLists, (u32, u32)) {
         let reached = scratch.begin(anchors);
         scratch.last_flat = false;
         let limit = scratch.page_limit;
@@ -125,7 +133,10 @@ impl Layout for Flat {
     type Store<'a> = FlatView<'a>;
 
     #[inline(always)]
-    fn begin(scratch: &mut SearchScratch, anchors: usize) -> (FlatView<'_>, &mut OpenLists, u32) {
+    fn begin(
+        scratch: &mut SearchScratch,
+        anchors: usize,
+    ) -> (FlatView<'_>, &mut OpenLists, (u32, u32)) {
         let reached = scratch.begin(anchors);
         scratch.last_flat = true;
         scratch.flat.grow(anchors);

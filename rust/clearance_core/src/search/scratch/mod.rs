@@ -28,7 +28,9 @@ use pages::AnchorPages;
 /// at most 8 MiB or four times what its largest search reached (see `layout.rs`). A query
 /// that counts other units keeps its search as if alone in a second such memory, held inside
 /// this one, so that its later searches can read it (on pages for its first searches, even
-/// on a small map): at most twice that in all.
+/// on a small map); its whole search runs there too, keeping the alone search's pages in
+/// place, so that memory holds the pages of both: at most twice that in all, and within the
+/// same quarter of the map's pages before it turns flat.
 /// [`trim`](Self::trim) gives everything back.
 ///
 /// ```
@@ -64,6 +66,9 @@ pub struct SearchScratch {
     /// Whether the last search ran on the flat layout (else paged), so that
     /// [`reached_cost`](Self::reached_cost) reads where it wrote.
     last_flat: bool,
+    /// Whether the next search keeps the last one's nodes in place
+    /// ([`keep_in_place`](Self::keep_in_place)).
+    keep_in_place: bool,
     /// Searches that run paged until one overflows, even on maps whose flat arrays would fit
     /// [`layout::FLAT_BUDGET`], before such maps get flat arrays at once: 0, or
     /// [`PAGED_WARM_UP`] for memory that is often made for a few searches (`alone_search`).
@@ -136,6 +141,7 @@ impl Default for SearchScratch {
             unit_cells: super::UnitsView::default(),
             units_met: super::UnitsView::default(),
             last_flat: false,
+            keep_in_place: false,
             paged_first: 0,
             searches_begun: 0,
             alone_search: None,
@@ -234,9 +240,30 @@ impl SearchScratch {
         self.generation
     }
 
+    /// Makes the next search on this scratch begin without giving back the last search's
+    /// memory, so that every node the last search reached still holds, until the next search
+    /// first writes it, the cost at which the last search reached it, stamped with the last
+    /// search's generation: [`Layout::begin`] returns that stamp as `previous`. The next
+    /// search finds that memory warm, and the bound of `incumbent.rs` reads the costs there.
+    ///
+    /// Only the next search to begin keeps it, and only if it begins on the layout the last
+    /// search ran on (no node of the other layout carries the last search's stamp, so there
+    /// it reads nothing). Any later search gives everything back as usual, as does a search
+    /// that starts over with wider keys, and their `previous` is their own `reached`: no
+    /// node lies between. A direct walk that answers without a search clears the request.
+    pub(super) fn keep_in_place(&mut self) {
+        self.keep_in_place = true;
+    }
+
+    /// Clears a request of [`keep_in_place`](Self::keep_in_place) that no search took.
+    pub(super) fn forget_in_place(&mut self) {
+        self.keep_in_place = false;
+    }
+
     /// The cost at which the last search on this scratch reached the anchor stored at
     /// `anchor` (in that search's units), if it reached it. Every such cost is the cost of
     /// a path from that search's start: an upper bound on the cheapest.
+    #[cfg(test)]
     pub(super) fn reached_cost(&self, anchor: usize) -> Option<u64> {
         let node = if self.last_flat {
             self.flat.nodes.get(anchor).copied().unwrap_or_default()
@@ -246,22 +273,141 @@ impl SearchScratch {
         (self.generation > 0 && node.state >= self.generation << GENERATION_SHIFT).then_some(node.g)
     }
 
-    /// Starts a query over `cells` anchors; returns the lowest `state` that means "reached
-    /// in this query".
-    fn begin(&mut self, cells: usize) -> u32 {
+    /// Starts a query over `cells` anchors; returns the stamps `(previous, reached)`:
+    /// `reached` is the lowest `state` that means "reached in this query", and a node whose
+    /// `state` lies in `previous..reached` holds the cost at which the last search reached
+    /// it (see [`keep_in_place`](Self::keep_in_place); an empty range unless it was asked).
+    fn begin(&mut self, cells: usize) -> (u32, u32) {
         self.searches_begun = (self.searches_begun + 1).min(self.paged_first);
-        self.pages.begin(cells);
+        let mut in_place = std::mem::take(&mut self.keep_in_place);
+        if in_place {
+            self.pages.grow_table(cells);
+        } else {
+            self.pages.begin(cells);
+        }
         if self.generation == LAST_GENERATION {
-            // Every page held is free now; an untouched page reads as state 0.
+            // Every page is given back and every stamp cleared, the last search's among them.
+            self.pages.begin(cells);
             for node in self.pages.every_node_mut().chain(&mut self.flat.nodes) {
                 node.state = 0;
             }
             self.generation = 0;
+            in_place = false;
         }
         self.generation += 1;
         self.open.compact.clear();
         self.open.packed.clear();
         self.open.wide.clear();
-        self.generation << GENERATION_SHIFT
+        let reached = self.generation << GENERATION_SHIFT;
+        let previous = if in_place {
+            (self.generation - 1) << GENERATION_SHIFT
+        } else {
+            reached
+        };
+        (previous, reached)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::TestRng;
+    use std::collections::HashMap;
+
+    /// Stands in for a search on layout `L`: begins one and writes, as a search would, each
+    /// of `count` random anchors reached at a random cost. Returns what it wrote and the
+    /// nodes that its begin found in `previous..reached` (anchor, cost).
+    fn search_on<L: Layout>(
+        scratch: &mut SearchScratch,
+        anchors: usize,
+        rng: &mut TestRng,
+        count: usize,
+    ) -> (HashMap<usize, u64>, HashMap<usize, u64>) {
+        let (mut store, _, (previous, reached)) = L::begin(scratch, anchors);
+        assert!(previous <= reached);
+        let in_place: HashMap<usize, u64> = (0..anchors)
+            .map(|anchor| (anchor, store.node(anchor)))
+            .filter(|(_, node)| (previous..reached).contains(&node.state))
+            .map(|(anchor, node)| (anchor, node.g))
+            .collect();
+        let mut written = HashMap::new();
+        for _ in 0..count {
+            let anchor = rng.below(anchors);
+            let g = rng.below(1_000_000u64);
+            let direction = rng.below(8u32);
+            let node = store.node_mut(anchor);
+            node.g = g;
+            node.state = reached | direction;
+            written.insert(anchor, g);
+        }
+        (written, in_place)
+    }
+
+    #[test]
+    fn a_search_kept_in_place_reads_exactly_the_last_search_s_costs() {
+        let mut rng = TestRng(51);
+        // Several pages, so that pages given back are taken again for other page numbers.
+        let anchors = 40 * 256 + 17;
+        let mut checked = 0;
+        for round in 0..40 {
+            let mut scratch = SearchScratch::new();
+            let flat_first = round % 2 == 0;
+            let run = |scratch: &mut SearchScratch, flat: bool, rng: &mut TestRng| {
+                let count = 1 + rng.below(3000);
+                if flat {
+                    search_on::<Flat>(scratch, anchors, rng, count)
+                } else {
+                    search_on::<Paged>(scratch, anchors, rng, count)
+                }
+            };
+            // Earlier searches on both layouts leave stale nodes behind.
+            for _ in 0..3 {
+                run(&mut scratch, rng.below(2) == 0, &mut rng);
+            }
+            let (last, _) = run(&mut scratch, flat_first, &mut rng);
+            scratch.keep_in_place();
+            let (_, in_place) = run(&mut scratch, flat_first, &mut rng);
+            assert_eq!(
+                in_place, last,
+                "round {round}: the last search's nodes, in place"
+            );
+            checked += in_place.len();
+            // Only the next search keeps them; the one after reads no range at all.
+            let (_, none) = run(&mut scratch, flat_first, &mut rng);
+            assert!(none.is_empty(), "round {round}");
+            // A search on the other layout finds none of the last search's stamps.
+            scratch.keep_in_place();
+            let (_, other) = run(&mut scratch, !flat_first, &mut rng);
+            assert!(other.is_empty(), "round {round}: the other layout");
+            // Nor does a request that no search took leak into a later search.
+            scratch.keep_in_place();
+            scratch.forget_in_place();
+            let (_, forgotten) = run(&mut scratch, !flat_first, &mut rng);
+            assert!(forgotten.is_empty(), "round {round}: forgotten");
+        }
+        assert!(checked > 10_000, "{checked} nodes checked");
+    }
+
+    #[test]
+    fn a_search_kept_in_place_across_the_generation_reset_reads_nothing() {
+        let mut rng = TestRng(52);
+        let anchors = 3 * 256;
+        for flat in [false, true] {
+            let mut scratch = SearchScratch::new();
+            scratch.generation = LAST_GENERATION - 1;
+            let run = |scratch: &mut SearchScratch, rng: &mut TestRng| {
+                if flat {
+                    search_on::<Flat>(scratch, anchors, rng, 500)
+                } else {
+                    search_on::<Paged>(scratch, anchors, rng, 500)
+                }
+            };
+            let (_, _) = run(&mut scratch, &mut rng);
+            scratch.keep_in_place();
+            // This search resets every stamp: the last search's costs are gone.
+            let (_, in_place) = run(&mut scratch, &mut rng);
+            assert!(in_place.is_empty(), "flat {flat}");
+            assert_eq!(scratch.generation, 1);
+        }
     }
 }

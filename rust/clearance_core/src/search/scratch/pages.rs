@@ -83,6 +83,13 @@ impl AnchorPages {
             }
         }
         self.taken.clear();
+        self.grow_table(anchors);
+    }
+
+    /// Gets ready for a query over `anchors` anchors that keeps every page the last query took
+    /// where it is (see `SearchScratch::keep_in_place`): they stay taken, and are given back
+    /// with the pages this query takes when the next query begins.
+    pub(in crate::search) fn grow_table(&mut self, anchors: usize) {
         let pages = pages_for(anchors);
         if self.table.len() < pages {
             self.table.resize(pages, None);

@@ -20,7 +20,7 @@
 //! either; running it again from the start after an overflow changes nothing but the time.
 
 use super::pages::PagesView;
-use super::{JumpLink, Node, OpenLists, SearchScratch};
+use super::{Entry, JumpLink, Node, OpenLists, SearchScratch};
 
 /// Flat arrays up to this size are taken without waiting for a search to cover a quarter of
 /// its map: 8 MiB, the most a thread's search memory should take after short queries on a
@@ -90,43 +90,39 @@ impl Layout for Paged {
     }
 }
 
-/// Per-anchor state of every anchor of a map, in two flat arrays.
+/// Per-anchor state of every anchor of a map, in one flat array.
 #[derive(Debug, Clone, Default)]
 pub(in crate::search) struct FlatNodes {
-    pub(super) nodes: Vec<Node>,
-    pub(super) links: Vec<JumpLink>,
+    pub(super) entries: Vec<Entry>,
 }
 
 impl FlatNodes {
     /// Whether the arrays hold a map of `anchors` anchors.
     pub(super) fn holds(&self, anchors: usize) -> bool {
-        self.nodes.len() >= anchors
+        self.entries.len() >= anchors
     }
 
-    /// Bytes the arrays take for a map of `anchors` anchors.
+    /// Bytes the array takes for a map of `anchors` anchors.
     pub(super) fn bytes_for(anchors: usize) -> usize {
-        anchors * (std::mem::size_of::<Node>() + std::mem::size_of::<JumpLink>())
+        anchors * std::mem::size_of::<Entry>()
     }
 
-    /// Grows the arrays to `anchors` entries; new entries read as unreached.
+    /// Grows the array to `anchors` entries; new entries read as unreached.
     pub(super) fn grow(&mut self, anchors: usize) {
-        if self.nodes.len() < anchors {
-            self.nodes.resize(anchors, Node::default());
-            self.links.resize(anchors, JumpLink::default());
+        if self.entries.len() < anchors {
+            self.entries.resize(anchors, Entry::default());
         }
     }
 
     /// Bytes held.
     pub(super) fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.links.capacity() * std::mem::size_of::<JumpLink>()
+        self.entries.capacity() * std::mem::size_of::<Entry>()
     }
 }
 
-/// The flat arrays of one search, cut to its map.
+/// The flat array of one search, cut to its map.
 pub(in crate::search) struct FlatView<'a> {
-    nodes: &'a mut [Node],
-    links: &'a mut [JumpLink],
+    entries: &'a mut [Entry],
 }
 
 impl Layout for Flat {
@@ -142,35 +138,35 @@ impl Layout for Flat {
         scratch.flat.grow(anchors);
         let SearchScratch { flat, open, .. } = scratch;
         let view = FlatView {
-            nodes: &mut flat.nodes[..anchors],
-            links: &mut flat.links[..anchors],
+            entries: &mut flat.entries[..anchors],
         };
         (view, open, reached)
     }
 
     fn node(scratch: &SearchScratch, anchor: usize) -> Node {
-        scratch.flat.nodes[anchor]
+        scratch.flat.entries[anchor].node
     }
 
     fn link(scratch: &SearchScratch, anchor: usize) -> JumpLink {
-        scratch.flat.links[anchor]
+        scratch.flat.entries[anchor].link
     }
 }
 
 impl NodeStore for FlatView<'_> {
     #[inline(always)]
     fn node(&self, anchor: usize) -> Node {
-        self.nodes[anchor]
+        self.entries[anchor].node
     }
 
     #[inline(always)]
     fn node_mut(&mut self, anchor: usize) -> &mut Node {
-        &mut self.nodes[anchor]
+        &mut self.entries[anchor].node
     }
 
     #[inline(always)]
     fn entry_mut(&mut self, anchor: usize) -> (&mut Node, &mut JumpLink) {
-        (&mut self.nodes[anchor], &mut self.links[anchor])
+        let Entry { node, link } = &mut self.entries[anchor];
+        (node, link)
     }
 
     #[inline(always)]

@@ -120,6 +120,15 @@ pub(super) struct JumpLink {
     pub(super) scanned: u8,
 }
 
+/// An anchor's [`Node`] and [`JumpLink`] side by side, 24 bytes: a search that arrives at an
+/// anchor reads the node and, when the arrival is kept, writes both, so keeping them together
+/// makes that one cache line where two arrays made it two.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Entry {
+    pub(super) node: Node,
+    pub(super) link: JumpLink,
+}
+
 /// Searches a scratch made by [`SearchScratch::for_alone_searches`] runs paged before it
 /// takes flat arrays for a small map: enough to outlast a batch's share of queries, few next
 /// to the queries a long-lived scratch serves.
@@ -266,7 +275,7 @@ impl SearchScratch {
     #[cfg(test)]
     pub(super) fn reached_cost(&self, anchor: usize) -> Option<u64> {
         let node = if self.last_flat {
-            self.flat.nodes.get(anchor).copied().unwrap_or_default()
+            (self.flat.entries.get(anchor)).map_or_else(Node::default, |entry| entry.node)
         } else {
             self.pages.node(anchor)
         };
@@ -288,7 +297,11 @@ impl SearchScratch {
         if self.generation == LAST_GENERATION {
             // Every page is given back and every stamp cleared, the last search's among them.
             self.pages.begin(cells);
-            for node in self.pages.every_node_mut().chain(&mut self.flat.nodes) {
+            for node in self
+                .pages
+                .every_node_mut()
+                .chain(self.flat.entries.iter_mut().map(|entry| &mut entry.node))
+            {
                 node.state = 0;
             }
             self.generation = 0;

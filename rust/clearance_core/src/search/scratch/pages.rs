@@ -27,7 +27,7 @@
 //! expansion counts.
 
 use super::layout::NodeStore;
-use super::{JumpLink, Node};
+use super::{Entry, JumpLink, Node};
 
 /// log2 of the anchors per page.
 const PAGE_SHIFT: u32 = 8;
@@ -35,19 +35,17 @@ const PAGE_SHIFT: u32 = 8;
 const PAGE: usize = 1 << PAGE_SHIFT;
 const OFFSET_MASK: usize = PAGE - 1;
 
-/// The search state of `PAGE` consecutive anchors: their [`Node`]s and, for jump-point
-/// search, their [`JumpLink`]s.
+/// The search state of `PAGE` consecutive anchors: each one's [`Node`] and, for jump-point
+/// search, its [`JumpLink`], side by side.
 #[derive(Debug, Clone)]
 pub(in crate::search) struct Page {
-    pub(in crate::search) nodes: [Node; PAGE],
-    pub(in crate::search) links: [JumpLink; PAGE],
+    pub(in crate::search) entries: [Entry; PAGE],
 }
 
 impl Page {
     fn zeroed() -> Box<Page> {
         Box::new(Page {
-            nodes: [Node::default(); PAGE],
-            links: [JumpLink::default(); PAGE],
+            entries: [Entry::default(); PAGE],
         })
     }
 }
@@ -111,7 +109,7 @@ impl AnchorPages {
     /// The node of `anchor`; an untouched page's node reads as unreached (the default).
     pub(in crate::search) fn node(&self, anchor: usize) -> Node {
         match self.table.get(anchor >> PAGE_SHIFT) {
-            Some(Some(page)) => page.nodes[offset(anchor)],
+            Some(Some(page)) => page.entries[offset(anchor)].node,
             _ => Node::default(),
         }
     }
@@ -119,7 +117,7 @@ impl AnchorPages {
     /// The jump link of an anchor the current query has touched.
     pub(in crate::search) fn link(&self, anchor: usize) -> JumpLink {
         match self.table.get(anchor >> PAGE_SHIFT) {
-            Some(Some(page)) => page.links[offset(anchor)],
+            Some(Some(page)) => page.entries[offset(anchor)].link,
             _ => JumpLink::default(),
         }
     }
@@ -129,7 +127,7 @@ impl AnchorPages {
         let taken = self.table.iter_mut().flatten();
         taken
             .chain(self.free.iter_mut())
-            .flat_map(|page| page.nodes.iter_mut())
+            .flat_map(|page| page.entries.iter_mut().map(|entry| &mut entry.node))
     }
 
     /// Pages taken by the current (or last) query.
@@ -181,23 +179,20 @@ impl NodeStore for PagesView<'_> {
     #[inline(always)]
     fn node(&self, anchor: usize) -> Node {
         match &self.table[anchor >> PAGE_SHIFT] {
-            Some(page) => page.nodes[offset(anchor)],
+            Some(page) => page.entries[offset(anchor)].node,
             None => Node::default(),
         }
     }
 
     #[inline(always)]
     fn node_mut(&mut self, anchor: usize) -> &mut Node {
-        &mut self.page(anchor).nodes[offset(anchor)]
+        &mut self.page(anchor).entries[offset(anchor)].node
     }
 
     #[inline(always)]
     fn entry_mut(&mut self, anchor: usize) -> (&mut Node, &mut JumpLink) {
-        let page = self.page(anchor);
-        (
-            &mut page.nodes[offset(anchor)],
-            &mut page.links[offset(anchor)],
-        )
+        let Entry { node, link } = &mut self.page(anchor).entries[offset(anchor)];
+        (node, link)
     }
 
     #[inline(always)]

@@ -12,7 +12,9 @@
 //!    path between the two anchors costs the alone optimum between them; when the detour
 //!    costs exactly that, the spliced path still costs `C0` and is optimal. Paths on open
 //!    ground have many equal-cost orders of the same steps, so a unit on one of them usually
-//!    leaves another.
+//!    leaves another; where the stretch round the crossings takes the two directions of one
+//!    monotone pair only, such an order is looked for first, without a search
+//!    (`reordered.rs`).
 //! 3. Otherwise search the whole problem with the units. Where every detour found a path but
 //!    some cost more, the spliced path is a path with the units all the same, of some cost
 //!    `U > C0`: the whole search then only has to beat it, and drops every arrival that
@@ -25,9 +27,10 @@
 //! how tight a bound step 3 gets); what is returned is optimal either way. The spliced path
 //! is a chain of legal steps with the units: the kept stretches are clear of them (step 1's
 //! test, so each costs what it costs alone) and each detour is a search result on the graph
-//! with them, so the spliced path costs `C0` plus what each detour costs more than the alone
-//! stretch it replaces. Where multipliers of 0 make cycles free, the splice can
-//! close one; it is cut out, which keeps the cost (see `without_cycles`).
+//! with them (or a walk of legal steps with them, `reordered.rs`), so the spliced path costs
+//! `C0` plus what each detour costs more than the alone stretch it replaces. Where multipliers
+//! of 0 make cycles free, the splice can close one; it is cut out, which keeps the cost (see
+//! `without_cycles`).
 //!
 //! # Which end the whole search starts from
 //!
@@ -47,6 +50,8 @@
 //! Elsewhere (entry costs that differ, or units that cost) a step's cost depends on which way
 //! it is taken, and step 3 always starts at the start.
 
+use super::direct::any_monotone_walk;
+use super::reordered::monotone_stretch;
 use super::units_met::UnitSource;
 use super::{search, Incumbent, SearchOptions, SearchOutcome, SearchScratch, UnitsView};
 use crate::cost::{DIAGONAL_STEP, STRAIGHT_STEP};
@@ -220,7 +225,32 @@ impl RoundUnits<'_> {
         let mut spliced = Vec::with_capacity(path.len() + 16);
         let mut kept_from = 0;
         let mut extra = 0;
+        let mut crossings_left = crossings;
         for (from, to) in detour_ends(path, crossings) {
+            let within = crossings_left.partition_point(|&step| step < to);
+            let (inside, after) = crossings_left.split_at(within);
+            crossings_left = after;
+            let reordered = monotone_stretch(self.movement, self.width, path, inside, (from, to))
+                .and_then(|stretch| {
+                    let steps = (stretch.directions, stretch.counts);
+                    let walk = any_monotone_walk(
+                        self.graph,
+                        self.width,
+                        path[stretch.first],
+                        steps,
+                        self.with_units.units,
+                    )?;
+                    Some((stretch.first, stretch.last, walk))
+                });
+            if let Some((first, last, walk)) = reordered {
+                // Optimal between its ends, as the stretch it replaces is: no extra cost. Its
+                // steps count as expansions, as a direct walk's do.
+                *expanded += walk.len() as u64 - 1;
+                spliced.extend_from_slice(&path[kept_from..first]);
+                spliced.extend_from_slice(&walk);
+                kept_from = last + 1;
+                continue;
+            }
             if (from, to) == (0, last) {
                 // The detour is the whole problem: step 3 does it.
                 return None;
@@ -319,7 +349,7 @@ fn without_cycles(path: Vec<usize>) -> Vec<usize> {
 /// turn after its last (or the end), merged where they overlap. The first anchor of a
 /// crossing run is kept (the step into it is clear, or it is the start); the last ends past
 /// the run unless the run ends the path.
-fn detour_ends(path: &[usize], crossings: &[usize]) -> Vec<(usize, usize)> {
+pub(super) fn detour_ends(path: &[usize], crossings: &[usize]) -> Vec<(usize, usize)> {
     let last = path.len() - 1;
     // Any test works here (the ends only steer how often a detour succeeds), so on maps
     // narrower than three cells the turns read from the storage indices are a guess.

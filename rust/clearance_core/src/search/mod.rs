@@ -10,7 +10,7 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `astar.rs` | plain A*: the expansion loop and the path trace |
-//! | `direct.rs` | the direct walk `auto` tries first, kept when it provably costs the lower bound |
+//! | `direct.rs` | the direct walk `auto` tries first, kept when it provably costs the lower bound, and any walk of the same steps in another order |
 //! | `jump/` | jump-point search: the search and its proofs (`mod.rs`), the rays between the anchors where a path may turn (`rays.rs`); the rays stored ahead of the queries live with the graph that owns them (`graph/stored_rays.rs`), and the successor rules both follow in `jump_rules.rs` |
 //! | `heuristic.rs` | the distance heuristic and its maximum with the landmark bounds |
 //! | `step_costs.rs` | the entry-cost models: uniform, or per anchor |
@@ -20,6 +20,7 @@
 //! | `range.rs` | movement ranges: a forward Dijkstra bounded by a budget per turn |
 //! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
 //! | `detours.rs` | a query with other units: the search as if alone first, detours round the units it crosses, the whole search last |
+//! | `reordered.rs` | detours that only reorder the steps round a crossing, found without a search |
 //! | `incumbent.rs` | the bound that lets that last search drop what cannot beat the detoured path |
 //! | `units_met.rs` | that last search, counting first only the units its paths meet |
 //! | `moves.rs` | where a search reads its move masks: the terrain graph's, or with blocked anchors removed |
@@ -51,6 +52,7 @@ mod moves;
 mod paths_from;
 mod pruning;
 mod range;
+mod reordered;
 mod scratch;
 mod step_costs;
 mod units;

@@ -75,7 +75,6 @@ impl Layout for Paged {
         anchors: usize,
     ) -> (PagesView<'_>, &mut OpenLists, (u32, u32)) {
         let reached = scratch.begin(anchors);
-        scratch.last_flat = false;
         let limit = scratch.page_limit;
         let SearchScratch { pages, open, .. } = scratch;
         (pages.view(limit), open, reached)
@@ -134,7 +133,6 @@ impl Layout for Flat {
         anchors: usize,
     ) -> (FlatView<'_>, &mut OpenLists, (u32, u32)) {
         let reached = scratch.begin(anchors);
-        scratch.last_flat = true;
         scratch.flat.grow(anchors);
         let SearchScratch { flat, open, .. } = scratch;
         let view = FlatView {

@@ -63,9 +63,6 @@ pub struct SearchScratch {
     /// Some of the other units: those a query's whole search has met so far
     /// (`units_met.rs`).
     pub(crate) units_met: super::UnitsView,
-    /// Whether the last search ran on the flat layout (else paged), so that
-    /// [`reached_cost`](Self::reached_cost) reads where it wrote.
-    last_flat: bool,
     /// Whether the next search keeps the last one's nodes in place
     /// ([`keep_in_place`](Self::keep_in_place)).
     keep_in_place: bool,
@@ -149,7 +146,6 @@ impl Default for SearchScratch {
             units: super::UnitsView::default(),
             unit_cells: super::UnitsView::default(),
             units_met: super::UnitsView::default(),
-            last_flat: false,
             keep_in_place: false,
             paged_first: 0,
             searches_begun: 0,
@@ -259,7 +255,8 @@ impl SearchScratch {
     /// search ran on (no node of the other layout carries the last search's stamp, so there
     /// it reads nothing). Any later search gives everything back as usual, as does a search
     /// that starts over with wider keys, and their `previous` is their own `reached`: no
-    /// node lies between. A direct walk that answers without a search clears the request.
+    /// node lies between. On a scratch that has run no search yet there is nothing to keep,
+    /// and the range is empty too.
     pub(super) fn keep_in_place(&mut self) {
         self.keep_in_place = true;
     }
@@ -269,26 +266,14 @@ impl SearchScratch {
         self.keep_in_place = false;
     }
 
-    /// The cost at which the last search on this scratch reached the anchor stored at
-    /// `anchor` (in that search's units), if it reached it. Every such cost is the cost of
-    /// a path from that search's start: an upper bound on the cheapest.
-    #[cfg(test)]
-    pub(super) fn reached_cost(&self, anchor: usize) -> Option<u64> {
-        let node = if self.last_flat {
-            (self.flat.entries.get(anchor)).map_or_else(Node::default, |entry| entry.node)
-        } else {
-            self.pages.node(anchor)
-        };
-        (self.generation > 0 && node.state >= self.generation << GENERATION_SHIFT).then_some(node.g)
-    }
-
     /// Starts a query over `cells` anchors; returns the stamps `(previous, reached)`:
     /// `reached` is the lowest `state` that means "reached in this query", and a node whose
     /// `state` lies in `previous..reached` holds the cost at which the last search reached
     /// it (see [`keep_in_place`](Self::keep_in_place); an empty range unless it was asked).
     fn begin(&mut self, cells: usize) -> (u32, u32) {
         self.searches_begun = (self.searches_begun + 1).min(self.paged_first);
-        let mut in_place = std::mem::take(&mut self.keep_in_place);
+        // Before any search there is nothing to keep: every node reads as state 0.
+        let mut in_place = std::mem::take(&mut self.keep_in_place) && self.generation > 0;
         if in_place {
             self.pages.grow_table(cells);
         } else {

@@ -108,15 +108,13 @@ pub(super) fn monotone_stretch(
 fn pair_of(movement: Movement, counts: &[usize; 8]) -> Option<(usize, usize)> {
     let mut taken = (0..8).filter(|&direction| counts[direction] > 0);
     let one = taken.next()?;
-    let other = taken.next();
+    let Some(other) = taken.next() else {
+        return Some((one, one));
+    };
     if taken.next().is_some() {
         return None;
     }
-    let (a, b) = (DIRECTIONS[one], other.map(|other| DIRECTIONS[other]));
-    let Some(b) = b else {
-        return Some((one, one));
-    };
-    let other = other.expect("taken");
+    let (a, b) = (DIRECTIONS[one], DIRECTIONS[other]);
     match movement {
         Movement::EightWay => {
             // Straight directions come first in `DIRECTIONS`, so `one` is the straight one.

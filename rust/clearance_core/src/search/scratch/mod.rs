@@ -272,16 +272,16 @@ impl SearchScratch {
     /// it (see [`keep_in_place`](Self::keep_in_place); an empty range unless it was asked).
     fn begin(&mut self, cells: usize) -> (u32, u32) {
         self.searches_begun = (self.searches_begun + 1).min(self.paged_first);
-        // Before any search there is nothing to keep: every node reads as state 0.
-        let mut in_place = std::mem::take(&mut self.keep_in_place) && self.generation > 0;
+        // Before any search there is nothing to keep (every node reads as state 0), and the
+        // generation reset below clears every stamp, the last search's among them.
+        let wraps = self.generation == LAST_GENERATION;
+        let in_place = std::mem::take(&mut self.keep_in_place) && self.generation > 0 && !wraps;
         if in_place {
             self.pages.grow_table(cells);
         } else {
             self.pages.begin(cells);
         }
-        if self.generation == LAST_GENERATION {
-            // Every page is given back and every stamp cleared, the last search's among them.
-            self.pages.begin(cells);
+        if wraps {
             for node in self
                 .pages
                 .every_node_mut()
@@ -290,7 +290,6 @@ impl SearchScratch {
                 node.state = 0;
             }
             self.generation = 0;
-            in_place = false;
         }
         self.generation += 1;
         self.open.compact.clear();

@@ -118,19 +118,11 @@ impl UnitsView {
         exempt.clear();
         match counted {
             Counted::AllBut { moving, listed } => {
-                for id in moving.into_iter().chain(listed.iter().copied()) {
-                    exempt.extend(self.indices_of(id));
-                }
-                exempt.sort_unstable();
-                exempt.dedup();
+                self.indices_of_ids(moving.into_iter().chain(listed.iter().copied()), exempt);
             }
             Counted::Only(listed) => {
                 // The counted ones first, then every other index.
-                for &id in listed {
-                    exempt.extend(self.indices_of(id));
-                }
-                exempt.sort_unstable();
-                exempt.dedup();
+                self.indices_of_ids(listed.iter().copied(), exempt);
                 let counted = exempt.len();
                 for index in 0..self.units.len() {
                     if exempt[..counted].binary_search(&index).is_err() {
@@ -144,6 +136,16 @@ impl UnitsView {
                 exempt.extend((0..self.units.len()).filter(refused));
             }
         }
+    }
+
+    /// Adds to `indices` (empty) the indices into `units` of the units with the ids `ids`,
+    /// ascending and each once.
+    fn indices_of_ids(&self, ids: impl Iterator<Item = UnitId>, indices: &mut Vec<usize>) {
+        for id in ids {
+            indices.extend(self.indices_of(id));
+        }
+        indices.sort_unstable();
+        indices.dedup();
     }
 
     /// The indices into `units` of the units with id `id`.

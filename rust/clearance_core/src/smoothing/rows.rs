@@ -216,7 +216,12 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
             (from.1 + size - 1, -1)
         };
         let dy = dy.abs();
-        let (whole, part) = (dx.abs() / dy, dx.abs() % dy);
+        // Map sides are at most `MAX_SIDE`, so a 32-bit division does, at a fraction of the
+        // cost of a 64-bit one.
+        let (whole, part) = {
+            let (across, along) = (dx.unsigned_abs() as u32, dy as u32);
+            (i64::from(across / along), i64::from(across % along))
+        };
         let ceiling = whole + i64::from(part != 0);
         let (lagging, leading) = if RIGHTWARDS {
             (from.0, from.0 + ceiling + size - 1)
@@ -254,21 +259,21 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
                 return seen;
             }
             // `v0 = max(j - k, 0)` grows from row `k + 1` on, `v1 = min(j + 1, dy)` up to `dy`.
+            // The carries are masks, not branches: they follow the slope, which changes from
+            // sweep to sweep, so branches on them are often mispredicted.
             if j >= self.size {
                 self.lagging += Self::SIGN * self.whole;
                 self.remainder += self.part;
-                if self.remainder >= self.dy {
-                    self.remainder -= self.dy;
-                    self.lagging += Self::SIGN;
-                }
+                let carry = -i64::from(self.remainder >= self.dy);
+                self.remainder -= self.dy & carry;
+                self.lagging += Self::SIGN & carry;
             }
             if j + 2 <= self.dy {
                 self.leading += Self::SIGN * self.whole;
                 self.slack -= self.part;
-                if self.slack < 0 {
-                    self.slack += self.dy;
-                    self.leading += Self::SIGN;
-                }
+                let borrow = -i64::from(self.slack < 0);
+                self.slack += self.dy & borrow;
+                self.leading += Self::SIGN & borrow;
             }
             j += 1;
             self.row += self.row_step;

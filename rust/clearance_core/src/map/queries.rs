@@ -1,6 +1,7 @@
 //! Path queries: validation in the order the result codes are listed, then the search.
 
 use super::PathMap;
+use crate::clearance::ClearanceLayer;
 use crate::footprint::checked_agent_size;
 use crate::graph::AnchorGraph;
 use crate::grid::Cell;
@@ -17,6 +18,7 @@ use crate::search::{
 };
 use crate::smoothing::Smoothing;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 thread_local! {
     static THREAD_SCRATCH: RefCell<SearchScratch> = RefCell::new(SearchScratch::new());
@@ -337,8 +339,8 @@ impl PathMap {
         let waypoints = match query.smoothing {
             Smoothing::Off => Vec::new(),
             Smoothing::Taut => self.waypoints_along(
-                &mut scratch.unit_cells,
-                checked.profile,
+                &mut scratch.smoothing,
+                (checked.profile, Some(&checked.clearance)),
                 checked.size,
                 (&path, &outcome.path),
                 units.map_or(OtherUnits::Ignore, |units| units.rule),
@@ -454,6 +456,7 @@ impl PathMap {
             start,
             goal,
             goal_shortfall,
+            clearance,
         })
     }
 
@@ -521,6 +524,8 @@ pub(super) struct CheckedQuery<'a> {
     pub(super) goal: usize,
     /// The goal's shortfall, kept for a partial path when the agent does not fit there.
     goal_shortfall: Option<ClearanceShortfall>,
+    /// The profile's clearance layer.
+    pub(super) clearance: Arc<ClearanceLayer>,
 }
 
 /// The units a query counts: every unit but the moving one and those it exempts.

@@ -10,8 +10,7 @@ use crate::movement::DIRECTIONS;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::search::Counted;
-use crate::search::UnitsView;
-use crate::smoothing::{taut_waypoints, CellRules, CellUnits, PathAnchors};
+use crate::smoothing::{taut_waypoints, CellRules, CellUnits, PathAnchors, SmoothingMemory};
 
 impl PathMap {
     /// The taut waypoints of `path`, a chain of legal steps for an agent of `agent_size` with
@@ -70,9 +69,9 @@ impl PathMap {
             moving: None,
             listed: exempt_units,
         };
-        let mut view = UnitsView::default();
-        if other_units == OtherUnits::Block && self.count_units(&mut view, size, indices[0], exempt)
-        {
+        let mut memory = SmoothingMemory::default();
+        let view = &mut memory.unit_cells;
+        if other_units == OtherUnits::Block && self.count_units(view, size, indices[0], exempt) {
             let width = self.grid.width();
             if let Some(index) =
                 (0..indices.len() - 1).find(|&i| !view.clear_along(&indices[i..i + 2], width))
@@ -85,7 +84,9 @@ impl PathMap {
             }
         }
         let path = (path, &indices[..]);
-        Ok(self.waypoints_along(&mut view, found, size, path, other_units, exempt))
+        let clearance = self.clearance_layer_for(&found.capability());
+        let rules = (&**found, clearance.as_deref());
+        Ok(self.waypoints_along(&mut memory, rules, size, path, other_units, exempt))
     }
 
     /// The storage indices of `path`, checked to be a chain of legal steps for an agent of
@@ -137,12 +138,13 @@ impl PathMap {
 
     /// The taut waypoints of `path` (its cells and their storage indices: a chain of legal
     /// steps for an agent of `size` with `profile`, entering no anchor the counted units block
-    /// under `Block`), with the units that `exempt` does not name counted by `rule`. `cells` is
-    /// memory for the view of the cells under those units.
+    /// under `Block`), with the units that `exempt` does not name counted by `rule`, in
+    /// `memory`. `clearance` is the profile's clearance layer; without it (the map's memory
+    /// limit left it unbuilt) swept cells are read one by one instead of as bits.
     pub(super) fn waypoints_along(
         &self,
-        cells: &mut UnitsView,
-        profile: &AgentProfile,
+        memory: &mut SmoothingMemory,
+        (profile, clearance): (&AgentProfile, Option<&ClearanceLayer>),
         size: u8,
         (path, indices): (&[Cell], &[usize]),
         rule: OtherUnits,
@@ -159,22 +161,27 @@ impl PathMap {
             origin: Cell::new(region.x, region.y),
             width,
         };
+        let SmoothingMemory {
+            unit_cells,
+            waypoints,
+        } = memory;
         // Size 1 and no start: the view's blocked anchors are the cells under counted units.
         let counted = rule != OtherUnits::Ignore
             && !self.occupancy.is_empty()
-            && self.count_units(cells, 1, usize::MAX, exempt);
-        let units = counted.then_some(CellUnits { cells, rule });
-        let clearance = self.clearance_layer_for(&profile.capability());
+            && self.count_units(unit_cells, 1, usize::MAX, exempt);
+        let units = counted.then_some(CellUnits {
+            cells: unit_cells,
+            rule,
+        });
         let rules = CellRules::new(
             (self.grid.as_bytes(), width),
-            clearance.as_deref().map(ClearanceLayer::blocked_cells),
+            clearance.map(ClearanceLayer::blocked_cells),
             profile,
             size,
             anchors.anchor(0),
             units,
         );
-        taut_waypoints(&anchors, &rules)
-            .into_iter()
+        taut_waypoints(&anchors, &rules, waypoints)
             .map(|at| path[at])
             .collect()
     }

@@ -122,7 +122,26 @@ mod sweep;
 mod taut;
 
 pub(crate) use rules::{CellRules, CellUnits};
-pub(crate) use taut::{taut_waypoints, PathAnchors};
+pub(crate) use taut::{taut_waypoints, PathAnchors, WaypointMemory};
+
+use crate::search::UnitsView;
+
+/// Memory a smoothing call works in, kept in a search scratch between queries so that a
+/// smoothed query allocates nothing but its result.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SmoothingMemory {
+    /// The cells under counted units: a view for agent size 1.
+    pub unit_cells: UnitsView,
+    /// The turns and the waypoints found so far.
+    pub waypoints: WaypointMemory,
+}
+
+impl SmoothingMemory {
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.unit_cells.memory_bytes() + self.waypoints.memory_bytes()
+    }
+}
 
 /// Whether a query's result carries waypoints, and which (see the module docs).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

@@ -36,40 +36,83 @@ impl PathAnchors<'_> {
     ///
     /// Read from the storage indices ([`step_changes`]) on a map at least three cells wide; on
     /// narrower maps every anchor counts.
-    fn turns(&self) -> Vec<usize> {
+    fn turns_into(&self, turns: &mut Vec<usize>) {
+        turns.clear();
         let last = self.indices.len() - 1;
         if self.width < 3 {
-            return (1..=last).collect();
+            turns.extend(1..=last);
+            return;
         }
         let indices = self.indices;
-        let mut turns = Vec::with_capacity(indices.len() / 4 + 1);
+        // Every anchor is written and only turns are kept (the count grows by whether it is
+        // one): where a path turns follows the map, so a branch on it is often mispredicted.
+        turns.resize(indices.len(), 0);
+        let mut count = 0;
         // The two anchors behind, carried along so that each anchor is read once.
         let (mut before, mut at) = (indices[0], indices[1]);
         for (position, &after) in indices.iter().enumerate().skip(2) {
-            if step_changes(before, at, after) {
-                turns.push(position - 1);
-            }
+            turns[count] = position - 1;
+            count += usize::from(step_changes(before, at, after));
             (before, at) = (at, after);
         }
-        turns.push(last);
-        turns
+        turns[count] = last;
+        turns.truncate(count + 1);
     }
 }
 
-/// The indices into `path` of its taut waypoints, first and last included; empty for an empty
-/// path.
-pub(crate) fn taut_waypoints(path: &PathAnchors<'_>, rules: &CellRules<'_>) -> Vec<usize> {
-    let Some(last) = path.indices.len().checked_sub(1) else {
-        return Vec::new();
-    };
-    if last == 0 {
-        return vec![0];
+/// Memory a smoothing call works in, kept between calls (in a search scratch) so that a
+/// smoothed query allocates nothing but its result.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WaypointMemory {
+    /// The path's turns.
+    turns: Vec<usize>,
+    /// The greedy waypoints, each with its witness, then the stack pass's survivors.
+    greedy: Vec<(usize, Option<(i64, i64)>)>,
+}
+
+impl WaypointMemory {
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.turns.capacity() * std::mem::size_of::<usize>()
+            + self.greedy.capacity() * std::mem::size_of::<(usize, Option<(i64, i64)>)>()
     }
+}
+
+/// The indices into `path` of its taut waypoints, first and last included; none for an empty
+/// path. Works in `memory`, which holds them when this returns.
+pub(crate) fn taut_waypoints<'m>(
+    path: &PathAnchors<'_>,
+    rules: &CellRules<'_>,
+    memory: &'m mut WaypointMemory,
+) -> impl Iterator<Item = usize> + 'm {
+    let WaypointMemory { turns, greedy } = memory;
+    greedy.clear();
+    match path.indices.len() {
+        0 => {}
+        1 => greedy.push((0, None)),
+        _ => {
+            path.turns_into(turns);
+            let kept = taut_in(path, rules, turns, greedy);
+            greedy.truncate(kept);
+        }
+    }
+    greedy.iter().map(|&(waypoint, _)| waypoint)
+}
+
+/// The taut waypoints of `path` (at least two anchors) with its `turns`: greedy ones pushed
+/// onto `greedy`, each with its witness, then the stack pass's survivors moved to its front;
+/// returns how many survive.
+fn taut_in(
+    path: &PathAnchors<'_>,
+    rules: &CellRules<'_>,
+    turns: &[usize],
+    greedy: &mut Vec<(usize, Option<(i64, i64)>)>,
+) -> usize {
+    let last = path.indices.len() - 1;
     let segments = Segments::new(path, rules);
-    let turns = path.turns();
     // Each greedy waypoint with the cell that refused going one anchor farther from it, when
     // that cell refuses every segment (see `Segments::hard`).
-    let mut greedy = vec![(0, None)];
+    greedy.push((0, None));
     let mut at = 0;
     while at < last {
         let ahead = &turns[turns.partition_point(|&turn| turn <= at)..];
@@ -96,10 +139,7 @@ pub(crate) fn taut_waypoints(path: &PathAnchors<'_>, rules: &CellRules<'_>) -> V
         greedy[kept] = (arrival, witness);
         kept += 1;
     }
-    greedy[..kept]
-        .iter()
-        .map(|&(waypoint, _)| waypoint)
-        .collect()
+    kept
 }
 
 /// The segments between anchors of one path, tested against the rules.
@@ -357,7 +397,8 @@ mod tests {
                     .filter(|&at| step_at(at) != step_at(at - 1))
                     .collect();
                 by_steps.push(cells.len() - 1);
-                let turns = path.turns();
+                let mut turns = Vec::new();
+                path.turns_into(&mut turns);
                 if width >= 3 {
                     assert_eq!(turns, by_steps, "width {width}: {cells:?}");
                     checked_turns += turns.len();

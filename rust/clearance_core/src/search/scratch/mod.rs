@@ -57,9 +57,9 @@ pub struct SearchScratch {
     generation: u32,
     /// Other units, as the last query that counted them saw them (`units.rs`).
     pub(crate) units: super::UnitsView,
-    /// The cells under other units, as the last smoothed query that counted them saw them
-    /// (a view for agent size 1: `crate::smoothing`).
-    pub(crate) unit_cells: super::UnitsView,
+    /// What the last smoothed query worked in: the cells under other units as it saw them,
+    /// and its turns and waypoints (`crate::smoothing`).
+    pub(crate) smoothing: crate::smoothing::SmoothingMemory,
     /// Some of the other units: those a query's whole search has met so far
     /// (`units_met.rs`).
     pub(crate) units_met: super::UnitsView,
@@ -144,7 +144,7 @@ impl Default for SearchScratch {
             open: OpenLists::default(),
             generation: 0,
             units: super::UnitsView::default(),
-            unit_cells: super::UnitsView::default(),
+            smoothing: crate::smoothing::SmoothingMemory::default(),
             units_met: super::UnitsView::default(),
             keep_in_place: false,
             paged_first: 0,
@@ -188,7 +188,7 @@ impl SearchScratch {
             + self.open.wide.memory_bytes()
             + self.open.range.memory_bytes()
             + self.units.memory_bytes()
-            + self.unit_cells.memory_bytes()
+            + self.smoothing.memory_bytes()
             + self.units_met.memory_bytes()
             + (self.alone_search.as_ref()).map_or(0, |alone| alone.memory_bytes())
     }

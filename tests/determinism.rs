@@ -8,7 +8,9 @@
 //! - `size2`: agent size 2 on the same start and goal anchors, no landmarks (many of these end
 //!   with a clearance code; the codes are part of the digest);
 //! - `astar`: as `plain`, but always with plain A* (`SearchMode::Plain`); the other variants
-//!   use the default `SearchMode::Auto`, which picks jump-point search on these maps.
+//!   use the default `SearchMode::Auto`, which picks jump-point search on these maps;
+//! - `smoothed`: as `size2`, with taut waypoints (`Smoothing::Taut`), whose working memory a
+//!   search scratch keeps from one query to the next.
 //!
 //! The results of all problems, in scenario order, are folded into one 64-bit FNV-1a digest
 //! (offset basis 0xcbf29ce484222325, prime 0x100000001b3, one byte at a time). Per problem it
@@ -18,7 +20,9 @@
 //! 2. the fixed-point cost as a little-endian u64;
 //! 3. the expanded count as a little-endian u64;
 //! 4. the number of path anchors as a little-endian u64;
-//! 5. each path anchor: x then y, each a little-endian i32.
+//! 5. each path anchor: x then y, each a little-endian i32;
+//! 6. where the result has waypoints (the `smoothed` variant), their number as a little-endian
+//!    u64, then each waypoint as a path anchor is.
 //!
 //! Nothing depends on std's hashers, pointer widths or the Rust version, so the digests are
 //! the same on every platform. They are stored in `tests/data/determinism_digests.txt`, one
@@ -45,7 +49,9 @@
 
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario};
 use clearance_cli::shared_data::{movingai_dir, MAPS};
-use clearance_core::{Cell, LandmarkPlacement, PathMap, PathQuery, PathResult, SearchMode};
+use clearance_core::{
+    Cell, LandmarkPlacement, PathMap, PathQuery, PathResult, SearchMode, Smoothing,
+};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -92,6 +98,15 @@ fn digest(results: &[PathResult]) -> u64 {
             hash.write(&cell.x.to_le_bytes());
             hash.write(&cell.y.to_le_bytes());
         }
+        // Left out where there are none, so that the variants without smoothing keep their
+        // digests.
+        if !result.waypoints.is_empty() {
+            hash.write(&(result.waypoints.len() as u64).to_le_bytes());
+            for cell in &result.waypoints {
+                hash.write(&cell.x.to_le_bytes());
+                hash.write(&cell.y.to_le_bytes());
+            }
+        }
     }
     hash.finish()
 }
@@ -116,14 +131,16 @@ enum Variant {
     Landmarks8,
     Size2,
     AStar,
+    Smoothed,
 }
 
 impl Variant {
-    const ALL: [Variant; 4] = [
+    const ALL: [Variant; 5] = [
         Variant::Plain,
         Variant::Landmarks8,
         Variant::Size2,
         Variant::AStar,
+        Variant::Smoothed,
     ];
 
     fn name(self) -> &'static str {
@@ -132,13 +149,14 @@ impl Variant {
             Variant::Landmarks8 => "landmarks8",
             Variant::Size2 => "size2",
             Variant::AStar => "astar",
+            Variant::Smoothed => "smoothed",
         }
     }
 
     fn agent_size(self) -> i64 {
         match self {
             Variant::Plain | Variant::Landmarks8 | Variant::AStar => 1,
-            Variant::Size2 => 2,
+            Variant::Size2 | Variant::Smoothed => 2,
         }
     }
 
@@ -148,7 +166,14 @@ impl Variant {
             Variant::AStar => SearchMode::Plain,
             _ => SearchMode::Auto,
         };
-        map.query(&PathQuery::new(start, goal, self.agent_size(), PROFILE).search(mode))
+        let smoothing = match self {
+            Variant::Smoothed => Smoothing::Taut,
+            _ => Smoothing::Off,
+        };
+        let query = PathQuery::new(start, goal, self.agent_size(), PROFILE)
+            .search(mode)
+            .smoothing(smoothing);
+        map.query(&query)
     }
 }
 

@@ -81,8 +81,7 @@ pub(super) fn astar<L: Layout, K: KeyCodec, H: Heuristic, C: StepCosts, M: MoveM
             // would be too (`incumbent.rs`).
             if unreached
                 && incumbent.is_some_and(|bound| {
-                    let alone = (next.state >= previous).then_some(next.g);
-                    bound.cuts(alone, next_g, || {
+                    bound.cuts(next.kept_cost(previous), next_g, || {
                         let step = DIRECTIONS[direction];
                         let (x, y) = (
                             x.wrapping_add_signed(step.dx),

@@ -327,8 +327,7 @@ fn expand<
             // would be too (`incumbent.rs`).
             if unreached
                 && incumbent.is_some_and(|bound| {
-                    let alone = (next.state >= previous).then_some(next.g);
-                    bound.cuts(alone, next_g, || estimate(target))
+                    bound.cuts(next.kept_cost(previous), next_g, || estimate(target))
                 })
             {
                 continue;

@@ -104,6 +104,17 @@ pub(super) struct Node {
     pub(super) state: u32,
 }
 
+impl Node {
+    /// For a node the current search has not reached yet, the cost at which the last search
+    /// reached it, if that search's nodes were kept in place for this one: its stamp is at
+    /// least `previous`, the first stamp of [`Layout::begin`]'s range (see
+    /// [`SearchScratch::keep_in_place`]).
+    #[inline(always)]
+    pub(super) fn kept_cost(self, previous: u32) -> Option<u64> {
+        (self.state >= previous).then_some(self.g)
+    }
+}
+
 /// What jump-point search keeps per jump point beside its [`Node`], valid while the node is
 /// reached in the current query.
 #[derive(Debug, Clone, Copy, Default)]

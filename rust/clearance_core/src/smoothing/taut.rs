@@ -241,7 +241,10 @@ impl<'a> Segments<'a> {
     /// meets it in an interval). So the last anchor of the run before the witness's interval
     /// is found by bisection with a constant-time test per anchor, and only it is swept in
     /// full: accepted, it is the answer (its successor sweeps the witness); refused, its own
-    /// witness narrows the run again.
+    /// witness narrows the run again. Each witness's interval covers the anchors from the one
+    /// after the candidate it gives to the one it refused, so every anchor of the run past the
+    /// answer is refused: the answer is the run's last accepted anchor, whichever witnesses
+    /// the sweeps name.
     fn farthest_ahead(&self, at: usize, ahead: &[usize]) -> (usize, Option<(i64, i64)>) {
         let last_turn = ahead.len() - 1;
         let mut accepted = 0;
@@ -356,7 +359,27 @@ impl RangeMax {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blocked_cells::BlockedCells;
+    use crate::paged::PagedVec;
+    use crate::profile::AgentProfile;
     use crate::test_rng::TestRng;
+
+    /// The storage indices of `cells` on a map `width` wide with its origin at `(0, 0)`.
+    fn storage_indices(cells: &[Cell], width: i64) -> Vec<usize> {
+        let index = |cell: &Cell| i64::from(cell.y) * width + i64::from(cell.x);
+        cells.iter().map(|cell| index(cell) as usize).collect()
+    }
+
+    /// The path of `cells` with their `indices` on a map `width` wide with its origin at
+    /// `(0, 0)`.
+    fn from_origin<'a>(cells: &'a [Cell], indices: &'a [usize], width: i64) -> PathAnchors<'a> {
+        PathAnchors {
+            cells,
+            indices,
+            origin: Cell::new(0, 0),
+            width: width as usize,
+        }
+    }
 
     #[test]
     fn turns_from_storage_indices_are_where_the_step_changes() {
@@ -381,16 +404,8 @@ mod tests {
                         step = (0, 0);
                     }
                 }
-                let indices: Vec<usize> = cells
-                    .iter()
-                    .map(|cell| (cell.y * width + cell.x) as usize)
-                    .collect();
-                let path = PathAnchors {
-                    cells: &cells,
-                    indices: &indices,
-                    origin: Cell::new(0, 0),
-                    width: width as usize,
-                };
+                let indices = storage_indices(&cells, i64::from(width));
+                let path = from_origin(&cells, &indices, i64::from(width));
                 let step_at =
                     |at: usize| (cells[at + 1].x - cells[at].x, cells[at + 1].y - cells[at].y);
                 let mut by_steps: Vec<usize> = (1..cells.len() - 1)
@@ -409,6 +424,118 @@ mod tests {
             }
         }
         assert!(checked_turns > 5000, "{checked_turns} turns checked");
+    }
+
+    /// A random walk of legal steps for a `size x size` unit on `terrain` (`width` wide; id 1
+    /// may not be entered): footprints clear of id 1, and a diagonal step's two side
+    /// footprints too. Keeps a direction for a while, so that it has straight runs.
+    fn legal_walk(rng: &mut TestRng, terrain: &[u8], width: i64, size: i64) -> Vec<Cell> {
+        let height = terrain.len() as i64 / width;
+        let legal = |x: i64, y: i64| {
+            (0..=width - size).contains(&x)
+                && (0..=height - size).contains(&y)
+                && (y..y + size)
+                    .all(|cy| (x..x + size).all(|cx| terrain[(cy * width + cx) as usize] != 1))
+        };
+        let mut cells = Vec::new();
+        for _ in 0..100 {
+            let (x, y) = (rng.below(width), rng.below(height));
+            if legal(x, y) {
+                cells.push(Cell::new(x as i32, y as i32));
+                break;
+            }
+        }
+        let mut step = (0, 0);
+        let mut stuck = 0;
+        while !cells.is_empty() && cells.len() < 60 && stuck < 50 {
+            if step == (0, 0) || rng.below(4) == 0 {
+                step = (rng.below(3i64) - 1, rng.below(3i64) - 1);
+            }
+            let last = cells[cells.len() - 1];
+            let (x, y) = (i64::from(last.x) + step.0, i64::from(last.y) + step.1);
+            let corners = step.0 == 0
+                || step.1 == 0
+                || (legal(x, i64::from(last.y)) && legal(i64::from(last.x), y));
+            if step != (0, 0) && legal(x, y) && corners {
+                cells.push(Cell::new(x as i32, y as i32));
+            } else {
+                step = (0, 0);
+                stuck += 1;
+            }
+        }
+        cells
+    }
+
+    #[test]
+    fn a_greedy_step_returns_the_last_accepted_anchor_of_its_run() {
+        let mut rng = TestRng(53);
+        let (width, height) = (24i64, 18i64);
+        let profile = AgentProfile::new("unit")
+            .with_terrain(0, 1.0)
+            .and_then(|profile| profile.with_terrain(2, 3.0))
+            .expect("valid multipliers");
+        let (mut steps, mut refused_past) = (0, 0);
+        for map in 0..500 {
+            // Walls (id 1) on every map, dearer ground (id 2) on every other one.
+            let terrain: Vec<u8> = (0..width * height)
+                .map(|_| match rng.below(12) {
+                    0 => 1,
+                    1 | 2 if map % 2 == 1 => 2,
+                    _ => 0,
+                })
+                .collect();
+            let size = 1 + map % 3;
+            let cells = legal_walk(&mut rng, &terrain, width, size);
+            if cells.len() < 3 {
+                continue;
+            }
+            let indices = storage_indices(&cells, width);
+            let path = from_origin(&cells, &indices, width);
+            let paged = PagedVec::from(terrain.clone());
+            let blocked = BlockedCells::new(width as usize, height as usize, |x, y| {
+                terrain[y * width as usize + x] == 1
+            });
+            let start = path.anchor(0);
+            let rules = CellRules::new(
+                (&paged, width as usize),
+                Some(&blocked),
+                &profile,
+                size as u8,
+                start,
+                None,
+            );
+            let segments = Segments::new(&path, &rules);
+            let mut turns = Vec::new();
+            path.turns_into(&mut turns);
+            let last = cells.len() - 1;
+            let mut at = 0;
+            while at < last {
+                let ahead = &turns[turns.partition_point(|&turn| turn <= at)..];
+                let (next, _) = segments.farthest_ahead(at, ahead);
+                assert!(
+                    next > at && segments.allowed(at, next),
+                    "map {map}: {at} to {next}"
+                );
+                if next < last {
+                    // The turn that ends the run holding `next`, and every anchor after
+                    // `next` up to it refused.
+                    let end = turns[turns.partition_point(|&turn| turn <= next)];
+                    for beyond in next + 1..=end {
+                        assert!(
+                            !segments.allowed(at, beyond),
+                            "map {map}: from {at}, {next} returned but {beyond} accepted"
+                        );
+                        refused_past += 1;
+                    }
+                }
+                steps += 1;
+                at = next;
+            }
+        }
+        assert!(
+            steps > 1500 && refused_past > 1500,
+            "{steps} steps, {refused_past} refused"
+        );
     }
 
     #[test]

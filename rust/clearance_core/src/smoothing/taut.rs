@@ -388,21 +388,10 @@ mod tests {
         for width in 1..=9i32 {
             let height = 7;
             for _ in 0..200 {
-                // A random walk of legal steps that keeps a direction for a while.
-                let mut cells = vec![Cell::new(rng.below(width), rng.below(height))];
-                let mut step = (0, 0);
-                while cells.len() < 40 {
-                    if step == (0, 0) || rng.below(3) == 0 {
-                        step = (rng.below(3) - 1, rng.below(3) - 1);
-                    }
-                    let last = cells[cells.len() - 1];
-                    let next = Cell::new(last.x + step.0, last.y + step.1);
-                    let on_map = (0..width).contains(&next.x) && (0..height).contains(&next.y);
-                    if step != (0, 0) && on_map {
-                        cells.push(next);
-                    } else {
-                        step = (0, 0);
-                    }
+                let open = vec![0; (width * height) as usize];
+                let cells = legal_walk(&mut rng, &open, i64::from(width), 1);
+                if cells.len() < 3 {
+                    continue;
                 }
                 let indices = storage_indices(&cells, i64::from(width));
                 let path = from_origin(&cells, &indices, i64::from(width));

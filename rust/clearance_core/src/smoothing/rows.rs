@@ -17,8 +17,8 @@
 //! positive length iff it meets the interval, and the interval of `v` has positive length), that
 //! is iff `x_lo - 1 < cx < x_hi + k`: the cells `floor(x_lo)` to `ceil(x_hi) + k - 1`. For
 //! `dx >= 0`, `x_lo` comes from `v0` and `x_hi` from `v1`; for `dx < 0` the other way round.
-//! Both `v0` and `v1` grow by at most one from row to row, so each end of the run is kept with
-//! its remainder, with no division per row. A move with
+//! Both `v0` and `v1` grow by at most one from row to row, so each end of the run follows a
+//! running multiple of the slope, with no division per row. A move with
 //! `dy = 0` sweeps the rectangle between its footprints: rows `a.y` to `a.y + k - 1`, cells
 //! `min(a.x, b.x)` to `max(a.x, b.x) + k - 1`.
 
@@ -183,25 +183,43 @@ fn each_run<T>(
 ///
 /// Walking upwards is walking downwards with the rows mirrored about `from`'s footprint,
 /// which maps it to itself, so `j` counts rows away from `from` either way. Of a run's two
-/// ends, one follows `v0` and is a floor (`x + floor(v0 dx / dy)` to the right, `x + k - 1 -
-/// floor(v0 |dx| / dy)` to the left) and the other follows `v1` and is a ceiling; each is kept
-/// with its remainder, so a row costs no division.
+/// ends, one follows `v0` and is a floor (`x + floor(v0 |dx| / dy)` to the right, `x + k - 1 -
+/// floor(v0 |dx| / dy)` to the left) and the other follows `v1` and is a ceiling. Each is read
+/// from a running multiple of the slope in fixed point, so a row costs two additions.
 struct RowSpans<const RIGHTWARDS: bool> {
     /// The current row and the step to the next (`1` or `-1`).
     row: i64,
     row_step: i64,
-    /// The run's end that follows `v0`, and `v0 |dx| - floor(v0 |dx| / dy) dy`.
-    lagging: i64,
-    remainder: i64,
-    /// The run's end that follows `v1`, and `ceil(v1 |dx| / dy) dy - v1 |dx|`.
-    leading: i64,
-    slack: i64,
-    /// `|dx| = whole * dy + part`, `dy = |to.y - from.y|`.
-    whole: i64,
-    part: i64,
+    /// The lagging end at `v0 = 0` and the leading end's base (`x + k - 1` to the right, `x`
+    /// to the left), which the scaled offsets move away from.
+    lagging_base: i64,
+    leading_base: i64,
+    /// `v0 * up`, and `v1 * down + 2^32 - 1` so that dropping the fraction rounds it up (see
+    /// [`Slope`]).
+    lagging: u64,
+    leading: u64,
+    slope: Slope,
     dy: i64,
     size: i64,
 }
+
+/// `|dx| / dy` in fixed point with [`FRACTION_BITS`] fraction bits, rounded up and down.
+///
+/// For `v` in `0..=dy`, `floor(v * up / 2^32) = floor(v |dx| / dy)` and `ceil(v * down / 2^32) =
+/// ceil(v |dx| / dy)`. Proof: write `q = v |dx| / dy = n + f / dy` with `0 <= f < dy`. Rounding
+/// the slope moves `v` times it by less than `v <= dy < MAX_SIDE = 2^15` units of `2^-32`,
+/// that is by less than `2^-17`, which is below `1 / dy`. So `v * up / 2^32` lies in `[q, q +
+/// 2^-17)`, below `n + 1` because `f / dy <= 1 - 1 / dy`: its floor is `n`. And `v * down /
+/// 2^32` lies in `(q - 2^-17, q]`: for `f = 0` above `n - 1`, so its ceiling is `n`; for `f > 0`
+/// above `n`, so its ceiling is `n + 1`. The products stay below `2^15 * 2^47 = 2^62`.
+#[derive(Clone, Copy)]
+struct Slope {
+    up: u64,
+    down: u64,
+}
+
+/// Fraction bits of a [`Slope`].
+const FRACTION_BITS: u32 = 32;
 
 impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
     /// Ends move right for a move to the right, left otherwise.
@@ -216,27 +234,27 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
             (from.1 + size - 1, -1)
         };
         let dy = dy.abs();
-        // Map sides are at most `MAX_SIDE`, so a 32-bit division does, at a fraction of the
-        // cost of a 64-bit one.
-        let (whole, part) = {
-            let (across, along) = (dx.unsigned_abs() as u32, dy as u32);
-            (i64::from(across / along), i64::from(across % along))
+        let slope = {
+            let scaled = dx.unsigned_abs() << FRACTION_BITS;
+            let (down, rest) = (scaled / dy as u64, scaled % dy as u64);
+            Slope {
+                up: down + u64::from(rest != 0),
+                down,
+            }
         };
-        let ceiling = whole + i64::from(part != 0);
-        let (lagging, leading) = if RIGHTWARDS {
-            (from.0, from.0 + ceiling + size - 1)
+        let (lagging_base, leading_base) = if RIGHTWARDS {
+            (from.0, from.0 + size - 1)
         } else {
-            (from.0 + size - 1, from.0 - ceiling)
+            (from.0 + size - 1, from.0)
         };
         RowSpans {
             row,
             row_step,
-            lagging,
-            remainder: 0,
-            leading,
-            slack: if part == 0 { 0 } else { dy - part },
-            whole,
-            part,
+            lagging_base,
+            leading_base,
+            lagging: 0,
+            leading: slope.down + ((1 << FRACTION_BITS) - 1),
+            slope,
             dy,
             size,
         }
@@ -246,38 +264,28 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
     /// returns.
     #[inline]
     fn walk<T>(mut self, mut visit: impl FnMut(i64, i64, i64) -> Option<T>) -> Option<T> {
-        let rows = self.dy + self.size;
-        let mut j = 0;
-        loop {
+        for j in 0..self.dy + self.size {
+            let lagging = self.lagging_base + Self::SIGN * (self.lagging >> FRACTION_BITS) as i64;
+            let leading = self.leading_base + Self::SIGN * (self.leading >> FRACTION_BITS) as i64;
             let (first, last) = if RIGHTWARDS {
-                (self.lagging, self.leading)
+                (lagging, leading)
             } else {
-                (self.leading, self.lagging)
+                (leading, lagging)
             };
             let seen = visit(self.row, first, last);
-            if seen.is_some() || j + 1 == rows {
+            if seen.is_some() {
                 return seen;
             }
             // `v0 = max(j - k, 0)` grows from row `k + 1` on, `v1 = min(j + 1, dy)` up to `dy`.
-            // The carries are masks, not branches: they follow the slope, which changes from
-            // sweep to sweep, so branches on them are often mispredicted.
             if j >= self.size {
-                self.lagging += Self::SIGN * self.whole;
-                self.remainder += self.part;
-                let carry = -i64::from(self.remainder >= self.dy);
-                self.remainder -= self.dy & carry;
-                self.lagging += Self::SIGN & carry;
+                self.lagging += self.slope.up;
             }
             if j + 2 <= self.dy {
-                self.leading += Self::SIGN * self.whole;
-                self.slack -= self.part;
-                let borrow = -i64::from(self.slack < 0);
-                self.slack += self.dy & borrow;
-                self.leading += Self::SIGN & borrow;
+                self.leading += self.slope.down;
             }
-            j += 1;
             self.row += self.row_step;
         }
+        None
     }
 }
 
@@ -355,6 +363,53 @@ mod tests {
             accepted > 200 && refused > 200,
             "{accepted} accepted, {refused} refused"
         );
+    }
+
+    #[test]
+    fn the_fixed_point_ends_are_exact_on_the_longest_moves() {
+        // Moves as long as a map side allows, where a slope with too few fraction bits puts a
+        // run's end one cell off.
+        let mut rng = TestRng(41);
+        let side = i64::from(crate::grid::MAX_SIDE);
+        for case in 0..24 {
+            let size = 1 + rng.below(4);
+            let from = (rng.below(64), rng.below(64));
+            let reach = side - size - 64;
+            // Steep and shallow slopes, with and without a common factor.
+            let (dx, dy) = match case % 3 {
+                0 => (reach - rng.below(reach / 2), reach - rng.below(64)),
+                1 => (rng.below(reach), reach - rng.below(8)),
+                _ => (reach - 1, reach - 1 - rng.below(3) * 2),
+            };
+            let to = (from.0 + dx, from.1 + dy);
+            let mut runs = Vec::new();
+            each_run(from, to, size, |y, first, last| {
+                runs.push((y, first, last));
+                None::<()>
+            });
+            // The same runs from the sweep's exact column intervals, read by rows.
+            let sweep = super::super::sweep::Sweep::new(from, to, size);
+            let mut by_rows = std::collections::BTreeMap::new();
+            let (first_column, last_column) = sweep.columns();
+            for column in first_column..=last_column {
+                let (top, bottom) = sweep.rows(column);
+                for row in top..=bottom {
+                    let (x, y) = sweep.cell(column, row);
+                    let run = by_rows.entry(y).or_insert((x, x));
+                    *run = (run.0.min(x), run.1.max(x));
+                }
+            }
+            let expected: Vec<_> = by_rows.into_iter().map(|(y, (a, b))| (y, a, b)).collect();
+            runs.sort_unstable();
+            assert_eq!(
+                runs.len(),
+                expected.len(),
+                "size {size}, {from:?} to {to:?}"
+            );
+            for (run, expected) in runs.iter().zip(&expected) {
+                assert_eq!(run, expected, "size {size}, {from:?} to {to:?}");
+            }
+        }
     }
 
     #[test]

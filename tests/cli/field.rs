@@ -1,0 +1,138 @@
+//! `field`: flow fields answered per start, drawn, and refused.
+
+use super::*;
+
+#[test]
+fn field_json_answers_each_start_as_path_json_does() {
+    let starts = ["2,2", "1,1", "0,0", "37,2", "50,50", "20,10"];
+    let mut args = vec![
+        "field",
+        MAP,
+        "--to",
+        "37,2",
+        "--size",
+        "2",
+        "--profiles",
+        PROFILES,
+        "--profile",
+        "truck",
+        "--json",
+    ];
+    for start in starts {
+        args.extend(["--from", start]);
+    }
+    let output = clearance(&args);
+    // Some starts fail (a wall, outside the map), so the exit status is 1.
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let results = value.as_array().unwrap();
+    assert_eq!(results.len(), starts.len());
+    for (start, field) in starts.iter().zip(results) {
+        let single = clearance(&[
+            "path",
+            MAP,
+            "--from",
+            start,
+            "--to",
+            "37,2",
+            "--size",
+            "2",
+            "--profiles",
+            PROFILES,
+            "--profile",
+            "truck",
+            "--json",
+        ]);
+        let path: serde_json::Value = serde_json::from_str(&stdout(&single)).unwrap();
+        assert_eq!(field["code"], path["code"], "{start}");
+        assert_eq!(field["ok"], path["ok"], "{start}");
+        assert_eq!(field["total_cost"], path["total_cost"], "{start}");
+        assert_eq!(field["clearance_found"], path["clearance_found"], "{start}");
+        let anchors = field["path"].as_array().unwrap();
+        assert_eq!(
+            anchors.is_empty(),
+            path["path"].as_array().unwrap().is_empty()
+        );
+        if let Some(last) = anchors.last() {
+            assert_eq!(last, &serde_json::json!([37, 2]));
+            let (x, y) = start.split_once(',').unwrap();
+            let first: [i32; 2] = [x.parse().unwrap(), y.parse().unwrap()];
+            assert_eq!(anchors[0], serde_json::json!(first));
+        }
+    }
+    assert_eq!(results[0]["code"], "OK");
+    assert_eq!(results[2]["code"], "START_CLEARANCE_INSUFFICIENT");
+    assert_eq!(results[3]["path"], serde_json::json!([[37, 2]]));
+    assert_eq!(results[4]["code"], "START_OUT_OF_BOUNDS");
+}
+
+#[test]
+fn field_draws_costs_and_next_steps_to_the_nearest_goal() {
+    let out = std::env::temp_dir().join(format!("clearance-field-{}.png", std::process::id()));
+    let output = clearance(&[
+        "field",
+        MAP,
+        "--to",
+        "37,2",
+        "--to",
+        "2,17",
+        "--from",
+        "3,15",
+        "--out",
+        out.to_str().unwrap(),
+        "--scale",
+        "6",
+    ]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    // The start near the second goal goes there.
+    assert!(
+        text.contains("OK: size 1 (movingai) from (3, 15) to (2, 17)"),
+        "{text}"
+    );
+    assert!(text.contains("anchors reached"), "{text}");
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((width, height), (240, 120));
+    std::fs::remove_file(Path::new(&out)).unwrap();
+}
+
+#[test]
+fn field_refusals_have_codes_and_usage_errors_exit_2() {
+    let output = clearance(&["field", MAP, "--to", "50,2", "--from", "1,1", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value[0]["code"], "GOAL_OUT_OF_BOUNDS");
+    // Several goals, one of them in a wall.
+    let output = clearance(&[
+        "field", MAP, "--to", "37,2", "--to", "0,0", "--from", "1,1", "--json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value[0]["code"], "GOAL_CLEARANCE_INSUFFICIENT");
+    // Neither a picture nor JSON asked for; JSON without starts; a picture for a bad size.
+    assert_eq!(
+        clearance(&["field", MAP, "--to", "1,1"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        clearance(&["field", MAP, "--to", "1,1", "--json"])
+            .status
+            .code(),
+        Some(2)
+    );
+    let out = std::env::temp_dir().join(format!("clearance-field-bad-{}.png", std::process::id()));
+    let output = clearance(&[
+        "field",
+        MAP,
+        "--to",
+        "1,1",
+        "--size",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--size"));
+}

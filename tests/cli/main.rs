@@ -1,0 +1,61 @@
+//! The `clearance` command, run as a user would run it: one module per command or concern,
+//! sharing the helpers below.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repository() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn clearance(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_clearance"))
+        .args(args)
+        .current_dir(repository())
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+const MAP: &str = "examples/crossing.map";
+const PROFILES: &str = "examples/profiles.json";
+const UNITS: &str = "examples/crossing_units.json";
+
+/// `clearance path ... --json` as a JSON object, with its exit status.
+fn path_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let all = [&["path", MAP][..], args, &["--json"]].concat();
+    let output = clearance(&all);
+    let value = serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|error| panic!("{all:?}: {error}: {}", stdout(&output)));
+    (output.status.code(), value)
+}
+
+/// The anchors of a JSON path.
+fn anchors(value: &serde_json::Value) -> Vec<(i64, i64)> {
+    value["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|anchor| (anchor[0].as_i64().unwrap(), anchor[1].as_i64().unwrap()))
+        .collect()
+}
+
+/// The keys of a JSON object, sorted.
+fn keys(value: &serde_json::Value) -> Vec<String> {
+    let mut keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
+    keys.sort_unstable();
+    keys
+}
+
+mod field;
+mod path;
+mod range;
+mod slots;
+mod smoothing;
+mod units;

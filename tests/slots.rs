@@ -10,7 +10,7 @@ use clearance_core::{
     Region, SlotPathOptions, SlotRequest, Smoothing, TerrainGrid, UnitError,
 };
 use clearance_tests::check::likely_legal_anchor;
-use clearance_tests::generate::{map_with_random_profiles, random_cell, random_grid, Rng};
+use clearance_tests::generate::{random_cell, random_map_for_case, Rng};
 use clearance_tests::reference::Reference;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use std::collections::HashMap;
@@ -282,18 +282,9 @@ fn check_slot_paths(
     }
 }
 
-/// A generated map with three random profiles.
+/// A generated map with the three profiles of [`NAMES`].
 fn random_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {
-    let width = rng.range(1, max_side + 1) as i32;
-    let height = rng.range(1, max_side + 1) as i32;
-    let walls = *rng.pick(&[0, 0, 5, 15, 30]);
-    let grid = random_grid(rng, width, height, walls);
-    let movement = if case % 4 == 3 {
-        Movement::FourWay
-    } else {
-        Movement::EightWay
-    };
-    map_with_random_profiles(rng, grid, movement, &NAMES)
+    random_map_for_case(rng, case, max_side, &NAMES)
 }
 
 /// Registers `unit` on `map` and in `units`.

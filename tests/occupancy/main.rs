@@ -15,7 +15,7 @@ use clearance_core::{
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{
-    map_with_random_profiles, random_cell, random_grid, random_profile, Rng,
+    random_cell, random_grid, random_map_for_case, random_profile, Rng,
 };
 use clearance_tests::reference::Reference;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
@@ -181,18 +181,9 @@ fn check(
     result.code
 }
 
-/// A generated map with three random profiles.
+/// A generated map with the three profiles of [`NAMES`].
 fn random_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {
-    let width = rng.range(1, max_side + 1) as i32;
-    let height = rng.range(1, max_side + 1) as i32;
-    let walls = *rng.pick(&[0, 0, 5, 15, 30]);
-    let grid = random_grid(rng, width, height, walls);
-    let movement = if case % 4 == 3 {
-        Movement::FourWay
-    } else {
-        Movement::EightWay
-    };
-    map_with_random_profiles(rng, grid, movement, &NAMES)
+    random_map_for_case(rng, case, max_side, &NAMES)
 }
 
 /// A generated map with sides in `sides` and one of `walls` percent of walls, 4-way in every

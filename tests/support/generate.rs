@@ -121,3 +121,18 @@ pub fn map_with_random_profiles(
     }
     map
 }
+
+/// A generated map for case number `case`: sides from 1 to `max_side`, no walls or 5, 15 or 30
+/// percent of them, 4-way in every fourth case, with a random profile under each of `names`.
+pub fn random_map_for_case(rng: &mut Rng, case: usize, max_side: i64, names: &[&str]) -> PathMap {
+    let width = rng.range(1, max_side + 1) as i32;
+    let height = rng.range(1, max_side + 1) as i32;
+    let walls = *rng.pick(&[0, 0, 5, 15, 30]);
+    let grid = random_grid(rng, width, height, walls);
+    let movement = if case % 4 == 3 {
+        Movement::FourWay
+    } else {
+        Movement::EightWay
+    };
+    map_with_random_profiles(rng, grid, movement, names)
+}

@@ -1,5 +1,6 @@
 //! The units' view against definitions read neighbour by neighbour.
 
+use super::rays::FEW_RECTANGLES;
 use super::*;
 use crate::grid::Cell;
 use crate::movement::{PARTS, STRAIGHT_DIRECTIONS};

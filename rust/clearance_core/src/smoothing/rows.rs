@@ -375,13 +375,26 @@ mod tests {
             let size = 1 + rng.below(4);
             let from = (rng.below(64), rng.below(64));
             let reach = side - size - 64;
-            // Steep and shallow slopes, with and without a common factor.
+            // Steep and near-diagonal slopes, with and without a common factor.
             let (dx, dy) = match case % 3 {
                 0 => (reach - rng.below(reach / 2), reach - rng.below(64)),
                 1 => (rng.below(reach), reach - rng.below(8)),
                 _ => (reach - 1, reach - 1 - rng.below(3) * 2),
             };
-            let to = (from.0 + dx, from.1 + dy);
+            // Every direction: walked either way, and mirrored left to right.
+            let (from, to) = match (case / 3) % 4 {
+                0 => (from, (from.0 + dx, from.1 + dy)),
+                1 => ((from.0 + dx, from.1 + dy), from),
+                mirrored => {
+                    let mirror = |(x, y): (i64, i64)| (side - size - x, y);
+                    let (a, b) = (mirror(from), mirror((from.0 + dx, from.1 + dy)));
+                    if mirrored == 2 {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    }
+                }
+            };
             let mut runs = Vec::new();
             each_run(from, to, size, |y, first, last| {
                 runs.push((y, first, last));

@@ -1,8 +1,9 @@
-//! The `ClearancePathfinder` node: the struct and its `INode2D` lifecycle. Its GDScript API
-//! is split by concern:
+//! The `ClearancePathfinder` node: the struct, its `INode2D` lifecycle, and the primary
+//! `#[godot_api]` block with the constants, signals and property setters (gdext registers those
+//! only from the primary block, and its macros want it and `init()` beside the struct). Its
+//! GDScript API is split by concern:
 //!
-//! - [`properties`]: the primary `#[godot_api]` block, with the constants, signals and
-//!   property setters (gdext registers those only from the primary block);
+//! - [`properties`]: the setters' work: each value checked, then applied;
 //! - [`queries`]: `find_path()`, `find_paths()`, `find_path_world()`, the asynchronous
 //!   requests and their delivery;
 //! - [`astar_style`]: `get_id_path()` and `get_point_path()`, AStarGrid2D's way of asking,

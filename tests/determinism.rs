@@ -1,7 +1,7 @@
 //! Determinism: the same inputs give the same result bytes, whatever the run, the thread, the
 //! query history or the `PathMap` instance.
 //!
-//! For every shared Moving AI map, each problem of its scenario is run in three variants:
+//! For every shared Moving AI map, each problem of its scenario is run in six variants:
 //!
 //! - `plain`: size 1, 8-way, the Moving AI profile, no landmarks;
 //! - `landmarks8`: the same with `LandmarkPlacement::Farthest(8)`;
@@ -10,7 +10,9 @@
 //! - `astar`: as `plain`, but always with plain A* (`SearchMode::Plain`); the other variants
 //!   use the default `SearchMode::Auto`, which picks jump-point search on these maps;
 //! - `smoothed`: as `size2`, with taut waypoints (`Smoothing::Taut`), whose working memory a
-//!   search scratch keeps from one query to the next.
+//!   search scratch keeps from one query to the next;
+//! - `smoothed1`: as `plain`, with taut waypoints, so that smoothing is covered on maps where
+//!   no size 2 path exists (mazes with corridors one cell wide).
 //!
 //! The results of all problems, in scenario order, are folded into one 64-bit FNV-1a digest
 //! (offset basis 0xcbf29ce484222325, prime 0x100000001b3, one byte at a time). Per problem it
@@ -21,7 +23,7 @@
 //! 3. the expanded count as a little-endian u64;
 //! 4. the number of path anchors as a little-endian u64;
 //! 5. each path anchor: x then y, each a little-endian i32;
-//! 6. where the result has waypoints (the `smoothed` variant), their number as a little-endian
+//! 6. where the result has waypoints (the smoothed variants), their number as a little-endian
 //!    u64, then each waypoint as a path anchor is.
 //!
 //! Nothing depends on std's hashers, pointer widths or the Rust version, so the digests are
@@ -132,15 +134,17 @@ enum Variant {
     Size2,
     AStar,
     Smoothed,
+    Smoothed1,
 }
 
 impl Variant {
-    const ALL: [Variant; 5] = [
+    const ALL: [Variant; 6] = [
         Variant::Plain,
         Variant::Landmarks8,
         Variant::Size2,
         Variant::AStar,
         Variant::Smoothed,
+        Variant::Smoothed1,
     ];
 
     fn name(self) -> &'static str {
@@ -150,12 +154,13 @@ impl Variant {
             Variant::Size2 => "size2",
             Variant::AStar => "astar",
             Variant::Smoothed => "smoothed",
+            Variant::Smoothed1 => "smoothed1",
         }
     }
 
     fn agent_size(self) -> i64 {
         match self {
-            Variant::Plain | Variant::Landmarks8 | Variant::AStar => 1,
+            Variant::Plain | Variant::Landmarks8 | Variant::AStar | Variant::Smoothed1 => 1,
             Variant::Size2 | Variant::Smoothed => 2,
         }
     }
@@ -167,7 +172,7 @@ impl Variant {
             _ => SearchMode::Auto,
         };
         let smoothing = match self {
-            Variant::Smoothed => Smoothing::Taut,
+            Variant::Smoothed | Variant::Smoothed1 => Smoothing::Taut,
             _ => Smoothing::Off,
         };
         let query = PathQuery::new(start, goal, self.agent_size(), PROFILE)

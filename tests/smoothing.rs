@@ -164,6 +164,146 @@ fn every_segment_keeps_the_rules_and_no_waypoint_can_be_dropped_on_generated_map
 }
 
 #[test]
+fn straight_moves_are_stopped_exactly_where_the_checker_says() {
+    let mut rng = Rng::new(0x57A1_6E7B);
+    let (mut clear, mut stopped, mut not_legal) = (0, 0, 0);
+    let mut stopped_by_units = 0;
+    for case in 0..500 {
+        let (map, units) = random_map(&mut rng, case);
+        for _ in 0..8 {
+            let size = rng.range(1, 5);
+            let profile = *rng.pick(&NAMES);
+            let terrain = Reference::for_map(&map, profile, size);
+            let from = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+            // Near moves as well as far ones, so that many are clear.
+            let to = if rng.chance(50) {
+                let near = |at: i32, rng: &mut Rng| at + rng.range(-4, 5) as i32;
+                Cell::new(near(from.x, &mut rng), near(from.y, &mut rng))
+            } else {
+                likely_legal_anchor(&mut rng, map.grid(), &terrain)
+            };
+            let rule = match rng.range(0, 3) {
+                0 => OtherUnits::Ignore,
+                1 => OtherUnits::Block,
+                _ => OtherUnits::Cost(*rng.pick(&UNIT_COSTS)),
+            };
+            let exempt: Vec<i64> = (units.iter().map(|unit| unit.id))
+                .filter(|_| rng.chance(20))
+                .collect();
+            let context = format!("case {case}: size {size} {profile} {from} -> {to}, {rule:?}");
+            let found = match map.straight_move_blocker(from, to, size, profile, rule, &exempt) {
+                Ok(found) => found,
+                Err(
+                    SmoothingError::AnchorNotLegal { .. }
+                    | SmoothingError::AnchorOutOfBounds { .. },
+                ) => {
+                    not_legal += 1;
+                    continue;
+                }
+                Err(error) => panic!("{context}: {error}"),
+            };
+            let query = PathQuery::new(from, to, size, profile)
+                .other_units(rule)
+                .exempt_units(&exempt);
+            let checker = checker_for(&map, &units, &query, from);
+            let refused = checker.refused_on_move(to);
+            match found {
+                None => {
+                    assert!(
+                        refused.is_empty(),
+                        "{context}: clear, but {refused:?} refuse it"
+                    );
+                    clear += 1;
+                }
+                Some(cell) => {
+                    assert!(
+                        refused.contains(&cell),
+                        "{context}: {cell} named, refused {refused:?}"
+                    );
+                    stopped += 1;
+                    stopped_by_units +=
+                        usize::from(map.grid().terrain(cell).is_some_and(|terrain| {
+                            map.profile(profile)
+                                .unwrap()
+                                .fixed_multiplier(terrain)
+                                .is_some()
+                        }));
+                }
+            }
+        }
+    }
+    assert!(
+        clear > 600 && stopped > 600,
+        "{clear} clear, {stopped} stopped"
+    );
+    assert!(
+        stopped_by_units > 50,
+        "only {stopped_by_units} stopped by a unit"
+    );
+    assert!(not_legal > 50, "only {not_legal} refused anchors");
+}
+
+#[test]
+fn straight_moves_refuse_bad_input_with_its_error() {
+    let mut map =
+        PathMap::new(TerrainGrid::new(clearance_core::Region::new(0, 0, 6, 6), 0).unwrap());
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    map.place_unit(7, Cell::new(2, 2), 1).unwrap();
+    let at = |x: i32, y: i32| Cell::new(x, y);
+    let check = |from: Cell, to: Cell, size: i64, profile: &str, exempt: &[i64]| {
+        map.straight_move_blocker(from, to, size, profile, OtherUnits::Block, exempt)
+    };
+    assert_eq!(check(at(0, 0), at(5, 0), 1, "unit", &[]), Ok(None));
+    // The unit at (2, 2) stands on the diagonal; exempt, it does not count.
+    assert_eq!(
+        check(at(0, 0), at(5, 5), 1, "unit", &[]),
+        Ok(Some(at(2, 2)))
+    );
+    assert_eq!(check(at(0, 0), at(5, 5), 1, "unit", &[7]), Ok(None));
+    // Standing on a unit's cell, the mover walks out of it.
+    assert_eq!(check(at(2, 2), at(5, 2), 1, "unit", &[]), Ok(None));
+    for size in [0, -1, 256] {
+        assert_eq!(
+            check(at(0, 0), at(1, 0), size, "unit", &[]),
+            Err(SmoothingError::InvalidAgentSize { size })
+        );
+    }
+    assert_eq!(
+        check(at(0, 0), at(1, 0), 1, "tank", &[]),
+        Err(SmoothingError::UnknownProfile {
+            profile: "tank".to_owned()
+        })
+    );
+    assert_eq!(
+        check(at(0, 0), at(1, 0), 1, "unit", &[8]),
+        Err(SmoothingError::UnknownUnit { id: 8 })
+    );
+    assert_eq!(
+        check(at(-1, 0), at(1, 0), 1, "unit", &[]),
+        Err(SmoothingError::AnchorOutOfBounds {
+            index: 0,
+            anchor: at(-1, 0)
+        })
+    );
+    assert_eq!(
+        check(at(0, 0), at(1, 6), 1, "unit", &[]),
+        Err(SmoothingError::AnchorOutOfBounds {
+            index: 1,
+            anchor: at(1, 6)
+        })
+    );
+    // A 2x2 footprint at (5, 5) would stick out of the map.
+    assert_eq!(
+        check(at(0, 0), at(5, 5), 2, "unit", &[]),
+        Err(SmoothingError::AnchorNotLegal {
+            index: 1,
+            anchor: at(5, 5)
+        })
+    );
+}
+
+#[test]
 fn batches_and_repeated_queries_return_the_same_waypoints() {
     let mut rng = Rng::new(0x0BA7_C4E5);
     for case in 0..40 {

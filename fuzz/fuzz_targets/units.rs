@@ -10,7 +10,8 @@
 //!   exact cost; `UNKNOWN_UNIT`, `GOAL_OCCUPIED`) in every search mode, and its path is legal
 //!   by the reference's rules; with taut smoothing, its waypoints pass the independent
 //!   checker (`clearance_tests::swept`: a subsequence of the path, every segment within the
-//!   rules, none droppable);
+//!   rules, none droppable), and a straight move from start to goal is stopped exactly where
+//!   that checker says;
 //! * a one-turn movement range is refused exactly for bad input (a budget that is NaN,
 //!   negative or too large, a start off the map or without clearance, an unknown unit) and
 //!   otherwise holds exactly the anchors the reference reaches within the budget with the
@@ -306,6 +307,17 @@ fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
                         start,
                     };
                     checker.check(&result.path, &result.waypoints, &format!("{mode:?}"));
+                    // One straight move from start to goal, against the same checker.
+                    let mut not_counted = exempt.clone();
+                    not_counted.extend(moving);
+                    let in_the_way = map
+                        .straight_move_blocker(start, goal, size, name, rule, &not_counted)
+                        .unwrap_or_else(|error| panic!("{start} -> {goal}: {error}"));
+                    let refused = checker.refused_on_move(goal);
+                    match in_the_way {
+                        None => assert!(refused.is_empty(), "{start} -> {goal}: {refused:?}"),
+                        Some(cell) => assert!(refused.contains(&cell), "{start} -> {goal}: {cell}"),
+                    }
                 }
             }
         }

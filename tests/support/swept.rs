@@ -16,7 +16,8 @@
 //! multiplier `max(m, M)` under the cost rule, and may not be swept under the block rule
 //! unless it lies in the start's footprint.
 //!
-//! Used by `tests/smoothing.rs` and by the fuzz targets.
+//! It also lists the cells a single straight move may not sweep, for
+//! `PathMap::straight_move_blocker`. Used by `tests/smoothing.rs` and by the fuzz targets.
 
 use crate::units::Standing;
 use clearance_core::{AgentProfile, Cell, OtherUnits, TerrainGrid};
@@ -146,6 +147,15 @@ impl WaypointChecker<'_> {
             })
             .max()
             .unwrap_or(0)
+    }
+
+    /// The cells a straight move from the start to `to` sweeps that the rules refuse whatever
+    /// the bound: terrain the profile may not enter, and under the block rule cells under a
+    /// counted unit outside the start's footprint.
+    pub fn refused_on_move(&self, to: Cell) -> Vec<Cell> {
+        (swept(self.start, to, self.size).into_iter())
+            .filter(|&cell| self.multiplier(cell).is_none())
+            .collect()
     }
 
     /// Whether the straight segment from `path[from]` to `path[to]` keeps the rules.

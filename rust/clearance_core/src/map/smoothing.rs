@@ -5,12 +5,16 @@ use super::PathMap;
 use crate::clearance::ClearanceLayer;
 use crate::error::SmoothingError;
 use crate::footprint::checked_agent_size;
+use crate::graph::AnchorGraph;
 use crate::grid::Cell;
 use crate::movement::DIRECTIONS;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
-use crate::search::Counted;
-use crate::smoothing::{taut_waypoints, CellRules, CellUnits, PathAnchors, SmoothingMemory};
+use crate::search::{Counted, UnitsView};
+use crate::smoothing::{
+    taut_waypoints, CellRules, CellUnits, PathAnchors, SmoothingMemory, FORBIDDEN,
+};
+use std::sync::Arc;
 
 impl PathMap {
     /// The taut waypoints of `path`, a chain of legal steps for an agent of `agent_size` with
@@ -50,20 +54,7 @@ impl PathMap {
         other_units: OtherUnits,
         exempt_units: &[UnitId],
     ) -> Result<Vec<Cell>, SmoothingError> {
-        let size = checked_agent_size(agent_size)
-            .ok_or(SmoothingError::InvalidAgentSize { size: agent_size })?;
-        let found = self
-            .profiles
-            .get(profile)
-            .ok_or_else(|| SmoothingError::UnknownProfile {
-                profile: profile.to_owned(),
-            })?;
-        if let Some(&id) = exempt_units
-            .iter()
-            .find(|&&id| !self.occupancy.contains(id))
-        {
-            return Err(SmoothingError::UnknownUnit { id });
-        }
+        let (size, found) = self.checked_agent(agent_size, profile, exempt_units)?;
         let indices = self.checked_steps(path, found, profile, size)?;
         let exempt = Counted::AllBut {
             moving: None,
@@ -85,8 +76,102 @@ impl PathMap {
         }
         let path = (path, &indices[..]);
         let clearance = self.clearance_layer_for(&found.capability());
-        let rules = (&**found, clearance.as_deref());
+        let rules = (found, clearance.as_deref());
         Ok(self.waypoints_along(&mut memory, rules, size, path, other_units, exempt))
+    }
+
+    /// Whether a unit of `agent_size` with the profile called `profile` may move in a straight
+    /// line from anchor `from` to anchor `to`: `None` if it may, or a cell that stops it.
+    ///
+    /// The move is held to the rule a segment between taut waypoints keeps (see the crate's
+    /// `smoothing` module docs for the swept region and the proof of its test), without the
+    /// multiplier bound, which only a path between the two anchors would give: every cell the
+    /// unit's square sweeps must be terrain the profile may enter, and under
+    /// [`OtherUnits::Block`] none may lie under a counted unit (all but `exempt_units`), except
+    /// cells of `from`'s footprint, which a unit standing there walks out of. Under
+    /// [`OtherUnits::Cost`] units never stop a move. The cell named is one the move sweeps and
+    /// the rule refuses, among the nearest to `from`.
+    ///
+    /// Both anchors must lie on the map and be legal for the agent; the checks and their
+    /// errors are those of [`smooth_path`](Self::smooth_path) for a path of the two anchors.
+    /// A unit that strays from its waypoints (pushed aside by another, say) can ask this
+    /// before walking straight to the next one again.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, OtherUnits, PathMap, Region, TerrainGrid};
+    /// // An open field with a wall at x = 5 from y = 0 to y = 5.
+    /// let mut grid = TerrainGrid::new(Region::new(0, 0, 10, 10), 0)?;
+    /// grid.fill_rect(Region::new(5, 0, 1, 6), 1)?;
+    /// let mut map = PathMap::new(grid);
+    /// map.set_profile(AgentProfile::new("tank").with_terrain(0, 1.0)?)?;
+    /// let blocker = |from: (i32, i32), to: (i32, i32)| {
+    ///     map.straight_move_blocker(from.into(), to.into(), 2, "tank", OtherUnits::Ignore, &[])
+    /// };
+    /// // Below the wall's end the 2x2 tank drives straight across.
+    /// assert_eq!(blocker((0, 6), (8, 8))?, None);
+    /// // Higher up, the wall stops it; the cell named is a wall cell.
+    /// let stopped_at = blocker((0, 2), (8, 5))?.expect("the wall is in the way");
+    /// assert_eq!(stopped_at.x, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn straight_move_blocker(
+        &self,
+        from: Cell,
+        to: Cell,
+        agent_size: i64,
+        profile: &str,
+        other_units: OtherUnits,
+        exempt_units: &[UnitId],
+    ) -> Result<Option<Cell>, SmoothingError> {
+        let (size, found) = self.checked_agent(agent_size, profile, exempt_units)?;
+        self.checked_anchors(&[from, to], found, profile, size)?;
+        let exempt = Counted::AllBut {
+            moving: None,
+            listed: exempt_units,
+        };
+        let mut memory = SmoothingMemory::default();
+        let clearance = self.clearance_layer_for(&found.capability());
+        let rules = self.cell_rules(
+            &mut memory.unit_cells,
+            (found, clearance.as_deref()),
+            size,
+            from,
+            (other_units, exempt),
+        );
+        let region = self.grid.region();
+        let local = |cell: Cell| {
+            (
+                i64::from(cell.x) - i64::from(region.x),
+                i64::from(cell.y) - i64::from(region.y),
+            )
+        };
+        let refused = rules.first_refused(local(from), local(to), FORBIDDEN - 1);
+        Ok(refused.map(|(x, y)| Cell::new(region.x + x as i32, region.y + y as i32)))
+    }
+
+    /// The agent size, checked, and the profile called `profile`, for a smoothing call that
+    /// exempts `exempt_units` (each must be registered).
+    fn checked_agent(
+        &self,
+        agent_size: i64,
+        profile: &str,
+        exempt_units: &[UnitId],
+    ) -> Result<(u8, &AgentProfile), SmoothingError> {
+        let size = checked_agent_size(agent_size)
+            .ok_or(SmoothingError::InvalidAgentSize { size: agent_size })?;
+        let found = self
+            .profiles
+            .get(profile)
+            .ok_or_else(|| SmoothingError::UnknownProfile {
+                profile: profile.to_owned(),
+            })?;
+        if let Some(&id) = exempt_units
+            .iter()
+            .find(|&&id| !self.occupancy.contains(id))
+        {
+            return Err(SmoothingError::UnknownUnit { id });
+        }
+        Ok((size, found))
     }
 
     /// The storage indices of `path`, checked to be a chain of legal steps for an agent of
@@ -98,23 +183,7 @@ impl PathMap {
         name: &str,
         size: u8,
     ) -> Result<Vec<usize>, SmoothingError> {
-        if path.is_empty() {
-            return Err(SmoothingError::EmptyPath);
-        }
-        let indices = (path.iter().enumerate())
-            .map(|(index, &anchor)| {
-                (self.grid.index_of(anchor))
-                    .ok_or(SmoothingError::AnchorOutOfBounds { index, anchor })
-            })
-            .collect::<Result<Vec<usize>, _>>()?;
-        let graph =
-            (self.graph_for(name, profile, size)).ok_or(SmoothingError::MemoryLimitReached)?;
-        if let Some(index) = (0..path.len()).find(|&i| !graph.regions.is_labelled(indices[i])) {
-            return Err(SmoothingError::AnchorNotLegal {
-                index,
-                anchor: path[index],
-            });
-        }
+        let (indices, graph) = self.checked_anchors(path, profile, name, size)?;
         for (index, pair) in path.windows(2).enumerate() {
             let (dx, dy) = (
                 i64::from(pair[1].x) - i64::from(pair[0].x),
@@ -134,6 +203,35 @@ impl PathMap {
             }
         }
         Ok(indices)
+    }
+
+    /// The storage indices of `path`'s anchors, checked to be on the map and legal for an
+    /// agent of `size` with `profile` (registered as `name`), and the graph that said so.
+    fn checked_anchors(
+        &self,
+        path: &[Cell],
+        profile: &AgentProfile,
+        name: &str,
+        size: u8,
+    ) -> Result<(Vec<usize>, Arc<AnchorGraph>), SmoothingError> {
+        if path.is_empty() {
+            return Err(SmoothingError::EmptyPath);
+        }
+        let indices = (path.iter().enumerate())
+            .map(|(index, &anchor)| {
+                (self.grid.index_of(anchor))
+                    .ok_or(SmoothingError::AnchorOutOfBounds { index, anchor })
+            })
+            .collect::<Result<Vec<usize>, _>>()?;
+        let graph =
+            (self.graph_for(name, profile, size)).ok_or(SmoothingError::MemoryLimitReached)?;
+        if let Some(index) = (0..path.len()).find(|&i| !graph.regions.is_labelled(indices[i])) {
+            return Err(SmoothingError::AnchorNotLegal {
+                index,
+                anchor: path[index],
+            });
+        }
+        Ok((indices, graph))
     }
 
     /// The taut waypoints of `path` (its cells and their storage indices: a chain of legal
@@ -165,24 +263,49 @@ impl PathMap {
             unit_cells,
             waypoints,
         } = memory;
+        let rules = self.cell_rules(
+            unit_cells,
+            (profile, clearance),
+            size,
+            path[0],
+            (rule, exempt),
+        );
+        taut_waypoints(&anchors, &rules, waypoints)
+            .map(|at| path[at])
+            .collect()
+    }
+
+    /// The rules swept cells are held to for an agent of `size` with `profile` (and its
+    /// clearance layer, if built) starting at anchor `start`, with the units that `exempt`
+    /// does not name counted by `rule`: their cells are read into `unit_cells`.
+    fn cell_rules<'a>(
+        &'a self,
+        unit_cells: &'a mut UnitsView,
+        (profile, clearance): (&'a AgentProfile, Option<&'a ClearanceLayer>),
+        size: u8,
+        start: Cell,
+        (rule, exempt): (OtherUnits, Counted<'_>),
+    ) -> CellRules<'a> {
         // Size 1 and no start: the view's blocked anchors are the cells under counted units.
         let counted = rule != OtherUnits::Ignore
             && !self.occupancy.is_empty()
             && self.count_units(unit_cells, 1, usize::MAX, exempt);
         let units = counted.then_some(CellUnits {
-            cells: unit_cells,
+            cells: &*unit_cells,
             rule,
         });
-        let rules = CellRules::new(
-            (self.grid.as_bytes(), width),
+        let region = self.grid.region();
+        let start = (
+            i64::from(start.x) - i64::from(region.x),
+            i64::from(start.y) - i64::from(region.y),
+        );
+        CellRules::new(
+            (self.grid.as_bytes(), self.grid.width()),
             clearance.map(ClearanceLayer::blocked_cells),
             profile,
             size,
-            anchors.anchor(0),
+            start,
             units,
-        );
-        taut_waypoints(&anchors, &rules, waypoints)
-            .map(|at| path[at])
-            .collect()
+        )
     }
 }

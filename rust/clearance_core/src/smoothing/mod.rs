@@ -121,7 +121,7 @@ mod rules;
 mod sweep;
 mod taut;
 
-pub(crate) use rules::{CellRules, CellUnits};
+pub(crate) use rules::{CellRules, CellUnits, FORBIDDEN};
 pub(crate) use taut::{taut_waypoints, PathAnchors, WaypointMemory};
 
 use crate::search::UnitsView;

@@ -1,5 +1,7 @@
 //! What a swept cell may be: its multiplier for the profile, with the counted units.
 
+use super::rows::first_blocked_swept;
+use super::sweep::all_swept;
 use crate::blocked_cells::BlockedCells;
 use crate::occupancy::OtherUnits;
 use crate::paged::PagedVec;
@@ -139,6 +141,35 @@ impl<'a> CellRules<'a> {
             _ if self.in_start_footprint(x, y) => terrain,
             _ => FORBIDDEN,
         }
+    }
+
+    /// A cell that the agent's square sweeps moving in a straight line from map-local anchor
+    /// `from` to anchor `to` (both footprints on the map) and whose multiplier under these
+    /// rules is above `bound`, or `None` if there is none. With `bound` below [`FORBIDDEN`],
+    /// forbidden cells always refuse.
+    ///
+    /// Where only obstacles decide (see [`obstacles`](Self::obstacles)), the sweep is tested
+    /// on the bits, a line at a time, and the cell named is on the first line from `from` that
+    /// holds one; otherwise cell by cell.
+    #[inline]
+    pub(crate) fn first_refused(
+        &self,
+        from: (i64, i64),
+        to: (i64, i64),
+        bound: u32,
+    ) -> Option<(i64, i64)> {
+        if let Some(obstacles) = self.obstacles(bound) {
+            return first_blocked_swept(from, to, &obstacles);
+        }
+        let mut refused = None;
+        all_swept(from, to, self.size, |x, y| {
+            let keeps = self.multiplier(x, y) <= bound;
+            if !keeps {
+                refused = Some((x, y));
+            }
+            keeps
+        });
+        refused
     }
 
     /// Whether map-local `(x, y)` lies in the start anchor's footprint.

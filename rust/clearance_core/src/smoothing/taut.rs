@@ -1,7 +1,6 @@
 //! Choosing the waypoints: a greedy search ahead along the path, then a stack pass that drops every
 //! waypoint its neighbours make needless (the parent module proves the result taut).
 
-use super::rows::first_blocked_swept;
 use super::rules::{CellRules, FORBIDDEN};
 use super::sweep::{all_swept, first_sweeping_along, sweeps_cell};
 use crate::grid::Cell;
@@ -195,20 +194,7 @@ impl<'a> Segments<'a> {
             Some(bounds) => bounds.max(from, to),
             None => FORBIDDEN - 1,
         };
-        let rules = self.rules;
-        let (start, end) = (self.path.anchor(from), self.path.anchor(to));
-        if let Some(obstacles) = rules.obstacles(bound) {
-            return first_blocked_swept(start, end, &obstacles);
-        }
-        let mut refused = None;
-        all_swept(start, end, rules.size(), |x, y| {
-            let keeps = rules.multiplier(x, y) <= bound;
-            if !keeps {
-                refused = Some((x, y));
-            }
-            keeps
-        });
-        refused
+        (self.rules).first_refused(self.path.anchor(from), self.path.anchor(to), bound)
     }
 
     /// Whether `cell` refuses every segment that sweeps it, whatever its bound: terrain the

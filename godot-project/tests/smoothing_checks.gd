@@ -1,7 +1,8 @@
 extends "res://tests/check_base.gd"
 ## The verifier's smoothing checks (verify.gd runs them): taut waypoints from `find_path()` in
 ## every `result_format`, `get_point_path()`, `find_path_world()`, `find_paths()`, requests in
-## every format, flow fields made at once or on request, and a bad `smoothing`.
+## every format, flow fields made at once or on request, a bad `smoothing`, and
+## `is_straight_move_clear()`.
 ## Problems go to the verifier's `Expectations`.
 
 const TAUT := ClearancePathfinder.SMOOTHING_TAUT
@@ -224,3 +225,34 @@ func check_bad_smoothing() -> void:
 	_expect_eq(pf.smoothing, TAUT, "smoothing -1 refused")
 	_expect_eq(pf.find_path(STARTS[0], GOALS[0], 1, &"unit"), before, "results unchanged")
 	pf.free()
+
+
+## `is_straight_move_clear()`: every segment between waypoints is clear, a move through the
+## wall is not, a blocking unit stops a move unless it is the moving or an exempt unit, and bad
+## input is false.
+func check_straight_moves() -> String:
+	var pf := _smoothed_map()
+	var segments := 0
+	for size in [1, 2]:
+		for i in STARTS.size():
+			var waypoints: Array = pf.find_path(STARTS[i], GOALS[i], size, &"unit").waypoints
+			for w in waypoints.size() - 1:
+				_expect(pf.is_straight_move_clear(waypoints[w], waypoints[w + 1], size, &"unit"), "size %d: %s to %s is clear" % [size, waypoints[w], waypoints[w + 1]])
+				segments += 1
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 3), Vector2i(8, 3), 1, &"unit"), "the wall stops a move across it")
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(8, 3), 2, &"unit"), "the wall stops a 2x2 square")
+	_expect(pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 1), 1, &"unit"), "above the wall the way is clear")
+	pf.add_unit(5, Vector2i(6, 0), 1)
+	pf.other_units = ClearancePathfinder.OTHER_UNITS_BLOCK
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 0), 1, &"unit"), "a blocking unit stops the move")
+	_expect(pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 0), 1, &"unit", 5), "the moving unit does not")
+	_expect(pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 0), 1, &"unit", -1, PackedInt64Array([5])), "nor an exempt one")
+	pf.other_units = ClearancePathfinder.OTHER_UNITS_COST
+	_expect(pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 0), 1, &"unit"), "units that cost do not stop a move")
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 0), 0, &"unit"), "agent size 0 is refused")
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 0), 1, &"tank"), "an unknown profile is refused")
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(10, 0), 1, &"unit"), "an anchor off the map is refused")
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(9, 0), 1, &"unit", 9), "an unknown moving unit is refused")
+	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(4, 3), 1, &"unit"), "an anchor on the wall is refused")
+	pf.free()
+	return "%d segments between waypoints" % segments

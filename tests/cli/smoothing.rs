@@ -1,4 +1,4 @@
-//! `--smooth`: waypoints in `path`'s JSON and in `render`.
+//! `--smooth`: waypoints in `path`'s JSON and in `render`; `straight`: one straight move.
 
 use super::*;
 
@@ -88,4 +88,66 @@ fn path_smooth_marks_the_waypoints_and_render_smooth_draws_them() {
     assert_eq!(&smooth[1..4], b"PNG");
     assert_eq!(smooth[16..24], plain[16..24], "same picture size");
     assert_ne!(smooth, plain, "the waypoints' lines are drawn");
+}
+
+#[test]
+fn straight_says_whether_the_square_may_move_in_a_line() {
+    let straight = |args: &[&str]| clearance(&[&["straight", MAP][..], args].concat());
+    // The waypoints `path --smooth` returns are joined by clear straight moves.
+    let (_, smooth) = path_json(&["--from", "1,1", "--to", "37,17", "--size", "2", "--smooth"]);
+    let waypoints = anchors(&serde_json::json!({ "path": smooth["waypoints"] }));
+    assert!(waypoints.len() > 2, "{waypoints:?}");
+    for pair in waypoints.windows(2) {
+        let [from, to] = [pair[0], pair[1]].map(|(x, y)| format!("{x},{y}"));
+        let output = straight(&["--from", &from, "--to", &to, "--size", "2"]);
+        assert!(
+            output.status.success(),
+            "{from} to {to}: {}",
+            stdout(&output)
+        );
+        assert!(stdout(&output).starts_with("clear"));
+    }
+    // Across the river: the JSON names the first water cell in the way.
+    let output = straight(&["--from", "10,3", "--to", "25,3", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({ "clear": false, "blocked_cell": [18, 3] })
+    );
+    // Unit 3 at (36, 2) stops a move along its row only when units block, and never itself.
+    let past_unit = ["--from", "34,2", "--to", "38,2", "--units", UNITS];
+    assert_eq!(straight(&past_unit).status.code(), Some(0));
+    let blocked = straight(&[&past_unit[..], &["--others", "block"]].concat());
+    assert_eq!(blocked.status.code(), Some(1));
+    assert!(
+        stdout(&blocked).contains("sweeps (36, 2)"),
+        "{}",
+        stdout(&blocked)
+    );
+    let moving = [&past_unit[..], &["--others", "block", "--unit-id", "3"]].concat();
+    assert_eq!(straight(&moving).status.code(), Some(0));
+    // Bad input: one line that names what is wrong, and exit status 2.
+    for (args, named) in [
+        (
+            &["--from", "2,2", "--to", "80,4"][..],
+            "--to (80, 4) lies outside the map",
+        ),
+        (
+            &["--from", "0,0", "--to", "4,4"][..],
+            "the unit does not fit at --from (0, 0)",
+        ),
+        (
+            &["--from", "2,2", "--to", "4,4", "--size", "0"][..],
+            "agent size must be 1 to 255",
+        ),
+    ] {
+        let output = straight(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr.contains(named) && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
+    }
 }

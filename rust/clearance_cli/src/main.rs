@@ -1,6 +1,7 @@
 //! `clearance`: find paths for agents of any size on Moving AI maps (alone or among other
 //! units), check scenario files against their published optima, render maps, draw flow fields,
-//! choose arrival slots for group orders and show movement ranges, without Godot.
+//! choose arrival slots for group orders, show movement ranges and test straight moves, without
+//! Godot.
 //!
 //! Exit status: 0 when the command did what was asked, 1 when a query failed or a scenario
 //! cost did not match, 2 when the input was bad (one line on stderr says why).
@@ -8,7 +9,7 @@
 mod commands;
 
 use clap::{Parser, Subcommand};
-use commands::{field, path, range, render, scen, slots};
+use commands::{field, path, range, render, scen, slots, straight};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -40,6 +41,10 @@ enum Command {
     /// turns), what each anchor costs, and with --to the way there: drawn on the map (in range
     /// `+` or by turn, border `#`, start `s`, path `*`), as JSON (--json) or as a PNG (--out).
     Range(range::RangeArgs),
+    /// Whether the unit's whole square may move in a straight line from --from to --to: only
+    /// over terrain its profile enters and, with --others block, past no other unit (the rule
+    /// taut waypoints keep, without their cost bound). Exits 0 if the way is clear.
+    Straight(straight::StraightArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
         Command::Field(args) => field::run(&args),
         Command::Slots(args) => slots::run(&args),
         Command::Range(args) => range::run(&args),
+        Command::Straight(args) => straight::run(&args),
     };
     match outcome {
         Ok(code) => code,

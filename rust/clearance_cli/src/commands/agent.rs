@@ -149,6 +149,17 @@ impl AgentArgs {
     }
 }
 
+/// `--from` and `--to`, as `path` and `straight` take them.
+#[derive(Args)]
+pub struct EndpointArgs {
+    /// Start anchor (top-left cell of the footprint), as X,Y.
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
+    pub from: Cell,
+    /// Goal anchor, as X,Y.
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
+    pub to: Cell,
+}
+
 /// Parses an anchor given as `X,Y` (spaces around either number allowed).
 pub fn parse_cell(text: &str) -> Result<Cell, String> {
     let (x, y) = text

@@ -6,6 +6,7 @@ pub mod range;
 pub mod render;
 pub mod scen;
 pub mod slots;
+pub mod straight;
 
 mod agent;
 mod occupancy;

@@ -1,12 +1,11 @@
 //! `clearance path`: one query, drawn on the map (with the units standing on it) or written as
 //! JSON.
 
-use super::agent::{describe, parse_cell, AgentArgs};
+use super::agent::{describe, AgentArgs, EndpointArgs};
 use super::{exit_status, result_json};
 use clap::Args;
 use clearance_cli::draw::{Sketch, UNIT_MARK};
 use clearance_cli::CliError;
-use clearance_core::Cell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,12 +14,8 @@ use std::process::ExitCode;
 pub struct PathArgs {
     /// A Moving AI `.map` file.
     map: PathBuf,
-    /// Start anchor (top-left cell of the footprint), as X,Y.
-    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
-    from: Cell,
-    /// Goal anchor, as X,Y.
-    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
-    to: Cell,
+    #[command(flatten)]
+    ends: EndpointArgs,
     #[command(flatten)]
     agent: AgentArgs,
     /// Print one JSON object instead of the drawing.
@@ -35,7 +30,7 @@ pub struct PathArgs {
 pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
     let agent = &args.agent;
     let (map, path_map, units) = agent.load(&args.map)?;
-    let result = path_map.query(&agent.query(args.from, args.to));
+    let result = path_map.query(&agent.query(args.ends.from, args.ends.to));
     if args.json {
         println!("{}", result_json(&result));
     } else {
@@ -50,7 +45,10 @@ pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
             sketch.mark_waypoints(&result.waypoints);
             print!("{sketch}");
         }
-        println!("{}", describe(&result, args.from, args.to, &agent.unit));
+        println!(
+            "{}",
+            describe(&result, args.ends.from, args.ends.to, &agent.unit)
+        );
         if agent.smooth && !result.waypoints.is_empty() {
             println!(
                 "{} waypoints, length {:.4} (the grid path's {:.4})",

@@ -8,7 +8,7 @@ use crate::convert::{cell_of, cell_outside, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::anchor_array;
 use crate::tilemap::layer_frame;
-use clearance_core::{footprint, Cell, Region};
+use clearance_core::{footprint, Cell, Region, SmoothingError};
 use godot::classes::TileMapLayer;
 use godot::prelude::*;
 
@@ -100,7 +100,21 @@ impl ClearancePathfinder {
         match answer {
             Ok(in_the_way) => in_the_way.is_none(),
             Err(error) => {
-                pathfinder_error!("is_straight_move_clear", "{error}");
+                let argument = |index: usize| if index == 0 { "from" } else { "to" };
+                match error {
+                    SmoothingError::AnchorOutOfBounds { index, anchor } => pathfinder_error!(
+                        "is_straight_move_clear",
+                        "{} {anchor} lies outside the map region {}",
+                        argument(index),
+                        self.region
+                    ),
+                    SmoothingError::AnchorNotLegal { index, anchor } => pathfinder_error!(
+                        "is_straight_move_clear",
+                        "a unit of size {agent_size} does not fit at {} {anchor}",
+                        argument(index)
+                    ),
+                    other => pathfinder_error!("is_straight_move_clear", "{other}"),
+                }
                 false
             }
         }

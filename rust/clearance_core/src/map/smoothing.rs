@@ -90,7 +90,7 @@ impl PathMap {
     /// [`OtherUnits::Block`] none may lie under a counted unit (all but `exempt_units`), except
     /// cells of `from`'s footprint, which a unit standing there walks out of. Under
     /// [`OtherUnits::Cost`] units never stop a move. The cell named is one the move sweeps and
-    /// the rule refuses, among the nearest to `from`.
+    /// the rule refuses.
     ///
     /// Both anchors must lie on the map and be legal for the agent; the checks and their
     /// errors are those of [`smooth_path`](Self::smooth_path) for a path of the two anchors.

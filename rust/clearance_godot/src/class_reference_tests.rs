@@ -100,6 +100,7 @@ fn every_func_is_documented() {
             "has_profile",
             "has_unit",
             "import_tile_map_layer",
+            "is_straight_move_clear",
             "load_terrain",
             "local_to_cell",
             "match_tile_map_layer",

@@ -221,7 +221,9 @@ pub enum RangeError {
 }
 
 /// Invalid input to [`PathMap::smooth_path`](crate::PathMap::smooth_path): a path that is not
-/// one the map's rules allow, or rules the map does not know.
+/// one the map's rules allow, or rules the map does not know; and to
+/// [`PathMap::straight_move_blocker`](crate::PathMap::straight_move_blocker), whose two anchors
+/// it checks as a path of two: `from` is anchor 0, `to` anchor 1.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SmoothingError {
     /// The agent size is below 1 or above 255.

@@ -138,15 +138,18 @@ impl PathMap {
             from,
             (other_units, exempt),
         );
+        let refused = rules.first_refused(self.local(from), self.local(to), FORBIDDEN - 1);
         let region = self.grid.region();
-        let local = |cell: Cell| {
-            (
-                i64::from(cell.x) - i64::from(region.x),
-                i64::from(cell.y) - i64::from(region.y),
-            )
-        };
-        let refused = rules.first_refused(local(from), local(to), FORBIDDEN - 1);
         Ok(refused.map(|(x, y)| Cell::new(region.x + x as i32, region.y + y as i32)))
+    }
+
+    /// `cell` in map-local coordinates, as the smoothing rules take it.
+    fn local(&self, cell: Cell) -> (i64, i64) {
+        let region = self.grid.region();
+        (
+            i64::from(cell.x) - i64::from(region.x),
+            i64::from(cell.y) - i64::from(region.y),
+        )
     }
 
     /// The agent size, checked, and the profile called `profile`, for a smoothing call that
@@ -294,17 +297,12 @@ impl PathMap {
             cells: &*unit_cells,
             rule,
         });
-        let region = self.grid.region();
-        let start = (
-            i64::from(start.x) - i64::from(region.x),
-            i64::from(start.y) - i64::from(region.y),
-        );
         CellRules::new(
             (self.grid.as_bytes(), self.grid.width()),
             clearance.map(ClearanceLayer::blocked_cells),
             profile,
             size,
-            start,
+            self.local(start),
             units,
         )
     }

@@ -13,7 +13,7 @@
 use crate::paged::PagedVec;
 
 /// Bits per word.
-const WORD: usize = u64::BITS as usize;
+pub(crate) const WORD: usize = u64::BITS as usize;
 
 /// The blocked cells of a map, by rows and by columns (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -101,6 +101,20 @@ impl BitRows {
             .set(index, if blocked { word | bit } else { word & !bit });
     }
 
+    /// Words per row: row `y` starts at word `y * words_per_row`.
+    #[inline(always)]
+    pub(crate) fn words_per_row(&self) -> usize {
+        self.words_per_row
+    }
+
+    /// The bits of columns `first..=last` of the row starting at word `row_start`, which lie
+    /// in one word (`first / 64 == last / 64`), in their places in that word.
+    #[inline(always)]
+    pub(crate) fn in_one_word(&self, row_start: usize, first: usize, last: usize) -> u64 {
+        debug_assert_eq!(first / WORD, last / WORD);
+        self.words[row_start + first / WORD] & run_mask(first % WORD, last % WORD)
+    }
+
     /// The first set bit among columns `first..=last` of row `y` (all on the grid), or `None`
     /// if none is set.
     #[inline]
@@ -116,6 +130,12 @@ impl BitRows {
         let row = y * self.words_per_row;
         last_set_between(|word| self.words[row + word], first, last)
     }
+}
+
+/// The bits `first..=last` of a word set (`first <= last < 64`).
+#[inline(always)]
+fn run_mask(first: usize, last: usize) -> u64 {
+    u64::MAX << first & u64::MAX >> (WORD - 1 - last)
 }
 
 /// The first set bit among bits `first..=last` of the words `word(0)`, `word(1)`, ... (bit `i`

@@ -23,7 +23,7 @@
 //! `min(a.x, b.x)` to `max(a.x, b.x) + k - 1`.
 
 use super::rules::Obstacles;
-use crate::blocked_cells::BitRows;
+use crate::blocked_cells::{BitRows, WORD};
 use crate::search::UnitsView;
 
 /// A cell that the agent's square sweeps moving in a straight line from anchor `from` to
@@ -144,6 +144,10 @@ fn first_blocked_in_rows(
         size: i64,
         blocked: &BitRows,
     ) -> Option<(i64, i64)> {
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        if dy != 0 {
+            return RowSpans::<RIGHTWARDS>::new(from, dx, dy, size).first_blocked(blocked);
+        }
         each_run(from, to, size, |y, first, last| {
             let hit =
                 nearest_in_row::<RIGHTWARDS>(blocked, y as usize, first as usize, last as usize);
@@ -260,30 +264,92 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
         }
     }
 
+    /// The rows in at most three stretches, each `(end, lagging step, leading step)`: the
+    /// rows from the previous stretch's end (or 0) to `end`, after each of which the two ends
+    /// step by those amounts. `v0 = max(j - k, 0)` grows after rows `k..`, and `v1 = min(j +
+    /// 1, dy)` after rows `..dy - 1`, so within a stretch a row needs no test of its own for it.
+    fn stretches(&self) -> [(i64, u64, u64); 3] {
+        let (Slope { up, down }, size, dy) = (self.slope, self.size, self.dy);
+        let (early, late) = (size.min(dy - 1), size.max(dy - 1));
+        let middle = if size < dy - 1 { (up, down) } else { (0, 0) };
+        [
+            (early, 0, down),
+            (late, middle.0, middle.1),
+            (dy + size, up, 0),
+        ]
+    }
+
+    /// The current row's run, its first and last cell.
+    #[inline(always)]
+    fn run(&self) -> (i64, i64) {
+        let lagging = self.lagging_base + Self::SIGN * (self.lagging >> FRACTION_BITS) as i64;
+        let leading = self.leading_base + Self::SIGN * (self.leading >> FRACTION_BITS) as i64;
+        if RIGHTWARDS {
+            (lagging, leading)
+        } else {
+            (leading, lagging)
+        }
+    }
+
+    /// Moves to the next row, with the ends stepping by `steps` (see
+    /// [`stretches`](Self::stretches)).
+    #[inline(always)]
+    fn advance(&mut self, (lagging_step, leading_step): (u64, u64)) {
+        self.lagging += lagging_step;
+        self.leading += leading_step;
+        self.row += self.row_step;
+    }
+
     /// Calls `visit(y, first, last)` on each row's run until it returns something, which it
     /// returns.
     #[inline]
     fn walk<T>(mut self, mut visit: impl FnMut(i64, i64, i64) -> Option<T>) -> Option<T> {
-        for j in 0..self.dy + self.size {
-            let lagging = self.lagging_base + Self::SIGN * (self.lagging >> FRACTION_BITS) as i64;
-            let leading = self.leading_base + Self::SIGN * (self.leading >> FRACTION_BITS) as i64;
-            let (first, last) = if RIGHTWARDS {
-                (lagging, leading)
-            } else {
-                (leading, lagging)
-            };
-            let seen = visit(self.row, first, last);
-            if seen.is_some() {
-                return seen;
+        let mut j = 0;
+        for (end, lagging_step, leading_step) in self.stretches() {
+            while j < end {
+                let (first, last) = self.run();
+                let seen = visit(self.row, first, last);
+                if seen.is_some() {
+                    return seen;
+                }
+                self.advance((lagging_step, leading_step));
+                j += 1;
             }
-            // `v0 = max(j - k, 0)` grows from row `k + 1` on, `v1 = min(j + 1, dy)` up to `dy`.
-            if j >= self.size {
-                self.lagging += self.slope.up;
+        }
+        None
+    }
+
+    /// The blocked cell of `blocked` that [`first_blocked_in_rows`] names: in the first row
+    /// holding one, the one on `from`'s side.
+    ///
+    /// [`walk`](Self::walk) with its visit written out: a run within one word, as most are,
+    /// is tested in place, on a word index that steps with the row.
+    fn first_blocked(mut self, blocked: &BitRows) -> Option<(i64, i64)> {
+        let words_per_row = blocked.words_per_row() as i64;
+        let mut row_start = self.row * words_per_row;
+        let mut j = 0;
+        for (end, lagging_step, leading_step) in self.stretches() {
+            while j < end {
+                let (first, last) = self.run();
+                let (first, last) = (first as usize, last as usize);
+                let hit = if first / WORD == last / WORD {
+                    let hits = blocked.in_one_word(row_start as usize, first, last);
+                    let within = if RIGHTWARDS {
+                        hits.trailing_zeros()
+                    } else {
+                        WORD as u32 - 1 - hits.leading_zeros()
+                    };
+                    (hits != 0).then(|| first / WORD * WORD + within as usize)
+                } else {
+                    nearest_in_row::<RIGHTWARDS>(blocked, self.row as usize, first, last)
+                };
+                if let Some(x) = hit {
+                    return Some((x as i64, self.row));
+                }
+                self.advance((lagging_step, leading_step));
+                row_start += words_per_row * self.row_step;
+                j += 1;
             }
-            if j + 2 <= self.dy {
-                self.leading += self.slope.down;
-            }
-            self.row += self.row_step;
         }
         None
     }

@@ -334,12 +334,14 @@ impl<const RIGHTWARDS: bool> RowSpans<RIGHTWARDS> {
                 let (first, last) = (first as usize, last as usize);
                 let hit = if first / WORD == last / WORD {
                     let hits = blocked.in_one_word(row_start as usize, first, last);
-                    let within = if RIGHTWARDS {
-                        hits.trailing_zeros()
-                    } else {
-                        WORD as u32 - 1 - hits.leading_zeros()
-                    };
-                    (hits != 0).then(|| first / WORD * WORD + within as usize)
+                    (hits != 0).then(|| {
+                        let within = if RIGHTWARDS {
+                            hits.trailing_zeros()
+                        } else {
+                            WORD as u32 - 1 - hits.leading_zeros()
+                        };
+                        first / WORD * WORD + within as usize
+                    })
                 } else {
                     nearest_in_row::<RIGHTWARDS>(blocked, self.row as usize, first, last)
                 };

@@ -1,0 +1,116 @@
+//! Queries that count the units, in every search mode, against the reference with units;
+//! with taut smoothing, the waypoints and a straight move against the independent checker.
+
+use super::{cell, Scene, IDS, UNIT_COSTS};
+use clearance_core::{Movement, OtherUnits, PathCode, PathQuery, SearchMode, Smoothing};
+use clearance_tests::swept::WaypointChecker;
+use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
+use libfuzzer_sys::arbitrary::{Result, Unstructured};
+
+pub(super) fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
+    let &Scene {
+        map,
+        units,
+        region,
+        movement,
+    } = scene;
+    let (start, goal) = (cell(u, region)?, cell(u, region)?);
+    let size = u.int_in_range(1..=3i64)?;
+    let name = *u.choose(&["p0", "p1"])?;
+    let rule = if u.arbitrary::<bool>()? {
+        OtherUnits::Block
+    } else {
+        OtherUnits::cost(*u.choose(&UNIT_COSTS)?).expect("valid")
+    };
+    let moving = if u.arbitrary::<bool>()? {
+        Some(*u.choose(&IDS)?)
+    } else {
+        None
+    };
+    let exempt: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
+        .map(|_| u.choose(&IDS).copied())
+        .collect::<Result<_>>()?;
+    if !region.contains(start) || !region.contains(goal) {
+        return Ok(());
+    }
+    let profile = map.profile(name).expect("registered");
+    let eight_way = movement == Movement::EightWay;
+    let counted: Vec<Standing> = (units.iter())
+        .filter(|unit| Some(unit.id) != moving && !exempt.contains(&unit.id))
+        .copied()
+        .collect();
+    let reference_rule = match rule {
+        OtherUnits::Cost(fixed) => UnitRule::Cost(u64::from(fixed)),
+        _ => UnitRule::Block,
+    };
+    let rules = UnitsReference::new(
+        map.grid(),
+        profile,
+        size as i32,
+        eight_way,
+        &counted,
+        reference_rule,
+        Some(start),
+    );
+    if !rules.terrain_legal(start) || !rules.terrain_legal(goal) {
+        return Ok(());
+    }
+    let registered = |id: &i64| units.iter().any(|unit| unit.id == *id);
+    let known = moving.iter().chain(&exempt).all(registered);
+    let smoothing = *u.choose(&Smoothing::ALL)?;
+    for mode in SearchMode::ALL {
+        let mut query = PathQuery::new(start, goal, size, name)
+            .other_units(rule)
+            .exempt_units(&exempt)
+            .search(mode)
+            .smoothing(smoothing);
+        query.moving_unit = moving;
+        let result = map.query(&query);
+        if !known {
+            assert_eq!(result.code, PathCode::UnknownUnit);
+            continue;
+        }
+        if start == goal {
+            assert_eq!(result.code, PathCode::Ok);
+            continue;
+        }
+        if rule == OtherUnits::Block && rules.overlaps_units(goal) {
+            assert_eq!(result.code, PathCode::GoalOccupied, "{mode:?}");
+            assert!(result.occupied_by.is_some());
+            continue;
+        }
+        match rules.optimal_cost(start, goal) {
+            None => assert_eq!(result.code, PathCode::NoPath, "{mode:?} {start} {goal}"),
+            Some(cost) => {
+                assert_eq!(result.code, PathCode::Ok, "{mode:?} {start} {goal}");
+                assert_eq!(result.cost, cost, "{mode:?} {start} {goal}");
+                let weights = rules
+                    .path_weights(&result.path, start, goal)
+                    .unwrap_or_else(|error| panic!("{mode:?}: {error}"));
+                assert_eq!(weights_cost(weights), cost);
+                if smoothing == Smoothing::Taut {
+                    let checker = WaypointChecker {
+                        grid: map.grid(),
+                        profile,
+                        size,
+                        units: Some((counted.clone(), rule)),
+                        start,
+                    };
+                    checker.check(&result.path, &result.waypoints, &format!("{mode:?}"));
+                    // One straight move from start to goal, against the same checker.
+                    let mut not_counted = exempt.clone();
+                    not_counted.extend(moving);
+                    let in_the_way = map
+                        .straight_move_blocker(start, goal, size, name, rule, &not_counted)
+                        .unwrap_or_else(|error| panic!("{start} -> {goal}: {error}"));
+                    let refused = checker.refused_on_move(goal);
+                    match in_the_way {
+                        None => assert!(refused.is_empty(), "{start} -> {goal}: {refused:?}"),
+                        Some(cell) => assert!(refused.contains(&cell), "{start} -> {goal}: {cell}"),
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! One-turn movement ranges with the enemies counted and the allies' footprints left out.
+
+use super::{any_rule, cell, Scene, IDS, SIZES};
+use clearance_core::{Movement, PathCode, RangeError, RangeOptions, MAX_BUDGET};
+use clearance_tests::reference::Reference;
+use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
+use libfuzzer_sys::arbitrary::{Result, Unstructured};
+
+/// Budgets for movement ranges: exact step sums (1 + sqrt 2), fractions, and invalid ones.
+const BUDGETS: [f64; 10] = [
+    0.0,
+    0.5,
+    1.0,
+    1.0 + std::f64::consts::SQRT_2,
+    3.0,
+    7.25,
+    40.0,
+    f64::NAN,
+    -1.0,
+    2e9,
+];
+
+pub(super) fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
+    let &Scene {
+        map,
+        units,
+        region,
+        movement,
+    } = scene;
+    let start = cell(u, region)?;
+    let size = *u.choose(&SIZES)?;
+    let name = *u.choose(&["p0", "p1"])?;
+    let budget = *u.choose(&BUDGETS)?;
+    let (rule, reference_rule) = any_rule(u)?;
+    let mut options = RangeOptions::new().other_units(rule);
+    if u.arbitrary::<bool>()? {
+        options = options.moving_unit(*u.choose(&IDS)?);
+    }
+    let allies: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
+        .map(|_| u.choose(&IDS).copied())
+        .collect::<Result<_>>()?;
+    options = options.allies(&allies);
+    let answer = map.movement_range(start, size, name, budget, &options);
+    let context = format!("range {start} size {size} {name} budget {budget} {options:?}");
+    if !(0.0..=MAX_BUDGET).contains(&budget) {
+        assert!(
+            matches!(answer, Err(RangeError::InvalidBudget { .. })),
+            "{context}: {answer:?}"
+        );
+        return Ok(());
+    }
+    let registered = |id: &i64| units.iter().any(|unit| unit.id == *id);
+    let known = options.moving_unit.iter().chain(&allies).all(registered);
+    let profile = map.profile(name).expect("registered");
+    let eight_way = movement == Movement::EightWay;
+    let valid_start = (1..=255).contains(&size) && region.contains(start) && {
+        Reference::new(map.grid(), profile, size as i32, eight_way).legal(start)
+    };
+    if !valid_start || !known {
+        assert!(
+            matches!(answer, Err(RangeError::Refused { .. })),
+            "{context}: {answer:?}"
+        );
+        return Ok(());
+    }
+    let range = answer.unwrap_or_else(|error| panic!("{context}: {error}"));
+    let is_ally =
+        |unit: &&Standing| allies.contains(&unit.id) && options.moving_unit != Some(unit.id);
+    let enemies: Vec<Standing> = (units.iter())
+        .filter(|unit| options.moving_unit != Some(unit.id) && !allies.contains(&unit.id))
+        .copied()
+        .collect();
+    let friends: Vec<Standing> = units.iter().filter(is_ally).copied().collect();
+    let reference = |counted: &[Standing], rule| {
+        UnitsReference::new(
+            map.grid(),
+            profile,
+            size as i32,
+            eight_way,
+            counted,
+            rule,
+            Some(start),
+        )
+    };
+    let rules = match reference_rule {
+        Some(rule) => reference(&enemies, rule),
+        None => reference(&[], UnitRule::Block),
+    };
+    let on_allies = reference(&friends, UnitRule::Block);
+    let costs = rules.costs_from(&[start]);
+    let limit = range.budget();
+    for (index, &cost) in costs.iter().enumerate() {
+        let anchor = map.grid().cell_at(index);
+        let reachable = cost != u64::MAX && cost <= limit;
+        let ally_there = anchor != start && on_allies.overlaps_units(anchor);
+        let inside = reachable && !ally_there;
+        assert_eq!(range.is_in_range(anchor), inside, "{context}: {anchor}");
+        if !inside {
+            continue;
+        }
+        assert_eq!(range.cost(anchor), Some(cost), "{context}: {anchor}");
+        let back = range.path_to(anchor);
+        assert_eq!(
+            (back.code, back.cost),
+            (PathCode::Ok, cost),
+            "{context}: {anchor}"
+        );
+        let weights = rules
+            .path_weights(&back.path, start, anchor)
+            .unwrap_or_else(|error| panic!("{context}: path to {anchor}: {error}"));
+        assert_eq!(weights_cost(weights), cost, "{context}: {anchor}");
+    }
+    Ok(())
+}

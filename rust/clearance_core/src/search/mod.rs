@@ -66,7 +66,7 @@ pub(crate) use range::{range_search, Budget, RangeCosts, RangeFound, Reached, Wi
 use scratch::Layout;
 pub use scratch::SearchScratch;
 pub use units::UnitsView;
-pub(crate) use units::{graph_with_units, Counted, ViewKey};
+pub(crate) use units::{graph_with_units, BlockedLines, Counted, ViewKey};
 pub(crate) use units_met::UnitSource;
 
 use crate::cost::STRAIGHT_STEP;

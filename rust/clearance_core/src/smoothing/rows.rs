@@ -24,35 +24,40 @@
 
 use super::rules::Obstacles;
 use crate::blocked_cells::{BitRows, WORD};
-use crate::search::UnitsView;
+use crate::search::BlockedLines;
 
 /// A cell that the agent's square sweeps moving in a straight line from anchor `from` to
 /// anchor `to` (map-local; both footprints on the map) and that `obstacles` refuse, or `None`
 /// if there is none.
 ///
 /// The move is walked along its longer axis, one run of cells per row or per column (a steep
-/// move is the same problem with the axes exchanged, on the bits kept column by column), so
-/// it costs `min(|dx|, |dy|) + k` runs. With blocking units it is walked by rows, where the
-/// units' cells are kept as bits too, leaving out of each run of the start's rows the cells of
-/// its footprint (never refused for a unit).
+/// move is the same problem with the axes exchanged, on the bits kept column by column, for
+/// the units' cells as for the terrain's), so it costs `min(|dx|, |dy|) + k` runs. With
+/// blocking units, each run's cells of the start's footprint are left out of the units' test
+/// (a unit walks out of where it stands).
 pub(crate) fn first_blocked_swept(
     from: (i64, i64),
     to: (i64, i64),
     obstacles: &Obstacles,
 ) -> Option<(i64, i64)> {
-    let Some(units) = obstacles.units else {
-        let (size, terrain) = (obstacles.size, obstacles.terrain);
-        if (to.1 - from.1).abs() <= (to.0 - from.0).abs() {
-            return first_blocked_in_rows(from, to, size, terrain.rows());
+    let (size, terrain, start) = (obstacles.size, obstacles.terrain, obstacles.start);
+    let by_rows = (to.1 - from.1).abs() <= (to.0 - from.0).abs();
+    let exchange = |(x, y): (i64, i64)| (y, x);
+    match (obstacles.units, by_rows) {
+        (None, true) => first_blocked_in_rows(from, to, size, terrain.rows()),
+        (None, false) => {
+            first_blocked_in_rows(exchange(from), exchange(to), size, terrain.columns())
+                .map(exchange)
         }
-        let exchange = |(x, y): (i64, i64)| (y, x);
-        return first_blocked_in_rows(exchange(from), exchange(to), size, terrain.columns())
-            .map(exchange);
-    };
-    if to.0 >= from.0 {
-        first_refused_in_rows::<true>(from, to, obstacles, units)
-    } else {
-        first_refused_in_rows::<false>(from, to, obstacles, units)
+        (Some(units), true) => {
+            let lines = (terrain.rows(), units.blocked_lines(false));
+            first_refused_in_rows(from, to, start, size, lines)
+        }
+        (Some(units), false) => {
+            let lines = (terrain.columns(), units.blocked_lines(true));
+            first_refused_in_rows(exchange(from), exchange(to), exchange(start), size, lines)
+                .map(exchange)
+        }
     }
 }
 
@@ -72,53 +77,66 @@ fn nearest_in_row<const RIGHTWARDS: bool>(
     }
 }
 
-/// [`first_blocked_swept`] with blocking units, walked by rows, for a move to the right
-/// (`RIGHTWARDS`) or to the left. In the first row with a refused cell, the cell found is on
+/// [`first_blocked_swept`] with blocking units, walked by rows (after the axes are exchanged
+/// for a steep move) on the rows of the terrain's blocked cells and of the units' cells, from
+/// the start anchor `start`. In the first row with a refused cell, the cell found is on
 /// `from`'s side of the terrain's refused cells if there are any, else of the units' (see
 /// [`first_blocked_in_rows`]).
-fn first_refused_in_rows<const RIGHTWARDS: bool>(
+fn first_refused_in_rows(
     from: (i64, i64),
     to: (i64, i64),
-    obstacles: &Obstacles,
-    units: &UnitsView,
+    start: (i64, i64),
+    size: i64,
+    lines: (&BitRows, BlockedLines<'_>),
 ) -> Option<(i64, i64)> {
-    let (start, width, size) = (obstacles.start, obstacles.width, obstacles.size);
-    let terrain = obstacles.terrain.rows();
-    each_run(from, to, size, |y, first, last| {
-        let line = y as usize;
-        let terrain_hit =
-            nearest_in_row::<RIGHTWARDS>(terrain, line, first as usize, last as usize);
-        if let Some(x) = terrain_hit {
-            return Some((x as i64, y));
-        }
-        let row = line * width;
-        let under_units = |first: i64, last: i64| {
-            if first > last {
-                return None;
+    fn walk<const RIGHTWARDS: bool>(
+        from: (i64, i64),
+        to: (i64, i64),
+        start: (i64, i64),
+        size: i64,
+        (terrain, units): (&BitRows, BlockedLines<'_>),
+    ) -> Option<(i64, i64)> {
+        each_run(from, to, size, |y, first, last| {
+            let line = y as usize;
+            let terrain_hit =
+                nearest_in_row::<RIGHTWARDS>(terrain, line, first as usize, last as usize);
+            if let Some(x) = terrain_hit {
+                return Some((x as i64, y));
             }
-            let (first, last) = (row + first as usize, row + last as usize);
-            let hit = if RIGHTWARDS {
-                units.first_blocked_between(first, last)
-            } else {
-                units.last_blocked_between(first, last)
+            let under_units = |first: i64, last: i64| {
+                if first > last {
+                    return None;
+                }
+                let (first, last) = (first as usize, last as usize);
+                let hit = if RIGHTWARDS {
+                    units.first_between(line, first, last)
+                } else {
+                    units.last_between(line, first, last)
+                };
+                hit.map(|x| (x as i64, y))
             };
-            hit.map(|index| ((index - row) as i64, y))
-        };
-        if !(start.1..start.1 + size).contains(&y) {
-            return under_units(first, last);
-        }
-        // The start's own footprint is left out of the run: the part on `from`'s side first.
-        let (left, right) = (
-            (first, last.min(start.0 - 1)),
-            (first.max(start.0 + size), last),
-        );
-        let (near, far) = if RIGHTWARDS {
-            (left, right)
-        } else {
-            (right, left)
-        };
-        under_units(near.0, near.1).or_else(|| under_units(far.0, far.1))
-    })
+            if !(start.1..start.1 + size).contains(&y) {
+                return under_units(first, last);
+            }
+            // The start's own footprint is left out of the run: the part on `from`'s side
+            // first.
+            let (left, right) = (
+                (first, last.min(start.0 - 1)),
+                (first.max(start.0 + size), last),
+            );
+            let (near, far) = if RIGHTWARDS {
+                (left, right)
+            } else {
+                (right, left)
+            };
+            under_units(near.0, near.1).or_else(|| under_units(far.0, far.1))
+        })
+    }
+    if to.0 >= from.0 {
+        walk::<true>(from, to, start, size, lines)
+    } else {
+        walk::<false>(from, to, start, size, lines)
+    }
 }
 
 /// A blocked cell that a `size x size` square sweeps moving in a straight line from anchor
@@ -408,7 +426,6 @@ mod tests {
                         let obstacles = Obstacles {
                             terrain: &blocked,
                             units: None,
-                            width: width as usize,
                             start: from,
                             size,
                         };
@@ -430,6 +447,89 @@ mod tests {
         assert!(
             accepted > 200 && refused > 200,
             "{accepted} accepted, {refused} refused"
+        );
+    }
+
+    #[test]
+    fn the_runs_with_units_agree_with_the_cell_by_cell_test() {
+        use crate::grid::Cell;
+        use crate::occupancy::Unit;
+        use crate::search::{Counted, UnitsView, ViewKey};
+        let (width, height) = (41i64, 29i64);
+        let mut rng = TestRng(17);
+        let (mut by_terrain, mut by_units, mut accepted) = (0, 0, 0);
+        for round in 0..24u64 {
+            let cells = random_cells(100 + round, width, height, 23);
+            let blocked = BlockedCells::new(width as usize, height as usize, |x, y| {
+                cells[y * width as usize + x]
+            });
+            let units: Vec<Unit> = (0..8)
+                .map(|id| Unit {
+                    id,
+                    anchor: Cell::new(rng.below(width - 2) as i32, rng.below(height - 2) as i32),
+                    agent_size: 1 + rng.below(3) as u8,
+                })
+                .collect();
+            let under_unit = |x: i64, y: i64| {
+                units.iter().any(|unit| {
+                    let (ux, uy, side) = (
+                        i64::from(unit.anchor.x),
+                        i64::from(unit.anchor.y),
+                        i64::from(unit.agent_size),
+                    );
+                    (ux..ux + side).contains(&x) && (uy..uy + side).contains(&y)
+                })
+            };
+            // As smoothing builds it: size 1 and no start, so its blocked anchors are the
+            // cells under the units.
+            let mut view = UnitsView::default();
+            let key = ViewKey {
+                units_version: round,
+                agent_size: 1,
+                shape: (width as usize, height as usize),
+                origin: (0, 0),
+            };
+            view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
+            for _ in 0..400 {
+                let size = 1 + rng.below(3);
+                let mut anchor = || (rng.below(width - size + 1), rng.below(height - size + 1));
+                let (from, to) = (anchor(), anchor());
+                // A unit never blocks the cells of its own start footprint.
+                let in_start = |x: i64, y: i64| {
+                    (from.0..from.0 + size).contains(&x) && (from.1..from.1 + size).contains(&y)
+                };
+                let free = |x: i64, y: i64| {
+                    !cells[(y * width + x) as usize] && (in_start(x, y) || !under_unit(x, y))
+                };
+                let obstacles = Obstacles {
+                    terrain: &blocked,
+                    units: Some(&view),
+                    start: from,
+                    size,
+                };
+                let found = first_blocked_swept(from, to, &obstacles);
+                let by_cells = all_swept(from, to, size, free);
+                assert_eq!(
+                    found.is_none(),
+                    by_cells,
+                    "round {round}, size {size}, {from:?} to {to:?}"
+                );
+                match found {
+                    None => accepted += 1,
+                    Some(cell) => {
+                        assert!(sweeps_cell(from, to, size, cell) && !free(cell.0, cell.1));
+                        if cells[(cell.1 * width + cell.0) as usize] {
+                            by_terrain += 1;
+                        } else {
+                            by_units += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            accepted > 300 && by_terrain > 300 && by_units > 300,
+            "{accepted} accepted, {by_terrain} refused by terrain, {by_units} by units"
         );
     }
 

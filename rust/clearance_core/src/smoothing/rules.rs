@@ -53,8 +53,6 @@ pub(crate) struct Obstacles<'a> {
     pub terrain: &'a BlockedCells,
     /// The cells under blocking units (a view for agent size 1), if a unit blocks.
     pub units: Option<&'a UnitsView>,
-    /// The map's width: the view's cell `(x, y)` is stored at `y * width + x`.
-    pub width: usize,
     /// The start anchor and the agent size: cells of the start's footprint are never
     /// refused for a unit.
     pub start: (i64, i64),
@@ -116,7 +114,6 @@ impl<'a> CellRules<'a> {
         Some(Obstacles {
             terrain,
             units: self.units.map(|units| units.cells),
-            width: self.width,
             start: self.start,
             size: self.size,
         })

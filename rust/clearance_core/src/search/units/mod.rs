@@ -125,6 +125,32 @@ pub struct UnitsView {
     start: Option<(usize, bool)>,
 }
 
+/// A view's blocked anchors in one orientation (see [`UnitsView::blocked_lines`]): bit
+/// `line * length + position` is the anchor at `position` along line `line`.
+#[derive(Clone, Copy)]
+pub(crate) struct BlockedLines<'a> {
+    words: &'a [u64],
+    length: usize,
+}
+
+impl BlockedLines<'_> {
+    /// The first blocked position among `first..=last` of line `line`, if any.
+    #[inline]
+    pub(crate) fn first_between(&self, line: usize, first: usize, last: usize) -> Option<usize> {
+        let start = line * self.length;
+        first_set_between(|word| self.words[word], start + first, start + last)
+            .map(|bit| bit - start)
+    }
+
+    /// The last blocked position among `first..=last` of line `line`, if any.
+    #[inline]
+    pub(crate) fn last_between(&self, line: usize, first: usize, last: usize) -> Option<usize> {
+        let start = line * self.length;
+        last_set_between(|word| self.words[word], start + first, start + last)
+            .map(|bit| bit - start)
+    }
+}
+
 impl UnitsView {
     /// Whether no unit counts in this query.
     pub(crate) fn is_empty(&self) -> bool {
@@ -137,17 +163,21 @@ impl UnitsView {
         self.blocked[anchor / 64] >> (anchor % 64) & 1 != 0
     }
 
-    /// The first blocked anchor among those stored at `first..=last`, if any (a run of one row
-    /// when the anchors are consecutive there).
+    /// The blocked anchors line by line: row by row (bit `y * width + x`), or column by
+    /// column (`by_columns`, bit `x * height + y`), so that a run of either costs a word or two.
     #[inline]
-    pub(crate) fn first_blocked_between(&self, first: usize, last: usize) -> Option<usize> {
-        first_set_between(|word| self.blocked[word], first, last)
-    }
-
-    /// The last blocked anchor among those stored at `first..=last`, if any.
-    #[inline]
-    pub(crate) fn last_blocked_between(&self, first: usize, last: usize) -> Option<usize> {
-        last_set_between(|word| self.blocked[word], first, last)
+    pub(crate) fn blocked_lines(&self, by_columns: bool) -> BlockedLines<'_> {
+        if by_columns {
+            BlockedLines {
+                words: &self.blocked_by_column,
+                length: self.height,
+            }
+        } else {
+            BlockedLines {
+                words: &self.blocked,
+                length: self.width,
+            }
+        }
     }
 
     /// Whether the anchor stored at `anchor` is touched (see the module docs).

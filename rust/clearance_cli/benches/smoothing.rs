@@ -17,6 +17,11 @@
 //! `AcrosstheCape`) measures one map alone, for a profiler. `SMOOTHING_UNITS=N` places `N`
 //! units of sizes 1 to 3 at pseudo-random legal anchors and makes every query count them
 //! with `OtherUnits::Block` (both settings), so smoothing also keeps clear of them.
+//!
+//! Two more rows, outside the target's mean, measure weighted ground, where most segments are
+//! held to a multiplier bound and tested cell by cell rather than on bits: the generated
+//! 512 x 512 map of the live-map bench (walls, and swamp at 2.5 for its `soldier` profile),
+//! 1000 pseudo-random queries (`SMOOTHING_MAP=generated` measures it alone).
 
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
@@ -48,16 +53,16 @@ struct Measured {
     optimum: Option<(f64, f64)>,
 }
 
-/// The query from `start` to `goal` for `size`, with `smoothing`, counting other units by
-/// `others`.
+/// The query from `start` to `goal` for `size` with `profile`, with `smoothing`, counting
+/// other units by `others`.
 fn query(
     start: Cell,
     goal: Cell,
-    size: i64,
+    (size, profile): (i64, &str),
     smoothing: Smoothing,
     others: OtherUnits,
-) -> PathQuery<'static> {
-    PathQuery::new(start, goal, size, MOVINGAI_PROFILE)
+) -> PathQuery<'_> {
+    PathQuery::new(start, goal, size, profile)
         .smoothing(smoothing)
         .other_units(others)
 }
@@ -65,11 +70,12 @@ fn query(
 fn measure(
     map: &PathMap,
     queries: &[(Cell, Cell)],
-    size: i64,
+    agent: (i64, &str),
     rounds: usize,
     others: OtherUnits,
     visibility: Option<&any_angle::VisibilityGraph>,
 ) -> Measured {
+    let size = agent.0;
     let mut scratch = SearchScratch::new();
     let mut seconds = [0.0f64; 2];
     let choices = [Smoothing::Off, Smoothing::Taut];
@@ -77,7 +83,7 @@ fn measure(
         for (slot, &smoothing) in choices.iter().enumerate() {
             let started = Instant::now();
             for &(start, goal) in queries {
-                let query = query(start, goal, size, smoothing, others);
+                let query = query(start, goal, agent, smoothing, others);
                 black_box(map.query_with(&mut scratch, &query));
             }
             if round > 0 {
@@ -100,7 +106,7 @@ fn measure(
     for &(start, goal) in queries {
         let result = map.query_with(
             &mut scratch,
-            &query(start, goal, size, Smoothing::Taut, others),
+            &query(start, goal, agent, Smoothing::Taut, others),
         );
         if result.path.len() < 2 {
             continue;
@@ -153,8 +159,6 @@ fn main() {
         .unwrap_or(5)
         .max(1);
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
-    println!("| map | size | queries (paths) | off | taut | ratio | added per path | anchors | waypoints | grid length | waypoint length | mean ratio | any-angle optimum | waypoints / optimum |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut ratios = Vec::new();
     // Query time summed over every scenario of every row, off and taut.
     let mut pooled = [0.0f64; 2];
@@ -174,6 +178,9 @@ fn main() {
     for name in ["AcrosstheCape", "arena2"] {
         if only.as_deref().is_some_and(|only| only != name) {
             continue;
+        }
+        if ratios.is_empty() {
+            print_header();
         }
         let file = read_map(&dir.join(format!("{name}.map"))).unwrap();
         let problems = read_scenario(&dir.join(format!("{name}.map.scen")), &file).unwrap();
@@ -197,41 +204,76 @@ fn main() {
                 );
                 graph
             });
-            let m = measure(&map, &queries, size, rounds, others, visibility.as_ref());
-            let (optimum, over_optimum) = match m.optimum {
-                Some((optimum, ratio)) => (format!("{optimum:.2}"), format!("{ratio:.4}")),
-                None => ("-".to_owned(), "-".to_owned()),
-            };
-            let ratio = m.taut_us / m.off_us;
+            let agent = (size, MOVINGAI_PROFILE);
+            let m = measure(&map, &queries, agent, rounds, others, visibility.as_ref());
+            let ratio = print_row(name, size, queries.len(), &m);
             ratios.push(ratio);
             pooled[0] += m.off_us * queries.len() as f64;
             pooled[1] += m.taut_us * queries.len() as f64;
-            // Failed queries have no path to smooth, so the time smoothing adds is spread over
-            // the paths found.
-            let added = (m.taut_us - m.off_us) * queries.len() as f64 / m.paths.max(1) as f64;
-            println!(
-                "| {name} | {size} | {} ({}) | {:.1} us | {:.1} us | {ratio:.3}x | {added:.2} us | {:.1} | {:.2} | {:.2} | {:.2} | {:.4} | {optimum} | {over_optimum} |",
-                queries.len(),
-                m.paths,
-                m.off_us,
-                m.taut_us,
-                m.anchors,
-                m.waypoints,
-                m.grid_length,
-                m.waypoint_length,
-                m.length_ratio,
-            );
         }
     }
-    let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
-    let target = if units > 0 {
-        format!("with {units} units blocking; the target is for none")
-    } else {
-        "target: at most 1.10x".to_owned()
+    if !ratios.is_empty() {
+        let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+        let target = if units > 0 {
+            format!("with {units} units blocking; the target is for none")
+        } else {
+            "target: at most 1.10x".to_owned()
+        };
+        println!("\nMean time ratio taut / off over the rows: {mean:.3}x ({target})");
+        println!(
+            "Pooled over every scenario (each query weighs the same): {:.3}x",
+            pooled[1] / pooled[0]
+        );
+    }
+    if only.as_deref().is_none_or(|only| only == "generated") {
+        weighted_rows(rounds, others, units);
+    }
+}
+
+/// The rows on weighted ground (see the module docs), with `units` scattered units counted
+/// by `others`.
+fn weighted_rows(rounds: usize, others: OtherUnits, units: usize) {
+    let mut rng = generated::Lcg(7);
+    let mut map = generated::generated_map_of_side(&mut rng, 512);
+    let placed = scatter::scatter(&map, &mut generated::Lcg(0x5EED), units, 0, &HashSet::new());
+    map.place_units(&placed).unwrap();
+    let mut anchor = || Cell::new(rng.below(512), rng.below(512));
+    let queries: Vec<(Cell, Cell)> = (0..1000).map(|_| (anchor(), anchor())).collect();
+    println!("\nWeighted ground, outside the target:\n");
+    print_header();
+    for size in [1, 3] {
+        let m = measure(&map, &queries, (size, "soldier"), rounds, others, None);
+        print_row("generated 512, swamp 2.5", size, queries.len(), &m);
+    }
+}
+
+/// Prints the row of `name` and `size` for `queries` queries measured as `m`; returns its
+/// ratio taut / off.
+fn print_row(name: &str, size: i64, queries: usize, m: &Measured) -> f64 {
+    let (optimum, over_optimum) = match m.optimum {
+        Some((optimum, ratio)) => (format!("{optimum:.2}"), format!("{ratio:.4}")),
+        None => ("-".to_owned(), "-".to_owned()),
     };
-    println!("\nMean time ratio taut / off over the rows: {mean:.3}x ({target})");
+    let ratio = m.taut_us / m.off_us;
+    // Failed queries have no path to smooth, so the time smoothing adds is spread over the
+    // paths found.
+    let added = (m.taut_us - m.off_us) * queries as f64 / m.paths.max(1) as f64;
     println!(
-        "Pooled over every scenario (each query weighs the same): {:.3}x",
-        pooled[1] / pooled[0]
+        "| {name} | {size} | {queries} ({}) | {:.1} us | {:.1} us | {ratio:.3}x | {added:.2} us | {:.1} | {:.2} | {:.2} | {:.2} | {:.4} | {optimum} | {over_optimum} |",
+        m.paths,
+        m.off_us,
+        m.taut_us,
+        m.anchors,
+        m.waypoints,
+        m.grid_length,
+        m.waypoint_length,
+        m.length_ratio,
     );
+    ratio
+}
+
+/// The header of a table of rows.
+fn print_header() {
+    println!("| map | size | queries (paths) | off | taut | ratio | added per path | anchors | waypoints | grid length | waypoint length | mean ratio | any-angle optimum | waypoints / optimum |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 }

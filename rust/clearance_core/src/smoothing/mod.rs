@@ -81,15 +81,18 @@
 //! compares each pair with the path between them, so it is a fixed test for every pair),
 //! whatever the greedy walk chose.
 //!
-//! A segment is tested cell by cell, stopping at the first refused cell, with the multiplier
-//! bound of any pair of anchors read in constant time from a sparse table of the steps'
-//! largest multipliers (not built on ground where every cell the profile enters costs the
-//! same, since there the bound holds for every such cell). Where no unit counts by cost and
-//! the bound is at least the profile's highest multiplier, the only rule left is "every swept
-//! cell may be entered, and none lies under a blocking unit outside the start's footprint",
-//! and `rows.rs` tests it against the blocked cells kept as bits beside the profile's
-//! clearance layer (and the cells under blocking units, as bits of the units' view), a word or
-//! two per row the segment meets instead of a lookup per cell.
+//! A segment is tested row by row from the waypoint's side (`rows.rs`), stopping at the first
+//! row that holds a refused cell, with the multiplier bound of any pair of anchors read in
+//! constant time from a sparse table of the steps' largest multipliers (not built on ground
+//! where every cell the profile enters costs the same, since there the bound holds for every
+//! such cell). Where no unit counts by cost and the bound is at least the profile's highest
+//! multiplier, the only rule left is "every swept cell may be entered, and none lies under a
+//! blocking unit outside the start's footprint", and each row is tested against the blocked
+//! cells kept as bits beside the profile's clearance layer (and the cells under blocking units,
+//! as bits of the units' view), a word or two per row (or per column, for a steep move) instead
+//! of a lookup per cell. Otherwise each row's terrain is read cell by cell against the bound,
+//! and the units' cells still as bits: under `Block` as above, under `Cost(M)` only where `M`
+//! is above the bound (then every cell under a counted unit refuses).
 //!
 //! The waypoints' Euclidean length ([`PathResult::waypoint_length`](crate::PathResult)) never
 //! exceeds the grid path's ([`PathResult::path_length`](crate::PathResult)): each segment is
@@ -180,4 +183,36 @@ impl Smoothing {
             .into_iter()
             .find(|choice| choice.name() == name)
     }
+}
+
+/// `count` pseudo-random units of sizes 1 to 3 on a `width x height` map (footprints on it),
+/// with the view smoothing builds of them: size 1 and no start, so its blocked anchors are
+/// exactly the cells under the units.
+#[cfg(test)]
+fn random_unit_cells(
+    rng: &mut crate::test_rng::TestRng,
+    (width, height): (usize, usize),
+    count: i64,
+    version: u64,
+) -> (Vec<crate::occupancy::Unit>, UnitsView) {
+    use crate::search::{Counted, ViewKey};
+    let units: Vec<_> = (0..count)
+        .map(|id| crate::occupancy::Unit {
+            id,
+            anchor: crate::grid::Cell::new(
+                rng.below(width as i64 - 2) as i32,
+                rng.below(height as i64 - 2) as i32,
+            ),
+            agent_size: 1 + rng.below(3) as u8,
+        })
+        .collect();
+    let mut view = UnitsView::default();
+    let key = ViewKey {
+        units_version: version,
+        agent_size: 1,
+        shape: (width, height),
+        origin: (0, 0),
+    };
+    view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
+    (units, view)
 }

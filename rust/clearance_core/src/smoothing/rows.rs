@@ -100,36 +100,11 @@ fn first_refused_in_rows(
             let line = y as usize;
             let terrain_hit =
                 nearest_in_row::<RIGHTWARDS>(terrain, line, first as usize, last as usize);
-            if let Some(x) = terrain_hit {
-                return Some((x as i64, y));
-            }
-            let under_units = |first: i64, last: i64| {
-                if first > last {
-                    return None;
-                }
-                let (first, last) = (first as usize, last as usize);
-                let hit = if RIGHTWARDS {
-                    units.first_between(line, first, last)
-                } else {
-                    units.last_between(line, first, last)
-                };
-                hit.map(|x| (x as i64, y))
-            };
-            if !(start.1..start.1 + size).contains(&y) {
-                return under_units(first, last);
-            }
-            // The start's own footprint is left out of the run: the part on `from`'s side
-            // first.
-            let (left, right) = (
-                (first, last.min(start.0 - 1)),
-                (first.max(start.0 + size), last),
-            );
-            let (near, far) = if RIGHTWARDS {
-                (left, right)
-            } else {
-                (right, left)
-            };
-            under_units(near.0, near.1).or_else(|| under_units(far.0, far.1))
+            let hit = terrain_hit.map(|x| x as i64);
+            let hit = hit.or_else(|| {
+                under_units::<RIGHTWARDS>(units, (y, first, last), Some((start, size)))
+            });
+            hit.map(|x| (x, y))
         })
     }
     if to.0 >= from.0 {
@@ -137,6 +112,84 @@ fn first_refused_in_rows(
     } else {
         walk::<false>(from, to, start, size, lines)
     }
+}
+
+/// The cell under a unit (`units`, by rows) among cells `first..=last` of row `y`, on the
+/// side a move to the right (`RIGHTWARDS`) or to the left comes from, leaving out the
+/// footprint of `start` (an anchor and its size) if given; `None` if there is none.
+#[inline(always)]
+fn under_units<const RIGHTWARDS: bool>(
+    units: BlockedLines<'_>,
+    (y, first, last): (i64, i64, i64),
+    start: Option<((i64, i64), i64)>,
+) -> Option<i64> {
+    let nearest = |first: i64, last: i64| {
+        if first > last {
+            return None;
+        }
+        let (line, first, last) = (y as usize, first as usize, last as usize);
+        let hit = if RIGHTWARDS {
+            units.first_between(line, first, last)
+        } else {
+            units.last_between(line, first, last)
+        };
+        hit.map(|x| x as i64)
+    };
+    let Some((start, size)) = start.filter(|(start, size)| (start.1..start.1 + size).contains(&y))
+    else {
+        return nearest(first, last);
+    };
+    // The start's own footprint is left out of the run: the part on the mover's side first.
+    let (left, right) = (
+        (first, last.min(start.0 - 1)),
+        (first.max(start.0 + size), last),
+    );
+    let (near, far) = if RIGHTWARDS {
+        (left, right)
+    } else {
+        (right, left)
+    };
+    nearest(near.0, near.1).or_else(|| nearest(far.0, far.1))
+}
+
+/// A cell that a `size x size` square sweeps moving in a straight line from anchor `from` to
+/// anchor `to` (map-local; both footprints on the map) whose terrain `refused` refuses (given
+/// the row's first cell's storage index and the cell's column), or that lies under a unit of
+/// `units` (by rows) outside the footprint of the start anchor given with it; `None` if there
+/// is none.
+///
+/// For rules that bits do not settle (a multiplier bound, units counted by cost): the sweep is
+/// walked by rows, the terrain of each run read cell by cell from `from`'s side, the units'
+/// cells a word or two at a time. In the first row holding a refused cell, the cell named is
+/// on `from`'s side of the terrain's refused cells if there are any, else of the units'.
+pub(crate) fn first_refused_by_cells(
+    from: (i64, i64),
+    to: (i64, i64),
+    size: i64,
+    refused: impl Fn(usize, i64) -> bool,
+    units: Option<(BlockedLines<'_>, Option<(i64, i64)>)>,
+    width: usize,
+) -> Option<(i64, i64)> {
+    // The direction is read per row here: a row costs a lookup per cell anyway.
+    let rightwards = to.0 >= from.0;
+    each_run(from, to, size, |y, first, last| {
+        let row = y as usize * width;
+        let terrain_hit = if rightwards {
+            (first..=last).find(|&x| refused(row, x))
+        } else {
+            (first..=last).rev().find(|&x| refused(row, x))
+        };
+        let hit = terrain_hit.or_else(|| {
+            let (units, start) = units?;
+            let (run, start) = ((y, first, last), start.map(|start| (start, size)));
+            if rightwards {
+                under_units::<true>(units, run, start)
+            } else {
+                under_units::<false>(units, run, start)
+            }
+        });
+        hit.map(|x| (x, y))
+    })
 }
 
 /// A blocked cell that a `size x size` square sweeps moving in a straight line from anchor
@@ -452,9 +505,6 @@ mod tests {
 
     #[test]
     fn the_runs_with_units_agree_with_the_cell_by_cell_test() {
-        use crate::grid::Cell;
-        use crate::occupancy::Unit;
-        use crate::search::{Counted, UnitsView, ViewKey};
         let (width, height) = (41i64, 29i64);
         let mut rng = TestRng(17);
         let (mut by_terrain, mut by_units, mut accepted) = (0, 0, 0);
@@ -463,13 +513,8 @@ mod tests {
             let blocked = BlockedCells::new(width as usize, height as usize, |x, y| {
                 cells[y * width as usize + x]
             });
-            let units: Vec<Unit> = (0..8)
-                .map(|id| Unit {
-                    id,
-                    anchor: Cell::new(rng.below(width - 2) as i32, rng.below(height - 2) as i32),
-                    agent_size: 1 + rng.below(3) as u8,
-                })
-                .collect();
+            let shape = (width as usize, height as usize);
+            let (units, view) = super::super::random_unit_cells(&mut rng, shape, 8, round);
             let under_unit = |x: i64, y: i64| {
                 units.iter().any(|unit| {
                     let (ux, uy, side) = (
@@ -480,16 +525,6 @@ mod tests {
                     (ux..ux + side).contains(&x) && (uy..uy + side).contains(&y)
                 })
             };
-            // As smoothing builds it: size 1 and no start, so its blocked anchors are the
-            // cells under the units.
-            let mut view = UnitsView::default();
-            let key = ViewKey {
-                units_version: round,
-                agent_size: 1,
-                shape: (width as usize, height as usize),
-                origin: (0, 0),
-            };
-            view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
             for _ in 0..400 {
                 let size = 1 + rng.below(3);
                 let mut anchor = || (rng.below(width - size + 1), rng.below(height - size + 1));

@@ -1,7 +1,6 @@
 //! What a swept cell may be: its multiplier for the profile, with the counted units.
 
-use super::rows::first_blocked_swept;
-use super::sweep::all_swept;
+use super::rows::{first_blocked_swept, first_refused_by_cells};
 use crate::blocked_cells::BlockedCells;
 use crate::occupancy::OtherUnits;
 use crate::paged::PagedVec;
@@ -146,8 +145,9 @@ impl<'a> CellRules<'a> {
     /// forbidden cells always refuse.
     ///
     /// Where only obstacles decide (see [`obstacles`](Self::obstacles)), the sweep is tested
-    /// on the bits, a line at a time, and the cell named is on the first line from `from` that
-    /// holds one; otherwise cell by cell.
+    /// on the bits, a line at a time; otherwise row by row, the terrain cell by cell and the
+    /// units' cells on their bits. Either way the cell named is on the first line from `from`
+    /// that holds one.
     #[inline]
     pub(crate) fn first_refused(
         &self,
@@ -158,20 +158,110 @@ impl<'a> CellRules<'a> {
         if let Some(obstacles) = self.obstacles(bound) {
             return first_blocked_swept(from, to, &obstacles);
         }
-        let mut refused = None;
-        all_swept(from, to, self.size, |x, y| {
-            let keeps = self.multiplier(x, y) <= bound;
-            if !keeps {
-                refused = Some((x, y));
+        // A unit's cell is refused whatever its terrain where it blocks (but in the start's
+        // footprint) or costs more than the bound; otherwise its terrain decides.
+        let units = self.units.and_then(|units| match units.rule {
+            OtherUnits::Cost(multiplier) => {
+                (multiplier > bound).then(|| (units.cells.blocked_lines(false), None))
             }
-            keeps
+            _ => Some((units.cells.blocked_lines(false), Some(self.start))),
         });
-        refused
+        let (terrain, profile) = (self.terrain, self.profile);
+        let refused = |row: usize, x: i64| {
+            let multiplier = profile.fixed_multiplier(terrain[row + x as usize]);
+            multiplier.is_none_or(|multiplier| multiplier > bound)
+        };
+        first_refused_by_cells(from, to, self.size, refused, units, self.width)
     }
 
     /// Whether map-local `(x, y)` lies in the start anchor's footprint.
     fn in_start_footprint(&self, x: i64, y: i64) -> bool {
         let (sx, sy) = self.start;
         (sx..sx + self.size).contains(&x) && (sy..sy + self.size).contains(&y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sweep::{all_swept, sweeps_cell};
+    use super::*;
+    use crate::test_rng::TestRng;
+
+    #[test]
+    fn the_rows_by_multipliers_agree_with_the_cell_by_cell_rule() {
+        let (width, height) = (37usize, 26usize);
+        let profile = AgentProfile::new("unit")
+            .with_terrain(0, 1.0)
+            .and_then(|profile| profile.with_terrain(2, 2.5))
+            .and_then(|profile| profile.with_terrain(3, 0.5))
+            .expect("valid multipliers");
+        // The profile's own multipliers, so that a cell's can equal the bound.
+        let levels = [3, 0, 2].map(|id| profile.fixed_multiplier(id).expect("enterable"));
+        let mut rng = TestRng(29);
+        let (mut accepted, mut by_terrain, mut by_units) = (0, 0, 0);
+        for round in 0..36u64 {
+            // Walls (id 1) are rare, so that the multipliers decide most segments.
+            let terrain: Vec<u8> = (0..width * height)
+                .map(|_| match rng.below(40) {
+                    0 => 1,
+                    1..=6 => 2,
+                    7..=10 => 3,
+                    _ => 0,
+                })
+                .collect();
+            let paged = PagedVec::from(terrain.clone());
+            let (_, view) = super::super::random_unit_cells(&mut rng, (width, height), 6, round);
+            let rule = match round % 4 {
+                0 => OtherUnits::Ignore,
+                1 => OtherUnits::Block,
+                2 => OtherUnits::Cost(levels[1]),
+                _ => OtherUnits::Cost(levels[2] + 1),
+            };
+            for _ in 0..300 {
+                let size = 1 + rng.below(3);
+                let mut anchor = || {
+                    (
+                        rng.below(width as i64 - size + 1),
+                        rng.below(height as i64 - size + 1),
+                    )
+                };
+                let (from, to) = (anchor(), anchor());
+                let rules = CellRules::new(
+                    (&paged, width),
+                    None,
+                    &profile,
+                    size as u8,
+                    from,
+                    Some(CellUnits { cells: &view, rule }),
+                );
+                let bound = levels[rng.below(3) as usize];
+                let found = rules.first_refused(from, to, bound);
+                let by_cells = all_swept(from, to, size, |x, y| rules.multiplier(x, y) <= bound);
+                assert_eq!(
+                    found.is_none(),
+                    by_cells,
+                    "round {round}, size {size}, bound {bound}, {from:?} to {to:?}"
+                );
+                match found {
+                    None => accepted += 1,
+                    Some((x, y)) => {
+                        assert!(sweeps_cell(from, to, size, (x, y)));
+                        assert!(rules.multiplier(x, y) > bound);
+                        let terrain_multiplier = profile
+                            .fixed_multiplier(terrain[y as usize * width + x as usize])
+                            .unwrap_or(FORBIDDEN);
+                        if terrain_multiplier > bound {
+                            by_terrain += 1;
+                        } else {
+                            by_units += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            accepted > 500 && by_terrain > 500 && by_units > 200,
+            "{accepted} accepted, {by_terrain} refused by terrain, {by_units} by units"
+        );
     }
 }

@@ -71,7 +71,7 @@
 //! inequalities (`sweep.rs`, [`first_sweeping_along`](sweep::first_sweeping_along)) or, where
 //! those do not settle it, by constant-time tests against the witness; only that anchor is
 //! swept in full. Which refused cell a sweep names as the witness never changes which
-//! segments are refused, so it only decides how many anchors are swept: `rows.rs` names the
+//! segments are refused, so it only decides how many anchors are swept: `rows/` names the
 //! one nearest the waypoint. Then one pass with a stack drops every waypoint whose neighbours
 //! see each other: each arriving waypoint pops the stack's top while the one below it sees
 //! the arrival. When the pass ends, every three consecutive waypoints were tested at the
@@ -81,7 +81,7 @@
 //! compares each pair with the path between them, so it is a fixed test for every pair),
 //! whatever the greedy walk chose.
 //!
-//! A segment is tested row by row from the waypoint's side (`rows.rs`), stopping at the first
+//! A segment is tested row by row from the waypoint's side (`rows/`), stopping at the first
 //! row that holds a refused cell, with the multiplier bound of any pair of anchors read in
 //! constant time from a sparse table of the steps' largest multipliers (not built on ground
 //! where every cell the profile enters costs the same, since there the bound holds for every

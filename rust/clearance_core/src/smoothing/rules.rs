@@ -40,7 +40,7 @@ pub(crate) struct CellRules<'a> {
     highest: u32,
     /// The cells the profile may not enter, unless units count by cost: then a segment whose
     /// bound is at least `highest` only needs its cells free of these and of blocking units
-    /// (see `rows.rs`).
+    /// (see `rows/`).
     blocked: Option<&'a BlockedCells>,
 }
 

@@ -38,23 +38,23 @@ pub(crate) struct CellRules<'a> {
     uniform: bool,
     /// The highest multiplier of a terrain the profile may enter.
     highest: u32,
-    /// The cells the profile may not enter, unless units count by cost: then a segment whose
-    /// bound is at least `highest` only needs its cells free of these and of blocking units
-    /// (see `rows/`).
+    /// The cells the profile may not enter: a segment whose bound is at least `highest` only
+    /// needs its cells free of these and of the units that refuse a cell whatever its terrain
+    /// (see [`obstacles`](Self::obstacles)).
     blocked: Option<&'a BlockedCells>,
 }
 
 /// What refuses a segment whose bound no terrain the profile enters exceeds: the terrain it
-/// may not enter, and the cells under blocking units outside the start's footprint.
+/// may not enter, and the cells under counted units that refuse a cell whatever its terrain
+/// (blocking ones outside the start's footprint, or ones whose cost is above the bound).
 #[derive(Clone, Copy)]
 pub(crate) struct Obstacles<'a> {
     /// The cells the profile may not enter.
     pub terrain: &'a BlockedCells,
-    /// The cells under blocking units (a view for agent size 1), if a unit blocks.
-    pub units: Option<&'a UnitsView>,
-    /// The start anchor and the agent size: cells of the start's footprint are never
-    /// refused for a unit.
-    pub start: (i64, i64),
+    /// The cells under the units that refuse (a view for agent size 1), if any do, with the
+    /// anchor whose footprint's cells they never refuse (the start, where units block).
+    pub units: Option<(&'a UnitsView, Option<(i64, i64)>)>,
+    /// The agent size.
     pub size: i64,
 }
 
@@ -86,7 +86,7 @@ impl<'a> CellRules<'a> {
             terrain,
             width,
             highest: profile.max_fixed_multiplier().unwrap_or(0),
-            blocked: blocked.filter(|_| !units_cost),
+            blocked,
             profile,
             units,
             start,
@@ -106,16 +106,27 @@ impl<'a> CellRules<'a> {
     }
 
     /// What decides a segment whose multiplier bound is `bound`, if only obstacles do: no
-    /// unit counts by cost and no terrain the profile enters costs more than `bound`.
+    /// terrain the profile enters costs more than `bound`. A cell under a unit counted by cost
+    /// `M` then costs `max(terrain, M)`, above the bound exactly when `M` is.
     #[inline]
     pub(crate) fn obstacles(&self, bound: u32) -> Option<Obstacles<'a>> {
         let terrain = self.blocked.filter(|_| bound >= self.highest)?;
         Some(Obstacles {
             terrain,
-            units: self.units.map(|units| units.cells),
-            start: self.start,
+            units: self.refusing_units(bound),
             size: self.size,
         })
+    }
+
+    /// The counted units whose cells a segment with bound `bound` may not sweep whatever
+    /// their terrain, with the anchor whose footprint is left out: blocking units but in the
+    /// start's footprint, or units counted by a cost above the bound.
+    fn refusing_units(&self, bound: u32) -> Option<(&'a UnitsView, Option<(i64, i64)>)> {
+        let units = self.units?;
+        match units.rule {
+            OtherUnits::Cost(multiplier) => (multiplier > bound).then_some((units.cells, None)),
+            _ => Some((units.cells, Some(self.start))),
+        }
     }
 
     /// The multiplier of the cell at map-local `(x, y)` under these rules, [`FORBIDDEN`] if no
@@ -158,14 +169,8 @@ impl<'a> CellRules<'a> {
         if let Some(obstacles) = self.obstacles(bound) {
             return first_blocked_swept(from, to, &obstacles);
         }
-        // A unit's cell is refused whatever its terrain where it blocks (but in the start's
-        // footprint) or costs more than the bound; otherwise its terrain decides.
-        let units = self.units.and_then(|units| match units.rule {
-            OtherUnits::Cost(multiplier) => {
-                (multiplier > bound).then(|| (units.cells.blocked_lines(false), None))
-            }
-            _ => Some((units.cells.blocked_lines(false), Some(self.start))),
-        });
+        let units =
+            (self.refusing_units(bound)).map(|(cells, start)| (cells.blocked_lines(false), start));
         let (terrain, profile) = (self.terrain, self.profile);
         let refused = |row: usize, x: i64| {
             let multiplier = profile.fixed_multiplier(terrain[row + x as usize]);
@@ -210,6 +215,10 @@ mod tests {
                 })
                 .collect();
             let paged = PagedVec::from(terrain.clone());
+            // Every other pair of rounds with the walls as bits, which decide the segments
+            // whose bound is the highest multiplier.
+            let walls = BlockedCells::new(width, height, |x, y| terrain[y * width + x] == 1);
+            let walls = (round % 8 >= 4).then_some(&walls);
             let (_, view) = super::super::random_unit_cells(&mut rng, (width, height), 6, round);
             let rule = match round % 4 {
                 0 => OtherUnits::Ignore,
@@ -228,7 +237,7 @@ mod tests {
                 let (from, to) = (anchor(), anchor());
                 let rules = CellRules::new(
                     (&paged, width),
-                    None,
+                    walls,
                     &profile,
                     size as u8,
                     from,

@@ -40,7 +40,7 @@ pub(crate) fn first_blocked_swept(
     to: (i64, i64),
     obstacles: &Obstacles,
 ) -> Option<(i64, i64)> {
-    let (size, terrain, start) = (obstacles.size, obstacles.terrain, obstacles.start);
+    let (size, terrain) = (obstacles.size, obstacles.terrain);
     let by_rows = (to.1 - from.1).abs() <= (to.0 - from.0).abs();
     let exchange = |(x, y): (i64, i64)| (y, x);
     match (obstacles.units, by_rows) {
@@ -49,14 +49,14 @@ pub(crate) fn first_blocked_swept(
             first_blocked_in_rows(exchange(from), exchange(to), size, terrain.columns())
                 .map(exchange)
         }
-        (Some(units), true) => {
+        (Some((units, start)), true) => {
             let lines = (terrain.rows(), units.blocked_lines(false));
             first_refused_in_rows(from, to, start, size, lines)
         }
-        (Some(units), false) => {
+        (Some((units, start)), false) => {
             let lines = (terrain.columns(), units.blocked_lines(true));
-            first_refused_in_rows(exchange(from), exchange(to), exchange(start), size, lines)
-                .map(exchange)
+            let start = start.map(exchange);
+            first_refused_in_rows(exchange(from), exchange(to), start, size, lines).map(exchange)
         }
     }
 }
@@ -77,22 +77,23 @@ fn nearest_in_row<const RIGHTWARDS: bool>(
     }
 }
 
-/// [`first_blocked_swept`] with blocking units, walked by rows (after the axes are exchanged
-/// for a steep move) on the rows of the terrain's blocked cells and of the units' cells, from
-/// the start anchor `start`. In the first row with a refused cell, the cell found is on
+/// [`first_blocked_swept`] with units that refuse, walked by rows (after the axes are
+/// exchanged for a steep move) on the rows of the terrain's blocked cells and of the units'
+/// cells, leaving out the footprint of `start` if given. In the first row with a refused
+/// cell, the cell found is on
 /// `from`'s side of the terrain's refused cells if there are any, else of the units' (see
 /// [`first_blocked_in_rows`]).
 fn first_refused_in_rows(
     from: (i64, i64),
     to: (i64, i64),
-    start: (i64, i64),
+    start: Option<(i64, i64)>,
     size: i64,
     lines: (&BitRows, BlockedLines<'_>),
 ) -> Option<(i64, i64)> {
     fn walk<const RIGHTWARDS: bool>(
         from: (i64, i64),
         to: (i64, i64),
-        start: (i64, i64),
+        start: Option<(i64, i64)>,
         size: i64,
         (terrain, units): (&BitRows, BlockedLines<'_>),
     ) -> Option<(i64, i64)> {
@@ -101,9 +102,8 @@ fn first_refused_in_rows(
             let terrain_hit =
                 nearest_in_row::<RIGHTWARDS>(terrain, line, first as usize, last as usize);
             let hit = terrain_hit.map(|x| x as i64);
-            let hit = hit.or_else(|| {
-                under_units::<RIGHTWARDS>(units, (y, first, last), Some((start, size)))
-            });
+            let start = start.map(|start| (start, size));
+            let hit = hit.or_else(|| under_units::<RIGHTWARDS>(units, (y, first, last), start));
             hit.map(|x| (x, y))
         })
     }

@@ -1,5 +1,7 @@
 //! The cells a `k x k` square sweeps on a straight move between two anchors, enumerated
-//! exactly in integers (the parent module states the definition and proves the test).
+//! exactly in integers (the parent module states the definition and proves the test): the
+//! reference the row walks of `rows/` and the step bounds of `taut.rs` are tested against.
+//! Beside it, constant-time tests of one cell against a move.
 
 /// The region a `size x size` square sweeps moving in a straight line from anchor `from` to
 /// anchor `to` (coordinates of the top-left cells), as one interval of rows per column along
@@ -12,6 +14,7 @@
 /// closure `[u0, u1]` of that intersection the square's y ranges over `[y_lo, y_hi]`, and the
 /// rows met are the integers `cy` with `y_lo - 1 < cy < y_hi + k`: from `floor(y_lo)` to
 /// `ceil(y_hi) + k - 1`.
+#[cfg(test)]
 pub(crate) struct Sweep {
     /// Columns run along y: column `c`, row `r` is the cell `(r, c)`.
     transposed: bool,
@@ -27,6 +30,7 @@ pub(crate) struct Sweep {
     size: i64,
 }
 
+#[cfg(test)]
 impl Sweep {
     /// The sweep of a `size` square from anchor `from` to anchor `to`.
     pub(crate) fn new(from: (i64, i64), to: (i64, i64), size: i64) -> Self {
@@ -129,6 +133,7 @@ pub(crate) fn sweeps_cell(from: (i64, i64), to: (i64, i64), size: i64, (x, y): (
 /// first cell for which `visit` returns `false`. Returns whether `visit` accepted every cell.
 ///
 /// Every cell visited lies in the bounding box of the two footprints; each is visited once.
+#[cfg(test)]
 pub(crate) fn all_swept(
     from: (i64, i64),
     to: (i64, i64),
@@ -245,6 +250,7 @@ pub(crate) fn first_sweeping_along(
 }
 
 /// `ceil(a / b)` for `b > 0`.
+#[cfg(test)]
 fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
 }

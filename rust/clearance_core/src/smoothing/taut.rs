@@ -2,7 +2,7 @@
 //! waypoint its neighbours make needless (the parent module proves the result taut).
 
 use super::rules::{CellRules, FORBIDDEN};
-use super::sweep::{all_swept, first_sweeping_along, sweeps_cell};
+use super::sweep::{first_sweeping_along, sweeps_cell};
 use crate::grid::Cell;
 use crate::movement::step_changes;
 
@@ -151,22 +151,7 @@ struct Segments<'a> {
 
 impl<'a> Segments<'a> {
     fn new(path: &'a PathAnchors<'a>, rules: &'a CellRules<'a>) -> Self {
-        let bounds = (!rules.uniform()).then(|| {
-            let steps = (1..path.cells.len()).map(|to| {
-                let mut highest = 0;
-                all_swept(
-                    path.anchor(to - 1),
-                    path.anchor(to),
-                    rules.size(),
-                    |x, y| {
-                        highest = highest.max(rules.multiplier(x, y));
-                        true
-                    },
-                );
-                highest
-            });
-            RangeMax::new(steps.collect())
-        });
+        let bounds = (!rules.uniform()).then(|| RangeMax::new(step_bounds(path, rules)));
         Segments {
             path,
             rules,
@@ -291,6 +276,52 @@ impl<'a> Segments<'a> {
             None => bisect(low, high, |anchor| !self.sweeps(at, anchor, witness)).0,
         }
     }
+}
+
+/// The highest multiplier under `rules` among the cells each step of `path` sweeps, step by
+/// step.
+///
+/// A step sweeps its two footprints and, diagonally, the one cell of each side anchor's
+/// footprint that neither holds (`sweep.rs`), so each footprint's highest multiplier is read
+/// once, for both steps that sweep it, and a diagonal step adds its two corner cells.
+fn step_bounds(path: &PathAnchors<'_>, rules: &CellRules<'_>) -> Vec<u32> {
+    let size = rules.size();
+    let footprint_highest = |(x, y): (i64, i64)| {
+        let cells = (y..y + size).flat_map(|cy| (x..x + size).map(move |cx| (cx, cy)));
+        cells
+            .map(|(cx, cy)| rules.multiplier(cx, cy))
+            .max()
+            .unwrap_or(0)
+    };
+    let mut before = footprint_highest(path.anchor(0));
+    (1..path.cells.len())
+        .map(|to| {
+            let (from, to) = (path.anchor(to - 1), path.anchor(to));
+            let after = footprint_highest(to);
+            let mut highest = before.max(after);
+            let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+            if dx != 0 && dy != 0 {
+                // The side anchors' corner cells: beyond `from`'s footprint on one axis, on
+                // its edge nearest the move on the other.
+                let (beyond_x, edge_x) = if dx > 0 {
+                    (from.0 + size, from.0)
+                } else {
+                    (from.0 - 1, from.0 + size - 1)
+                };
+                let (beyond_y, edge_y) = if dy > 0 {
+                    (from.1 + size, from.1)
+                } else {
+                    (from.1 - 1, from.1 + size - 1)
+                };
+                let corners = rules
+                    .multiplier(beyond_x, edge_y)
+                    .max(rules.multiplier(edge_x, beyond_y));
+                highest = highest.max(corners);
+            }
+            before = after;
+            highest
+        })
+        .collect()
 }
 
 /// Narrows `accepted < refused` to neighbours `(accepted, accepted + 1)` by testing the
@@ -511,6 +542,48 @@ mod tests {
             steps > 1500 && refused_past > 1500,
             "{steps} steps, {refused_past} refused"
         );
+    }
+
+    #[test]
+    fn step_bounds_are_the_highest_multiplier_each_step_sweeps() {
+        use super::super::sweep::all_swept;
+        let mut rng = TestRng(67);
+        let (width, height) = (19i64, 15i64);
+        let profile = AgentProfile::new("unit")
+            .with_terrain(0, 1.0)
+            .and_then(|profile| profile.with_terrain(2, 3.0))
+            .and_then(|profile| profile.with_terrain(3, 0.5))
+            .expect("valid multipliers");
+        let mut diagonal_steps = 0;
+        for map in 0..300 {
+            let terrain: Vec<u8> = (0..width * height)
+                .map(|_| [0, 0, 0, 1, 2, 3][rng.below(6) as usize])
+                .collect();
+            let size = 1 + map % 3;
+            let cells = legal_walk(&mut rng, &terrain, width, size);
+            if cells.len() < 2 {
+                continue;
+            }
+            let indices = storage_indices(&cells, width);
+            let path = from_origin(&cells, &indices, width);
+            let paged = PagedVec::from(terrain.clone());
+            let start = path.anchor(0);
+            let terrain = (&paged, width as usize);
+            let rules = CellRules::new(terrain, None, &profile, size as u8, start, None);
+            let bounds = step_bounds(&path, &rules);
+            assert_eq!(bounds.len(), cells.len() - 1);
+            for (step, &bound) in bounds.iter().enumerate() {
+                let (from, to) = (path.anchor(step), path.anchor(step + 1));
+                let mut highest = 0;
+                all_swept(from, to, size, |x, y| {
+                    highest = highest.max(rules.multiplier(x, y));
+                    true
+                });
+                assert_eq!(bound, highest, "map {map}, size {size}, {from:?} to {to:?}");
+                diagonal_steps += usize::from(from.0 != to.0 && from.1 != to.1);
+            }
+        }
+        assert!(diagonal_steps > 1000, "{diagonal_steps} diagonal steps");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Testing a sweep row by row (or column by column) against the blocked cells' bits.
+//! Testing a sweep row by row (or column by column): against the blocked cells' bits, and
+//! where bits do not settle it (a multiplier bound), against each row's terrain cell by cell.
 //!
 //! Where the only rule is "every swept cell is terrain the profile may enter", a segment is
 //! refused exactly when one of the cells it sweeps is blocked. The cells a sweep meets in one
@@ -80,9 +81,8 @@ fn nearest_in_row<const RIGHTWARDS: bool>(
 /// [`first_blocked_swept`] with units that refuse, walked by rows (after the axes are
 /// exchanged for a steep move) on the rows of the terrain's blocked cells and of the units'
 /// cells, leaving out the footprint of `start` if given. In the first row with a refused
-/// cell, the cell found is on
-/// `from`'s side of the terrain's refused cells if there are any, else of the units' (see
-/// [`first_blocked_in_rows`]).
+/// cell, the cell found is on `from`'s side of the terrain's refused cells if there are any,
+/// else of the units' (see [`first_blocked_in_rows`]).
 fn first_refused_in_rows(
     from: (i64, i64),
     to: (i64, i64),
@@ -97,13 +97,13 @@ fn first_refused_in_rows(
         size: i64,
         (terrain, units): (&BitRows, BlockedLines<'_>),
     ) -> Option<(i64, i64)> {
+        let left_out = LeftOut::new(start, size);
         each_run(from, to, size, |y, first, last| {
             let line = y as usize;
             let terrain_hit =
                 nearest_in_row::<RIGHTWARDS>(terrain, line, first as usize, last as usize);
             let hit = terrain_hit.map(|x| x as i64);
-            let start = start.map(|start| (start, size));
-            let hit = hit.or_else(|| under_units::<RIGHTWARDS>(units, (y, first, last), start));
+            let hit = hit.or_else(|| under_units::<RIGHTWARDS>(units, (y, first, last), left_out));
             hit.map(|x| (x, y))
         })
     }
@@ -114,14 +114,41 @@ fn first_refused_in_rows(
     }
 }
 
+/// The cells of a start footprint a units' test leaves out: rows `top..bottom`, columns
+/// `left..right` (no rows when none are left out), set once per sweep so that a row only
+/// compares.
+#[derive(Clone, Copy)]
+struct LeftOut {
+    top: i64,
+    bottom: i64,
+    left: i64,
+    right: i64,
+}
+
+impl LeftOut {
+    /// The `size x size` footprint of anchor `start`, if given.
+    fn new(start: Option<(i64, i64)>, size: i64) -> Self {
+        let (left, top, size) = match start {
+            Some((x, y)) => (x, y, size),
+            None => (0, 0, 0),
+        };
+        LeftOut {
+            top,
+            bottom: top + size,
+            left,
+            right: left + size,
+        }
+    }
+}
+
 /// The cell under a unit (`units`, by rows) among cells `first..=last` of row `y`, on the
-/// side a move to the right (`RIGHTWARDS`) or to the left comes from, leaving out the
-/// footprint of `start` (an anchor and its size) if given; `None` if there is none.
+/// side a move to the right (`RIGHTWARDS`) or to the left comes from, leaving out the cells
+/// of `left_out`; `None` if there is none.
 #[inline(always)]
 fn under_units<const RIGHTWARDS: bool>(
     units: BlockedLines<'_>,
     (y, first, last): (i64, i64, i64),
-    start: Option<((i64, i64), i64)>,
+    left_out: LeftOut,
 ) -> Option<i64> {
     let nearest = |first: i64, last: i64| {
         if first > last {
@@ -135,14 +162,13 @@ fn under_units<const RIGHTWARDS: bool>(
         };
         hit.map(|x| x as i64)
     };
-    let Some((start, size)) = start.filter(|(start, size)| (start.1..start.1 + size).contains(&y))
-    else {
+    if !(left_out.top..left_out.bottom).contains(&y) {
         return nearest(first, last);
-    };
+    }
     // The start's own footprint is left out of the run: the part on the mover's side first.
     let (left, right) = (
-        (first, last.min(start.0 - 1)),
-        (first.max(start.0 + size), last),
+        (first, last.min(left_out.left - 1)),
+        (first.max(left_out.right), last),
     );
     let (near, far) = if RIGHTWARDS {
         (left, right)
@@ -172,6 +198,7 @@ pub(crate) fn first_refused_by_cells(
 ) -> Option<(i64, i64)> {
     // The direction is read per row here: a row costs a lookup per cell anyway.
     let rightwards = to.0 >= from.0;
+    let units = units.map(|(units, start)| (units, LeftOut::new(start, size)));
     each_run(from, to, size, |y, first, last| {
         let row = y as usize * width;
         let terrain_hit = if rightwards {
@@ -180,12 +207,11 @@ pub(crate) fn first_refused_by_cells(
             (first..=last).rev().find(|&x| refused(row, x))
         };
         let hit = terrain_hit.or_else(|| {
-            let (units, start) = units?;
-            let (run, start) = ((y, first, last), start.map(|start| (start, size)));
+            let (units, left_out) = units?;
             if rightwards {
-                under_units::<true>(units, run, start)
+                under_units::<true>(units, (y, first, last), left_out)
             } else {
-                under_units::<false>(units, run, start)
+                under_units::<false>(units, (y, first, last), left_out)
             }
         });
         hit.map(|x| (x, y))

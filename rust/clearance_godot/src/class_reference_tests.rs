@@ -1,7 +1,7 @@
 //! The editor's class reference as register-docs hands it to Godot (built without an engine
 //! through gdext's `__gather_xml_docs`, the function its registration calls): every `#[func]`
-//! is documented, those in `#[godot_api(secondary)]` blocks included, and the BBCode that the
-//! doc comments become has no accidental tags.
+//! and every constant is documented, those in `#[godot_api(secondary)]` blocks included, and
+//! the BBCode that the doc comments become has no accidental tags.
 #![forbid(unsafe_code)]
 
 /// The class reference XML of `class`.
@@ -224,5 +224,54 @@ fn code_spans_keep_their_brackets() {
              [codeblock lang=gdscript]x[0][/codeblock] [Node2D]"
         ),
         ["b", "/b", "Node2D"]
+    );
+}
+
+/// The constants live in a secondary block beside their values (`pathfinder/modes.rs`); the
+/// editor still lists every one of them with its description.
+#[test]
+fn every_constant_is_documented() {
+    let pathfinder = class_reference("ClearancePathfinder");
+    let mut documented: Vec<(&str, &str)> = pathfinder
+        .split("<constant name=\"")
+        .skip(1)
+        .filter_map(|rest| {
+            let name = rest.split('"').next()?;
+            let text = rest.split_once('>')?.1.split("</constant>").next()?;
+            Some((name, text.trim()))
+        })
+        .collect();
+    documented.sort_unstable();
+    let undocumented: Vec<&str> = (documented.iter())
+        .filter(|(_, text)| text.is_empty())
+        .map(|&(name, _)| name)
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "constants without a description: {undocumented:?}"
+    );
+    let names: Vec<&str> = documented.iter().map(|&(name, _)| name).collect();
+    assert_eq!(
+        names,
+        [
+            "CELL_SHAPE_ISOMETRIC_DOWN",
+            "CELL_SHAPE_ISOMETRIC_RIGHT",
+            "CELL_SHAPE_SQUARE",
+            "CELL_SHAPE_TILE_SET",
+            "DIAGONAL_MODE_NEVER",
+            "DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES",
+            "NO_UNIT",
+            "OTHER_UNITS_BLOCK",
+            "OTHER_UNITS_COST",
+            "OTHER_UNITS_IGNORE",
+            "RESULT_FORMAT_ANCHORS",
+            "RESULT_FORMAT_PACKED_ANCHORS",
+            "RESULT_FORMAT_POINTS",
+            "SEARCH_MODE_AUTO",
+            "SEARCH_MODE_JUMP",
+            "SEARCH_MODE_PLAIN",
+            "SMOOTHING_OFF",
+            "SMOOTHING_TAUT",
+        ]
     );
 }

@@ -1,8 +1,9 @@
 //! The `ClearancePathfinder` node: the struct, its `INode2D` lifecycle, and the primary
-//! `#[godot_api]` block with the constants, signals and property setters (gdext registers those
-//! only from the primary block, and its macros want it and `init()` beside the struct). Its
-//! GDScript API is split by concern:
+//! `#[godot_api]` block with the signals and property setters (gdext takes those only from the
+//! primary block, and its macros want it and `init()` beside the struct). Its GDScript API is
+//! split by concern:
 //!
+//! - [`modes`]: the mode properties' values, also the class's constants;
 //! - [`properties`]: the setters' work: each value checked, then applied;
 //! - [`queries`]: `find_path()`, `find_paths()`, `find_path_world()`, the asynchronous
 //!   requests and their delivery;
@@ -37,11 +38,8 @@ mod terrain;
 mod units;
 
 use self::modes::{
-    CELL_SHAPE_ISOMETRIC_DOWN, CELL_SHAPE_ISOMETRIC_RIGHT, CELL_SHAPE_SQUARE, CELL_SHAPE_TILE_SET,
-    DIAGONAL_MODE_NEVER, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, NO_UNIT, OTHER_UNITS_BLOCK,
-    OTHER_UNITS_COST, OTHER_UNITS_IGNORE, RESULT_FORMAT_ANCHORS, RESULT_FORMAT_PACKED_ANCHORS,
-    RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP, SEARCH_MODE_PLAIN, SMOOTHING_OFF,
-    SMOOTHING_TAUT,
+    CELL_SHAPE_SQUARE, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_IGNORE,
+    RESULT_FORMAT_ANCHORS, SEARCH_MODE_AUTO, SMOOTHING_OFF,
 };
 use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
@@ -438,80 +436,6 @@ impl INode2D for ClearancePathfinder {
 
 #[godot_api]
 impl ClearancePathfinder {
-    /// `diagonal_mode` for 4-way movement (same value as AStarGrid2D's).
-    #[constant]
-    const DIAGONAL_MODE_NEVER: i64 = DIAGONAL_MODE_NEVER;
-
-    /// `diagonal_mode` for 8-way movement without cutting corners (same value as
-    /// AStarGrid2D's).
-    #[constant]
-    const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES;
-
-    /// `cell_shape`: square cells (same value as AStarGrid2D's).
-    #[constant]
-    const CELL_SHAPE_SQUARE: i64 = CELL_SHAPE_SQUARE;
-
-    /// `cell_shape`: diamonds, x up and to the right (same value as AStarGrid2D's).
-    #[constant]
-    const CELL_SHAPE_ISOMETRIC_RIGHT: i64 = CELL_SHAPE_ISOMETRIC_RIGHT;
-
-    /// `cell_shape`: diamonds, x down and to the right (same value as AStarGrid2D's).
-    #[constant]
-    const CELL_SHAPE_ISOMETRIC_DOWN: i64 = CELL_SHAPE_ISOMETRIC_DOWN;
-
-    /// `cell_shape`: a TileSet layout from `match_tile_map_layer()` AStarGrid2D has no name for.
-    #[constant]
-    const CELL_SHAPE_TILE_SET: i64 = CELL_SHAPE_TILE_SET;
-
-    /// `search_mode`: jump-point search where it pays, plain A* elsewhere (the default).
-    #[constant]
-    const SEARCH_MODE_AUTO: i64 = SEARCH_MODE_AUTO;
-
-    /// `search_mode`: always jump-point search.
-    #[constant]
-    const SEARCH_MODE_JUMP: i64 = SEARCH_MODE_JUMP;
-
-    /// `search_mode`: always plain A*.
-    #[constant]
-    const SEARCH_MODE_PLAIN: i64 = SEARCH_MODE_PLAIN;
-
-    /// `result_format`: `path` as an `Array[Vector2i]` of anchors (the default).
-    #[constant]
-    const RESULT_FORMAT_ANCHORS: i64 = RESULT_FORMAT_ANCHORS;
-
-    /// `result_format`: `path` as a `PackedInt32Array`, `x0, y0, x1, y1, ...`.
-    #[constant]
-    const RESULT_FORMAT_PACKED_ANCHORS: i64 = RESULT_FORMAT_PACKED_ANCHORS;
-
-    /// `result_format`: `path` as a `PackedVector2Array` of footprint centres (local).
-    #[constant]
-    const RESULT_FORMAT_POINTS: i64 = RESULT_FORMAT_POINTS;
-
-    /// `other_units`: other units do not count (the default).
-    #[constant]
-    const OTHER_UNITS_IGNORE: i64 = OTHER_UNITS_IGNORE;
-
-    /// `other_units`: anchors whose footprint overlaps another unit's are illegal.
-    #[constant]
-    const OTHER_UNITS_BLOCK: i64 = OTHER_UNITS_BLOCK;
-
-    /// `other_units`: cells under other units cost at least `other_units_cost`.
-    #[constant]
-    const OTHER_UNITS_COST: i64 = OTHER_UNITS_COST;
-
-    /// `smoothing`: results carry no waypoints (the default).
-    #[constant]
-    const SMOOTHING_OFF: i64 = SMOOTHING_OFF;
-
-    /// `smoothing`: results carry taut waypoints besides the path.
-    #[constant]
-    const SMOOTHING_TAUT: i64 = SMOOTHING_TAUT;
-
-    /// The `moving_unit` argument of the queries for "no moving unit" (the default), -1.
-    /// `add_unit()` refuses it as a unit's id.
-    #[constant]
-    const NO_UNIT: i64 = NO_UNIT;
-
     /// Emitted after every successful terrain change (`set_cell_terrain()`,
     /// `fill_rect_terrain()`, `load_terrain()`, `apply_terrain_batch()`,
     /// `import_tile_map_layer()`, and a new `region` or `default_terrain`), with the rectangle

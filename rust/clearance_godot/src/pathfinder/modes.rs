@@ -7,6 +7,7 @@ use super::ClearancePathfinder;
 use crate::frame::CellShape;
 use crate::marshal::PathFormat;
 use clearance_core::{Movement, OtherUnits, SearchMode, Smoothing};
+use godot::prelude::*;
 
 /// AStarGrid2D's `DIAGONAL_MODE_NEVER`: 4-way movement.
 pub(super) const DIAGONAL_MODE_NEVER: i64 = 1;
@@ -51,6 +52,85 @@ pub(super) const CELL_SHAPE_TILE_SET: i64 = 3;
 /// The unit id the queries' `moving_unit` argument takes for "no moving unit"; refused as the
 /// id of a unit.
 pub(super) const NO_UNIT: i64 = -1;
+
+/// The values above, as the class's constants: GDScript reads them as
+/// `ClearancePathfinder.SMOOTHING_TAUT` and so on.
+#[godot_api(secondary)]
+impl ClearancePathfinder {
+    /// `diagonal_mode` for 4-way movement (same value as AStarGrid2D's).
+    #[constant]
+    const DIAGONAL_MODE_NEVER: i64 = DIAGONAL_MODE_NEVER;
+
+    /// `diagonal_mode` for 8-way movement without cutting corners (same value as
+    /// AStarGrid2D's).
+    #[constant]
+    const DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES: i64 = DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES;
+
+    /// `cell_shape`: square cells (same value as AStarGrid2D's).
+    #[constant]
+    const CELL_SHAPE_SQUARE: i64 = CELL_SHAPE_SQUARE;
+
+    /// `cell_shape`: diamonds, x up and to the right (same value as AStarGrid2D's).
+    #[constant]
+    const CELL_SHAPE_ISOMETRIC_RIGHT: i64 = CELL_SHAPE_ISOMETRIC_RIGHT;
+
+    /// `cell_shape`: diamonds, x down and to the right (same value as AStarGrid2D's).
+    #[constant]
+    const CELL_SHAPE_ISOMETRIC_DOWN: i64 = CELL_SHAPE_ISOMETRIC_DOWN;
+
+    /// `cell_shape`: a TileSet layout from `match_tile_map_layer()` AStarGrid2D has no name for.
+    #[constant]
+    const CELL_SHAPE_TILE_SET: i64 = CELL_SHAPE_TILE_SET;
+
+    /// `search_mode`: jump-point search where it pays, plain A* elsewhere (the default).
+    #[constant]
+    const SEARCH_MODE_AUTO: i64 = SEARCH_MODE_AUTO;
+
+    /// `search_mode`: always jump-point search.
+    #[constant]
+    const SEARCH_MODE_JUMP: i64 = SEARCH_MODE_JUMP;
+
+    /// `search_mode`: always plain A*.
+    #[constant]
+    const SEARCH_MODE_PLAIN: i64 = SEARCH_MODE_PLAIN;
+
+    /// `result_format`: `path` as an `Array[Vector2i]` of anchors (the default).
+    #[constant]
+    const RESULT_FORMAT_ANCHORS: i64 = RESULT_FORMAT_ANCHORS;
+
+    /// `result_format`: `path` as a `PackedInt32Array`, `x0, y0, x1, y1, ...`.
+    #[constant]
+    const RESULT_FORMAT_PACKED_ANCHORS: i64 = RESULT_FORMAT_PACKED_ANCHORS;
+
+    /// `result_format`: `path` as a `PackedVector2Array` of footprint centres (local).
+    #[constant]
+    const RESULT_FORMAT_POINTS: i64 = RESULT_FORMAT_POINTS;
+
+    /// `other_units`: other units do not count (the default).
+    #[constant]
+    const OTHER_UNITS_IGNORE: i64 = OTHER_UNITS_IGNORE;
+
+    /// `other_units`: anchors whose footprint overlaps another unit's are illegal.
+    #[constant]
+    const OTHER_UNITS_BLOCK: i64 = OTHER_UNITS_BLOCK;
+
+    /// `other_units`: cells under other units cost at least `other_units_cost`.
+    #[constant]
+    const OTHER_UNITS_COST: i64 = OTHER_UNITS_COST;
+
+    /// `smoothing`: results carry no waypoints (the default).
+    #[constant]
+    const SMOOTHING_OFF: i64 = SMOOTHING_OFF;
+
+    /// `smoothing`: results carry taut waypoints besides the path.
+    #[constant]
+    const SMOOTHING_TAUT: i64 = SMOOTHING_TAUT;
+
+    /// The `moving_unit` argument of the queries for "no moving unit" (the default), -1.
+    /// `add_unit()` refuses it as a unit's id.
+    #[constant]
+    const NO_UNIT: i64 = NO_UNIT;
+}
 
 /// The path format a `result_format` value stands for, if it is one.
 pub(super) fn path_format_of(format: i64) -> Option<PathFormat> {

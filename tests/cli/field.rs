@@ -91,12 +91,7 @@ fn field_draws_costs_and_next_steps_to_the_nearest_goal() {
         "{text}"
     );
     assert!(text.contains("anchors reached"), "{text}");
-    let bytes = std::fs::read(&out).unwrap();
-    assert_eq!(&bytes[1..4], b"PNG");
-    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
-    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-    assert_eq!((width, height), (240, 120));
-    std::fs::remove_file(Path::new(&out)).unwrap();
+    assert_eq!(png_size_and_remove(&out), (240, 120));
 }
 
 #[test]

@@ -46,6 +46,19 @@ fn anchors(value: &serde_json::Value) -> Vec<(i64, i64)> {
         .collect()
 }
 
+/// Reads the PNG file at `path`, removes it, and returns its width and height in pixels
+/// (failing if it is not a PNG).
+fn png_size_and_remove(path: &Path) -> (u32, u32) {
+    let shown = path.display();
+    let bytes = std::fs::read(path).unwrap_or_else(|error| panic!("{shown}: {error}"));
+    std::fs::remove_file(path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG", "{shown} is a PNG");
+    // The IHDR chunk comes first: its width and height follow the 8-byte signature, the
+    // chunk's length and its type.
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
 /// The keys of a JSON object, sorted.
 fn keys(value: &serde_json::Value) -> Vec<String> {
     let mut keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();

@@ -220,12 +220,7 @@ fn render_writes_a_png() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let bytes = std::fs::read(&out).unwrap();
-    assert_eq!(&bytes[1..4], b"PNG");
-    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
-    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-    assert_eq!((width, height), (160, 80));
-    std::fs::remove_file(Path::new(&out)).unwrap();
+    assert_eq!(png_size_and_remove(&out), (160, 80));
 }
 
 #[test]

@@ -1,8 +1,8 @@
 extends "res://tests/check_base.gd"
 ## The verifier's smoothing checks (verify.gd runs them): taut waypoints from `find_path()` in
 ## every `result_format`, `get_point_path()`, `find_path_world()`, `find_paths()`, requests in
-## every format, flow fields made at once or on request, a bad `smoothing`, and
-## `is_straight_move_clear()`.
+## every format, flow fields made at once or on request, a bad `smoothing`,
+## `is_straight_move_clear()` and `smooth_path()`.
 ## Problems go to the verifier's `Expectations`.
 
 const TAUT := ClearancePathfinder.SMOOTHING_TAUT
@@ -256,3 +256,47 @@ func check_straight_moves() -> String:
 	_expect(not pf.is_straight_move_clear(Vector2i(0, 0), Vector2i(4, 3), 1, &"unit"), "an anchor on the wall is refused")
 	pf.free()
 	return "%d segments between waypoints" % segments
+
+
+## `smooth_path()`: the grid path of a smoothed result, smoothed again, gives the result's
+## waypoints (units ignored and blocking, the moving unit named), the second half of a path
+## smooths to a taut subsequence of it, and bad input gives an empty array and changes nothing.
+func check_smooth_path() -> String:
+	var pf := _smoothed_map()
+	pf.add_unit(5, Vector2i(6, 1), 1)
+	pf.add_unit(6, Vector2i(2, 1), 1)
+	pf.add_unit(7, STARTS[0], 1)
+	var compared := 0
+	for rule in [ClearancePathfinder.OTHER_UNITS_IGNORE, ClearancePathfinder.OTHER_UNITS_BLOCK]:
+		pf.other_units = rule
+		for size in [1, 2]:
+			for i in STARTS.size():
+				var moving := 7 if i == 0 else ClearancePathfinder.NO_UNIT
+				var result: Dictionary = pf.find_path(STARTS[i], GOALS[i], size, &"unit", false, moving)
+				if not result.ok:
+					continue
+				var path: Array[Vector2i] = result.path
+				var waypoints: Array[Vector2i] = result.waypoints
+				var label := "rule %d, size %d, %s to %s" % [rule, size, STARTS[i], GOALS[i]]
+				_expect_eq(pf.smooth_path(path, size, &"unit", moving), waypoints, label)
+				@warning_ignore("integer_division")
+				var tail := path.slice(path.size() / 2)
+				_expect(_is_taut_subsequence(pf.smooth_path(tail, size, &"unit", moving), tail), label + ": the second half")
+				compared += 1
+	_expect(compared >= 8, "most queries found a path (%d)" % compared)
+	var versions := [pf.get_map_version(), pf.get_units_version()]
+	var none: Array[Vector2i] = []
+	_expect_eq(pf.smooth_path([Vector2i(1, 1)], 1, &"unit"), [Vector2i(1, 1)] as Array[Vector2i], "one anchor is its own waypoint")
+	_expect_eq(pf.smooth_path([], 1, &"unit"), none, "an empty path is refused")
+	_expect_eq(pf.smooth_path([Vector2(0, 0), Vector2i(1, 0)], 1, &"unit"), none, "a Vector2 entry is refused")
+	_expect_eq(pf.smooth_path([Vector2i(0, 0), Vector2i(2, 0)], 1, &"unit"), none, "a jump of two cells is refused")
+	_expect_eq(pf.smooth_path([Vector2i(9, 0), Vector2i(10, 0)], 1, &"unit"), none, "an anchor off the map is refused")
+	_expect_eq(pf.smooth_path([Vector2i(3, 2), Vector2i(4, 2)], 1, &"unit"), none, "an anchor on the wall is refused")
+	_expect_eq(pf.smooth_path([Vector2i(5, 1), Vector2i(6, 1)], 1, &"unit"), none, "a step onto a blocking unit is refused")
+	_expect_eq(pf.smooth_path([Vector2i(5, 1), Vector2i(6, 1)], 1, &"unit", 5), [Vector2i(5, 1), Vector2i(6, 1)] as Array[Vector2i], "unless it is the moving unit")
+	_expect_eq(pf.smooth_path([Vector2i(0, 3), Vector2i(1, 3)], 0, &"unit"), none, "agent size 0 is refused")
+	_expect_eq(pf.smooth_path([Vector2i(0, 3), Vector2i(1, 3)], 1, &"tank"), none, "an unknown profile is refused")
+	_expect_eq(pf.smooth_path([Vector2i(0, 3), Vector2i(1, 3)], 1, &"unit", 9), none, "an unknown moving unit is refused")
+	_expect_eq([pf.get_map_version(), pf.get_units_version()], versions, "nothing changed")
+	pf.free()
+	return "%d paths smoothed again" % compared

@@ -100,6 +100,7 @@ func _initialize() -> void:
 	await _run("flow_field_paths_are_smoothed", smoothing.check_flow_field_waypoints)
 	await _run("bad_smoothing_is_refused_and_changes_nothing", smoothing.check_bad_smoothing)
 	await _run("straight_moves_keep_the_waypoints_rule", smoothing.check_straight_moves)
+	await _run("smooth_path_gives_a_querys_waypoints", smoothing.check_smooth_path)
 	var failed := checks.filter(func(check: Dictionary) -> bool: return not check["pass"]).size()
 	var receipt := {
 		"suite": "clearance_pathfinder_godot",

@@ -141,6 +141,7 @@ fn every_func_is_documented() {
             "set_search_mode",
             "set_smoothing",
             "set_worker_thread_count",
+            "smooth_path",
             "trim_search_memory",
         ]
     );

@@ -2,13 +2,12 @@
 #![forbid(unsafe_code)]
 
 use super::errors::{agent_size_or_error, pathfinder_error};
-use super::modes::moving_unit_of;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, cell_outside, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::anchor_array;
 use crate::tilemap::layer_frame;
-use clearance_core::{footprint, Cell, Region, SmoothingError};
+use clearance_core::{footprint, Cell, Region};
 use godot::classes::TileMapLayer;
 use godot::prelude::*;
 
@@ -61,61 +60,6 @@ impl ClearancePathfinder {
                     self.region
                 );
                 -1
-            }
-        }
-    }
-
-    /// Whether a unit of `agent_size` with the profile called `profile` may move in a straight
-    /// line from anchor `from` to anchor `to`, its whole square sweeping only cells the
-    /// profile may enter and, with `other_units` set to `OTHER_UNITS_BLOCK`, no cell under
-    /// another registered unit (cells of its footprint at `from` excepted: it walks out of
-    /// them). This is the rule a segment between two smoothed waypoints keeps, without their
-    /// cost bound: a unit pushed off its waypoints can ask it before heading straight for the
-    /// next one. `moving_unit` and `exempt_units` do not count, as in `find_path()`.
-    ///
-    /// Returns false, and prints an error, for an agent size outside 1 to 255, an unknown
-    /// profile or unit, an anchor off the map, or an anchor where the unit does not fit.
-    #[func]
-    pub fn is_straight_move_clear(
-        &mut self,
-        from: Vector2i,
-        to: Vector2i,
-        agent_size: i64,
-        profile: StringName,
-        #[opt(default = -1)] moving_unit: i64,
-        #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
-    ) -> bool {
-        self.ensure_ready();
-        let mut not_counted = exempt_units.to_vec();
-        not_counted.extend(moving_unit_of(moving_unit));
-        let name = profile.to_string();
-        let answer = self.map.straight_move_blocker(
-            cell_of(from),
-            cell_of(to),
-            agent_size,
-            &name,
-            self.other_units_rule(),
-            &not_counted,
-        );
-        match answer {
-            Ok(in_the_way) => in_the_way.is_none(),
-            Err(error) => {
-                let argument = |index: usize| if index == 0 { "from" } else { "to" };
-                match error {
-                    SmoothingError::AnchorOutOfBounds { index, anchor } => pathfinder_error!(
-                        "is_straight_move_clear",
-                        "{} {anchor} lies outside the map region {}",
-                        argument(index),
-                        self.region
-                    ),
-                    SmoothingError::AnchorNotLegal { index, anchor } => pathfinder_error!(
-                        "is_straight_move_clear",
-                        "a unit of size {agent_size} does not fit at {} {anchor}",
-                        argument(index)
-                    ),
-                    other => pathfinder_error!("is_straight_move_clear", "{other}"),
-                }
-                false
             }
         }
     }

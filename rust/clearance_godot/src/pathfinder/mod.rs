@@ -16,6 +16,8 @@
 //! - [`profiles`]: profiles from code and from `AgentProfile` resources, and landmarks;
 //! - [`units`]: the units registered on the occupancy layer, and arrival slots for group
 //!   orders;
+//! - [`smoothing`]: `smooth_path()` and `is_straight_move_clear()`, for paths the caller
+//!   holds;
 //! - [`coords`]: cells, local positions, footprints and clearance;
 //! - [`memory`]: search memory, its figure and giving it back;
 //! - [`draw`]: the debug overlay;
@@ -34,6 +36,7 @@ mod profiles;
 mod properties;
 mod queries;
 mod ranges;
+mod smoothing;
 mod terrain;
 mod units;
 

@@ -234,6 +234,14 @@ pub(super) fn moving_unit_of(id: i64) -> Option<i64> {
     (id != NO_UNIT).then_some(id)
 }
 
+/// The ids a query or smoothing call does not count: `exempt_units` and the moving unit, if
+/// one is named.
+pub(super) fn not_counted(moving_unit: i64, exempt_units: &[i64]) -> Vec<i64> {
+    let mut ids = exempt_units.to_vec();
+    ids.extend(moving_unit_of(moving_unit));
+    ids
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +265,9 @@ mod tests {
         assert_eq!(other_units_of(3, 4.0), None);
         assert_eq!(moving_unit_of(NO_UNIT), None);
         assert_eq!(moving_unit_of(0), Some(0));
+        assert_eq!(not_counted(NO_UNIT, &[3, 4]), [3, 4]);
+        assert_eq!(not_counted(7, &[3]), [3, 7]);
+        assert_eq!(not_counted(0, &[]), [0]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::errors::pathfinder_error;
-use super::modes::moving_unit_of;
+use super::modes::not_counted;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
 use crate::marshal::{anchor_array, anchors_of};
@@ -34,8 +34,7 @@ impl ClearancePathfinder {
         #[opt(default = &PackedInt64Array::new())] exempt_units: PackedInt64Array,
     ) -> bool {
         self.ensure_ready();
-        let mut not_counted = exempt_units.to_vec();
-        not_counted.extend(moving_unit_of(moving_unit));
+        let uncounted = not_counted(moving_unit, exempt_units.as_slice());
         let name = profile.to_string();
         let answer = self.map.straight_move_blocker(
             cell_of(from),
@@ -43,7 +42,7 @@ impl ClearancePathfinder {
             agent_size,
             &name,
             self.other_units_rule(),
-            &not_counted,
+            &uncounted,
         );
         match answer {
             Ok(in_the_way) => in_the_way.is_none(),
@@ -98,11 +97,10 @@ impl ClearancePathfinder {
             }
         };
         self.ensure_ready();
-        let mut not_counted = exempt_units.to_vec();
-        not_counted.extend(moving_unit_of(moving_unit));
+        let uncounted = not_counted(moving_unit, exempt_units.as_slice());
         let name = profile.to_string();
         let rule = self.other_units_rule();
-        match (self.map).smooth_path(&anchors, agent_size, &name, rule, &not_counted) {
+        match (self.map).smooth_path(&anchors, agent_size, &name, rule, &uncounted) {
             Ok(waypoints) => anchor_array(&waypoints),
             Err(error) => {
                 pathfinder_error!("smooth_path", "{error}");

@@ -2,7 +2,7 @@ extends "res://tests/check_base.gd"
 ## The verifier's movement-range checks (verify.gd runs them): ranges against `find_path()`
 ## (every cost, every path, every anchor left out), the budget's exact boundary and turns,
 ## allies passed but not stopped on and enemies by `other_units`, the asynchronous request,
-## and bad input. Problems go to the verifier's `Expectations`.
+## smoothed paths, and bad input. Problems go to the verifier's `Expectations`.
 
 const BLOCK := ClearancePathfinder.OTHER_UNITS_BLOCK
 const COST := ClearancePathfinder.OTHER_UNITS_COST
@@ -267,3 +267,43 @@ func check_bad_input() -> void:
 	_expect_eq([_snapshot(pf), pf.get_units(), pf.get_units_version()], before, "map, profiles and units unchanged")
 	_expect(pf.get_movement_range(Vector2i.ZERO, 1, &"unit", 2.0, 1, 1, [1]) != null, "the mover named as its own ally is fine")
 	pf.free()
+
+
+## With `smoothing` set to SMOOTHING_TAUT a range's paths carry `waypoints`: those
+## `smooth_path()` gives for the path, by the range's rules (its allies and moving unit not
+## counted), made at once or on request; with smoothing off they carry none.
+func check_smoothed_paths() -> String:
+	var pf := _terrain_map()
+	pf.smoothing = ClearancePathfinder.SMOOTHING_TAUT
+	pf.other_units = BLOCK
+	var start := Vector2i(0, 0)
+	_expect(pf.add_unit(1, start, 1), "the mover")
+	_expect(pf.add_unit(2, Vector2i(1, 1), 1), "an ally beside it")
+	var allies := PackedInt64Array([2])
+	var area := pf.get_movement_range(start, 1, &"walker", 12.0, 1, 1, allies)
+	var requested := pf.request_movement_range(start, 1, &"walker", 12.0, 1, 1, allies)
+	var arrived: Array[ClearanceMovementRange] = []
+	pf.movement_range_ready.connect(func(_id: int, ready: ClearanceMovementRange) -> void: arrived.append(ready))
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await tree.process_frame
+		frames += 1
+	_expect(requested > 0 and arrived.size() == 1, "the requested range arrived")
+	var compared := 0
+	var fewer := 0
+	for anchor: Vector2i in area.get_cells():
+		var way := area.get_path_to(anchor)
+		var expected := pf.smooth_path(way.path, 1, &"walker", 1, allies)
+		_expect_eq(way.waypoints, expected, "the waypoints to %s" % anchor)
+		_expect(way.has("waypoint_length"), "and their length to %s" % anchor)
+		if arrived.size() == 1:
+			_expect_eq(arrived[0].get_path_to(anchor).waypoints, expected, "the requested range's waypoints to %s" % anchor)
+		compared += 1
+		if way.waypoints.size() < way.path.size():
+			fewer += 1
+	_expect(fewer > 10, "many paths are shorter as waypoints (%d)" % fewer)
+	pf.smoothing = ClearancePathfinder.SMOOTHING_OFF
+	var plain := pf.get_movement_range(start, 1, &"walker", 12.0, 1, 1, allies).get_path_to(Vector2i(9, 4))
+	_expect(plain.ok and not plain.has("waypoints"), "without smoothing, no waypoints")
+	pf.free()
+	return "%d paths, %d with fewer waypoints than anchors" % [compared, fewer]

@@ -85,6 +85,7 @@ func _initialize() -> void:
 	await _run("movement_range_boundary_and_turns", ranges.check_boundary_and_turns)
 	await _run("movement_ranges_pass_allies_and_count_enemies", ranges.check_allies_and_enemies)
 	await _run("async_movement_range_belongs_to_the_map_it_was_asked_on", ranges.check_async_range)
+	await _run("movement_range_paths_carry_waypoints", ranges.check_smoothed_paths)
 	await _run("movement_range_methods_refuse_bad_input", ranges.check_bad_input)
 	var shapes := ShapeChecks.new(expectations, rng, self)
 	await _run("cell_shapes_follow_every_tile_set_layout", shapes.check_tile_set_layouts)

@@ -6,11 +6,11 @@
 use crate::convert::{cell_of, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::{anchor_array, PathFormat, ResultKeys, ResultWriter};
+use crate::waypoints::PathSmoother;
 use crate::workers::FieldOrder;
-use clearance_core::{FlowField, OtherUnits, PathCode, PathMap, PathResult, Smoothing, UnitId};
+use clearance_core::{FlowField, PathCode, PathResult, Smoothing};
 use godot::prelude::*;
 use std::rc::Rc;
-use std::sync::Arc;
 
 /// The way from every anchor to the nearest of one or more goals, for one agent size and
 /// profile: what many units sent to one place follow instead of searching a path each.
@@ -50,8 +50,8 @@ pub struct ClearanceFlowField {
     frame: GridFrame,
     /// The node's global transform when the field was made.
     global_transform: Transform2D,
-    /// The map the field was built on, kept only with smoothing, for the waypoints.
-    smoothing_map: Option<Arc<PathMap>>,
+    /// The map and rules to smooth the field's paths by, kept only with smoothing.
+    smoother: Option<PathSmoother>,
 }
 
 /// What a field needs from its node, besides the field itself.
@@ -60,8 +60,8 @@ pub struct FieldContext {
     pub format: PathFormat,
     pub frame: GridFrame,
     pub global_transform: Transform2D,
-    /// The map the field is built on, if its paths are to be smoothed.
-    pub smoothing_map: Option<Arc<PathMap>>,
+    /// The map the field is built on and its order's rules, if its paths are to be smoothed.
+    pub smoother: Option<PathSmoother>,
 }
 
 #[godot_api]
@@ -178,27 +178,15 @@ impl ClearanceFlowField {
     /// A field made while the node's `smoothing` was `SMOOTHING_TAUT` also gives `waypoints`
     /// and `waypoint_length`, as `find_path()` does, by the terrain and units of the field's
     /// snapshot (such a field keeps that snapshot, so while it lives the node's next edit
-    /// copies the map).
+    /// copies the pages it changes).
     #[func]
     pub fn get_path_from(&self, anchor: Vector2i) -> VarDictionary {
         let mut result = match &self.field {
             Ok(field) => field.path_from(cell_of(anchor)),
             Err(code) => PathResult::failure(*code),
         };
-        if let Some(map) = &self.smoothing_map {
-            let options = &self.order.options;
-            let rules = (
-                self.order.profile.as_str(),
-                options.other_units,
-                &options.exempt_units[..],
-            );
-            add_waypoints(
-                map,
-                &mut result,
-                self.order.smoothing,
-                self.order.agent_size,
-                rules,
-            );
+        if let Some(smoother) = &self.smoother {
+            smoother.add_waypoints(&mut result);
         }
         self.writer().dictionary(&result, self.order.agent_size)
     }
@@ -247,30 +235,6 @@ impl ClearanceFlowField {
     }
 }
 
-/// Gives `result`, a path a flow field or group order found on `map` for a unit of
-/// `agent_size` by `rules` (profile name, other units, exempt ids), the waypoints `smoothing`
-/// asks for, as a query with that smoothing would carry them (none for no path).
-pub fn add_waypoints(
-    map: &PathMap,
-    result: &mut PathResult,
-    smoothing: Smoothing,
-    agent_size: i64,
-    (profile, other_units, exempt_units): (&str, OtherUnits, &[UnitId]),
-) {
-    result.smoothing = smoothing;
-    if smoothing == Smoothing::Off || result.path.is_empty() {
-        result.waypoints = Vec::new();
-        return;
-    }
-    let smoothed = map.smooth_path(&result.path, agent_size, profile, other_units, exempt_units);
-    result.waypoints = smoothed.unwrap_or_else(|error| {
-        // Those paths keep the map's rules, so this does not happen; the path itself is
-        // always a valid sequence of waypoints.
-        godot_error!("Clearance Pathfinder: smoothing a path: {error}; its waypoints are the path");
-        result.path.clone()
-    });
-}
-
 impl ClearanceFlowField {
     /// A field object for `field` (or the code that refused it), built for `order`.
     pub fn create(
@@ -285,7 +249,7 @@ impl ClearanceFlowField {
             format: context.format,
             frame: context.frame,
             global_transform: context.global_transform,
-            smoothing_map: context.smoothing_map,
+            smoother: context.smoother,
         })
     }
 

@@ -22,6 +22,7 @@ mod pathfinder;
 mod profile;
 mod range;
 mod tilemap;
+mod waypoints;
 mod workers;
 
 pub use field::ClearanceFlowField;

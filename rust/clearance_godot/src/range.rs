@@ -6,6 +6,7 @@
 use crate::convert::{cell_of, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::{anchor_array, PathFormat, ResultKeys, ResultWriter};
+use crate::waypoints::PathSmoother;
 use crate::workers::RangeOrder;
 use clearance_core::{cost_to_f64, MovementRange};
 use godot::prelude::*;
@@ -35,8 +36,8 @@ use std::rc::Rc;
 /// unit would overlap an ally are never in range.
 ///
 /// A range is a snapshot: it answers for the map and the units as they were when it was made
-/// (`get_map_version()`, `get_units_version()`), with the node's `result_format`, `offset`,
-/// `cell_size` and cell shape of that moment; later edits and moves do not change it.
+/// (`get_map_version()`, `get_units_version()`), with the node's `result_format`, `smoothing`,
+/// `offset`, `cell_size` and cell shape of that moment; later edits and moves do not change it.
 #[derive(GodotClass)]
 #[class(no_init, base = RefCounted)]
 pub struct ClearanceMovementRange {
@@ -45,10 +46,14 @@ pub struct ClearanceMovementRange {
     keys: Rc<ResultKeys>,
     format: PathFormat,
     frame: GridFrame,
+    /// The map and rules to smooth the range's paths by, kept only with smoothing.
+    smoother: Option<PathSmoother>,
 }
 
 /// What a range needs from its node, besides the range itself.
 pub struct RangeContext {
+    /// The map the range is built on and its order's rules, if its paths are to be smoothed.
+    pub smoother: Option<PathSmoother>,
     pub keys: Rc<ResultKeys>,
     pub format: PathFormat,
     pub frame: GridFrame,
@@ -91,10 +96,16 @@ impl ClearanceMovementRange {
     /// `result_format` when the range was made; `expanded` 0): `OK` with every anchor from
     /// the start and its `total_cost` if `anchor` is reached within the range's turns,
     /// `GOAL_OUT_OF_BOUNDS` off the map, `GOAL_OCCUPIED` where an ally stands, `NO_PATH`
-    /// otherwise.
+    /// otherwise. A range made while the node's `smoothing` was `SMOOTHING_TAUT` also gives
+    /// `waypoints` and `waypoint_length`, as `find_path()` does, by the terrain and units of
+    /// the range's snapshot, the moving unit and the allies not counted (such a range keeps
+    /// that snapshot, so while it lives the node's next edit copies the pages it changes).
     #[func]
     pub fn get_path_to(&self, anchor: Vector2i) -> VarDictionary {
-        let result = self.range.path_to(cell_of(anchor));
+        let mut result = self.range.path_to(cell_of(anchor));
+        if let Some(smoother) = &self.smoother {
+            smoother.add_waypoints(&mut result);
+        }
         self.writer().dictionary(&result, self.order.agent_size)
     }
 
@@ -158,6 +169,7 @@ impl ClearanceMovementRange {
             keys: context.keys,
             format: context.format,
             frame: context.frame,
+            smoother: context.smoother,
         })
     }
 

@@ -113,6 +113,8 @@ pub struct RangeOrder {
     /// Movement points per turn, as given.
     pub budget: f64,
     pub options: RangeOptions,
+    /// The node's `smoothing` when the range was asked for: its paths' waypoints.
+    pub smoothing: Smoothing,
 }
 
 impl RangeOrder {
@@ -181,6 +183,8 @@ pub enum Outcome {
     Range {
         order: RangeOrder,
         range: Box<Result<MovementRange, RangeError>>,
+        /// The snapshot the range was built on (a smoothed range keeps it for its waypoints).
+        map: Arc<PathMap>,
     },
     /// Each member's slot and path, or why the core refused the order, with the order.
     Slots {
@@ -391,7 +395,11 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
             }
             Work::Range(order) => {
                 let range = Box::new(order.build(&job.map));
-                Outcome::Range { order, range }
+                Outcome::Range {
+                    order,
+                    range,
+                    map: Arc::clone(&job.map),
+                }
             }
             Work::Slots(order) => {
                 let sent = order.send(&job.map);

@@ -5,10 +5,11 @@
 use super::errors::pathfinder_error;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
-use crate::field::{add_waypoints, ClearanceFlowField, FieldContext};
+use crate::field::{ClearanceFlowField, FieldContext};
 use crate::marshal::anchors_of;
+use crate::waypoints::{add_waypoints, PathSmoother};
 use crate::workers::{FieldOrder, Work};
-use clearance_core::{Cell, FlowField, FlowFieldOptions, PathCode, PathMap, Smoothing, COST_SCALE};
+use clearance_core::{Cell, FlowField, FlowFieldOptions, PathCode, PathMap, COST_SCALE};
 use godot::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -255,7 +256,13 @@ impl ClearancePathfinder {
         map: &Arc<PathMap>,
     ) -> Gd<ClearanceFlowField> {
         let context = FieldContext {
-            smoothing_map: (order.smoothing != Smoothing::Off).then(|| Arc::clone(map)),
+            smoother: PathSmoother::new(
+                map,
+                (order.smoothing, order.agent_size),
+                &order.profile,
+                order.options.other_units,
+                order.options.exempt_units.clone(),
+            ),
             keys: Rc::clone(&self.result_keys),
             format: self.path_format(),
             frame: self.frame(),

@@ -485,8 +485,8 @@ impl ClearancePathfinder {
                 let field = self.field_object(*field, order, &map);
                 self.signals().flow_field_ready().emit(done.id, &field);
             }
-            Outcome::Range { order, range } => {
-                let range = self.range_object("request_movement_range", *range, order);
+            Outcome::Range { order, range, map } => {
+                let range = self.range_object("request_movement_range", *range, order, &map);
                 self.signals()
                     .movement_range_ready()
                     .emit(done.id, range.as_ref());

@@ -7,12 +7,14 @@ use super::modes::moving_unit_of;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
 use crate::range::{ClearanceMovementRange, RangeContext};
+use crate::waypoints::PathSmoother;
 use crate::workers::{RangeOrder, Work};
 use clearance_core::{
-    MovementRange, PathCode, RangeError, RangeOptions, UnitId, MAX_BUDGET, MAX_TURNS,
+    MovementRange, PathCode, PathMap, RangeError, RangeOptions, UnitId, MAX_BUDGET, MAX_TURNS,
 };
 use godot::prelude::*;
 use std::rc::Rc;
+use std::sync::Arc;
 
 #[godot_api(secondary)]
 impl ClearancePathfinder {
@@ -60,7 +62,7 @@ impl ClearancePathfinder {
         };
         let order = self.range_order(method, asked)?;
         let range = order.build(&self.map);
-        let range = self.range_object(method, range, order)?;
+        let range = self.range_object(method, range, order, &self.map)?;
         self.last_range = Some(range.clone());
         if self.debug_draw_last_range {
             self.base_mut().queue_redraw();
@@ -181,20 +183,36 @@ impl ClearancePathfinder {
             profile: name,
             budget,
             options,
+            smoothing: self.smoothing(),
         })
     }
 
-    /// The GDScript object for a range built for `order`, with what it needs of this node as
-    /// it is now; or `None` after an error naming `method` if the core refused it.
+    /// The GDScript object for a range built for `order` on `map`, with what it needs of this
+    /// node as it is now; or `None` after an error naming `method` if the core refused it. A
+    /// range with smoothing keeps `map` (the snapshot it was built on) to smooth its paths by
+    /// the same terrain and units.
     pub(super) fn range_object(
         &self,
         method: &str,
         range: Result<MovementRange, RangeError>,
         order: RangeOrder,
+        map: &Arc<PathMap>,
     ) -> Option<Gd<ClearanceMovementRange>> {
         match range {
             Ok(range) => {
                 let context = RangeContext {
+                    smoother: {
+                        let options = &order.options;
+                        let mut not_counted = options.allies.clone();
+                        not_counted.extend(options.moving_unit);
+                        PathSmoother::new(
+                            map,
+                            (order.smoothing, order.agent_size),
+                            &order.profile,
+                            options.other_units,
+                            not_counted,
+                        )
+                    },
                     keys: Rc::clone(&self.result_keys),
                     format: self.path_format(),
                     frame: self.frame(),

@@ -1,0 +1,69 @@
+//! Waypoints for paths found outside a query: a group order's, and those a flow field or a
+//! movement range gives after it was made, by the rules and the map snapshot of its order.
+#![forbid(unsafe_code)]
+
+use clearance_core::{OtherUnits, PathMap, PathResult, Smoothing, UnitId};
+use godot::prelude::*;
+use std::sync::Arc;
+
+/// Gives `result`, a path a flow field or group order found on `map` for a unit of
+/// `agent_size` by `rules` (profile name, other units, exempt ids), the waypoints `smoothing`
+/// asks for, as a query with that smoothing would carry them (none for no path).
+pub fn add_waypoints(
+    map: &PathMap,
+    result: &mut PathResult,
+    smoothing: Smoothing,
+    agent_size: i64,
+    (profile, other_units, exempt_units): (&str, OtherUnits, &[UnitId]),
+) {
+    result.smoothing = smoothing;
+    if smoothing == Smoothing::Off || result.path.is_empty() {
+        result.waypoints = Vec::new();
+        return;
+    }
+    let smoothed = map.smooth_path(&result.path, agent_size, profile, other_units, exempt_units);
+    result.waypoints = smoothed.unwrap_or_else(|error| {
+        // Those paths keep the map's rules, so this does not happen; the path itself is
+        // always a valid sequence of waypoints.
+        godot_error!("Clearance Pathfinder: smoothing a path: {error}; its waypoints are the path");
+        result.path.clone()
+    });
+}
+
+/// What a flow field or a movement range keeps to smooth the paths it gives later, when its
+/// order asked for smoothing: the map it was built on and the rules of the order.
+pub struct PathSmoother {
+    map: Arc<PathMap>,
+    smoothing: Smoothing,
+    agent_size: i64,
+    profile: String,
+    other_units: OtherUnits,
+    not_counted: Vec<UnitId>,
+}
+
+impl PathSmoother {
+    /// The smoother for an order of `smoothing` by a unit of `agent_size` with `profile`, the
+    /// units but `not_counted` counted by `other_units`, on `map`; `None` without smoothing.
+    pub fn new(
+        map: &Arc<PathMap>,
+        (smoothing, agent_size): (Smoothing, i64),
+        profile: &str,
+        other_units: OtherUnits,
+        not_counted: Vec<UnitId>,
+    ) -> Option<Self> {
+        (smoothing != Smoothing::Off).then(|| PathSmoother {
+            map: Arc::clone(map),
+            smoothing,
+            agent_size,
+            profile: profile.to_owned(),
+            other_units,
+            not_counted,
+        })
+    }
+
+    /// Gives `result`, a path found for the order, its waypoints (see [`add_waypoints`]).
+    pub fn add_waypoints(&self, result: &mut PathResult) {
+        let rules = (&self.profile[..], self.other_units, &self.not_counted[..]);
+        add_waypoints(&self.map, result, self.smoothing, self.agent_size, rules);
+    }
+}

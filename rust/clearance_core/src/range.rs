@@ -211,7 +211,9 @@ impl MovementRange {
     /// The way to `anchor`, as [`find_path`](crate::PathMap::find_path) would answer it:
     /// `OK` with the anchors from the start and the cost, if `anchor` is reached within the
     /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_OCCUPIED` where an ally stands;
-    /// `NO_PATH` otherwise. (`expanded` is 0.)
+    /// `NO_PATH` otherwise. (`expanded` is 0.) For its taut waypoints, hand the path to
+    /// [`PathMap::smooth_path`](crate::PathMap::smooth_path) with the range's rule for other
+    /// units and its moving unit and allies as the exempt ids: the path may cross allies.
     pub fn path_to(&self, anchor: Cell) -> PathResult {
         if !self.region.contains(anchor) {
             return PathResult::failure(PathCode::GoalOutOfBounds);

@@ -1,7 +1,7 @@
 //! Movement ranges against the independent reference: every anchor's membership and cost on
 //! generated maps (sizes 1-4, weighted profiles with multipliers 0 and below 1, 4- and 8-way),
 //! budgets on exact boundaries, paths read back against `find_path`, several turns, allies
-//! and enemies, and bad input.
+//! and enemies (the paths through allies smoothed with them exempt), and bad input.
 
 use clearance_core::{
     AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, RangeError, RangeOptions, Region,
@@ -10,6 +10,7 @@ use clearance_core::{
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{random_grid, random_profile, Rng};
 use clearance_tests::reference::Reference;
+use clearance_tests::swept::WaypointChecker;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -303,6 +304,7 @@ fn several_turns_match_the_reference() {
 fn allies_are_passed_and_enemies_block_or_cost() {
     let mut rng = Rng::new(0x0A46_E000_0003);
     let (mut ally_cells, mut enemy_effect, mut costed_effect) = (0, 0, 0);
+    let mut smoothed_paths = 0;
     for case in 0..300 {
         let (mut map, movement) = random_case(&mut rng, case);
         let size = rng.range(1, 3);
@@ -407,6 +409,23 @@ fn allies_are_passed_and_enemies_block_or_cost() {
             );
             if reachable && !ally_there {
                 assert_eq!(range.cost(anchor), Some(cost));
+                // The way there crosses allies: smoothed with them (and the mover) exempt,
+                // its waypoints keep the rules for the enemies alone.
+                let path = range.path_to(anchor).path;
+                let mut exempt = allies.clone();
+                exempt.push(100);
+                let waypoints = map
+                    .smooth_path(&path, size, "unit", rule, &exempt)
+                    .unwrap_or_else(|error| panic!("case {case}: {anchor}: {error}"));
+                let checker = WaypointChecker {
+                    grid: map.grid(),
+                    profile: &profile,
+                    size,
+                    units: Some((enemies.clone(), rule)),
+                    start,
+                };
+                smoothed_paths += 1;
+                checker.check(&path, &waypoints, &format!("case {case}: {anchor}"));
             }
             if reachable && ally_there {
                 assert_eq!(range.path_to(anchor).code, PathCode::GoalOccupied);
@@ -416,6 +435,7 @@ fn allies_are_passed_and_enemies_block_or_cost() {
     assert!(ally_cells >= 100, "{ally_cells}");
     assert!(enemy_effect >= 100, "{enemy_effect}");
     assert!(costed_effect >= 20, "{costed_effect}");
+    assert!(smoothed_paths >= 1000, "{smoothed_paths}");
 }
 
 #[test]

@@ -486,3 +486,50 @@ fn range_writes_a_png() {
     assert!(!text.contains('#'), "no drawing with --out: {text}");
     assert_eq!(png_size_and_remove(&out), (160, 80));
 }
+
+#[test]
+fn range_smooth_gives_the_way_its_waypoints_across_allies() {
+    // The soldier west of the bridge, with unit 2 (a 2x2 on the bridge) an ally it may cross.
+    let args = [
+        "--from", "16,9", "--budget", "8", "--units", UNITS, "--others", "block", "--allies", "2",
+        "--to", "22,11",
+    ];
+    let (status, plain) = range_json(MAP, &args);
+    assert_eq!(status, Some(0), "{plain}");
+    assert!(
+        plain.get("waypoints").is_none(),
+        "no waypoints without --smooth"
+    );
+    let (status, smooth) = range_json(MAP, &[&args[..], &["--smooth"]].concat());
+    assert_eq!(status, Some(0), "{smooth}");
+    assert_eq!(smooth["path"], plain["path"], "smoothing keeps the path");
+    let path = anchors(&smooth);
+    let waypoints: Vec<(i64, i64)> = (smooth["waypoints"].as_array().unwrap().iter())
+        .map(|anchor| (anchor[0].as_i64().unwrap(), anchor[1].as_i64().unwrap()))
+        .collect();
+    assert_eq!(waypoints.first(), path.first());
+    assert_eq!(waypoints.last(), path.last());
+    assert!(
+        waypoints.len() < path.len() && waypoints.iter().all(|anchor| path.contains(anchor)),
+        "{waypoints:?} of {path:?}"
+    );
+    let length = smooth["waypoint_length"].as_f64().unwrap();
+    assert!(length < smooth["total_cost"].as_f64().unwrap(), "{smooth}");
+    // The first leg runs straight over the ally's cells (19..=20, 9..=10) on the bridge.
+    assert!(path.contains(&(19, 9)), "{path:?}");
+    assert_eq!(waypoints[0], (16, 9));
+    assert!(
+        waypoints[1].0 > 20,
+        "the leg crosses the ally: {waypoints:?}"
+    );
+    // The drawing marks the inner waypoints and says how long they are.
+    let output = clearance(&[&["range", MAP][..], &args, &["--smooth"]].concat());
+    let text = stdout(&output);
+    assert!(
+        text.contains(&format!("{} waypoints, length", waypoints.len())),
+        "{text}"
+    );
+    // --smooth needs --to.
+    let output = clearance(&["range", MAP, "--from", "16,9", "--budget", "8", "--smooth"]);
+    assert_eq!(output.status.code(), Some(2));
+}

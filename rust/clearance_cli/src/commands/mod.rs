@@ -101,6 +101,17 @@ fn exit_status(success: bool) -> ExitCode {
     }
 }
 
+/// One line for people about a smoothed result's waypoints: how many, and their length
+/// against the grid path's.
+fn describe_waypoints(result: &PathResult) -> String {
+    format!(
+        "{} waypoints, length {:.4} (the grid path's {:.4})",
+        result.waypoints.len(),
+        result.waypoint_length(),
+        result.path_length()
+    )
+}
+
 /// A result as one JSON object, as `path --json` and `field --json` write it: a key for each of
 /// [`PathResult::fields`], named by [`ResultField::name`](clearance_core::ResultField::name).
 fn result_json(result: &PathResult) -> serde_json::Value {

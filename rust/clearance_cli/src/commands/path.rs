@@ -2,7 +2,7 @@
 //! JSON.
 
 use super::agent::{describe, AgentArgs, EndpointArgs};
-use super::{exit_status, result_json};
+use super::{describe_waypoints, exit_status, result_json};
 use clap::Args;
 use clearance_cli::draw::{Sketch, UNIT_MARK};
 use clearance_cli::CliError;
@@ -50,12 +50,7 @@ pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
             describe(&result, args.ends.from, args.ends.to, &agent.unit)
         );
         if agent.smooth && !result.waypoints.is_empty() {
-            println!(
-                "{} waypoints, length {:.4} (the grid path's {:.4})",
-                result.waypoints.len(),
-                result.waypoint_length(),
-                result.path_length()
-            );
+            println!("{}", describe_waypoints(&result));
         }
     }
     Ok(exit_status(result.is_ok()))

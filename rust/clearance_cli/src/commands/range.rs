@@ -5,7 +5,7 @@
 use super::agent::{parse_cell, UnitArgs};
 use super::occupancy::OccupancyArgs;
 use super::render::picture_scale;
-use super::{exit_status, field_json};
+use super::{describe_waypoints, exit_status, field_json};
 use clap::Args;
 use clearance_cli::draw::{Sketch, START_MARK, UNIT_MARK};
 use clearance_cli::render::{write_range_png, RangePicture};
@@ -13,7 +13,7 @@ use clearance_cli::units::UnitEntry;
 use clearance_cli::CliError;
 use clearance_core::{
     cost_to_f64, Cell, MovementRange, PathCode, PathMap, PathResult, RangeError, RangeOptions,
-    ResultField, TerrainGrid, UnitId, MAX_TURNS,
+    ResultField, Smoothing, TerrainGrid, UnitId, MAX_TURNS,
 };
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
@@ -70,6 +70,11 @@ pub struct RangeArgs {
         allow_hyphen_values = true
     )]
     allies: Vec<UnitId>,
+    /// With --to: also the way's taut waypoints, straight lines the unit's square may walk by
+    /// the range's rules (allies may be crossed); JSON keys "waypoints" and "waypoint_length",
+    /// drawn as `o`.
+    #[arg(long, requires = "to")]
+    smooth: bool,
     /// Print one JSON object instead of the drawing: {"code", "cells": [{"anchor": [x, y],
     /// "cost": c}, ...] by row, "border": [[x, y], ...]} ("turns" on each cell with --turns
     /// above 1; "to_code", "path" and "total_cost" with --to).
@@ -128,7 +133,10 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
     };
     let reached = reached(&range);
     let border = range.border_cells();
-    let to = args.to.map(|anchor| range.path_to(anchor));
+    let mut to = args.to.map(|anchor| range.path_to(anchor));
+    if let Some(result) = to.as_mut().filter(|_| args.smooth) {
+        add_waypoints(result, &path_map, unit, &options)?;
+    }
     if args.json {
         println!("{}", range_json(args, &reached, &border, to.as_ref()));
     }
@@ -169,12 +177,42 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
         println!("{}", describe_range(args, &reached, &border));
         if let (Some(anchor), Some(result)) = (args.to, &to) {
             println!("{}", describe_to(anchor, result, &range));
+            if !result.waypoints.is_empty() {
+                println!("{}", describe_waypoints(result));
+            }
         }
         if let Some(out) = &args.out {
             println!("wrote {}", out.display());
         }
     }
     Ok(exit_status(to.as_ref().is_none_or(PathResult::is_ok)))
+}
+
+/// With `--smooth`: gives `result`, the way to `--to`, its taut waypoints by the range's rules
+/// (`options`): the allies and the mover do not count, since the way may cross allies.
+fn add_waypoints(
+    result: &mut PathResult,
+    path_map: &PathMap,
+    unit: &UnitArgs,
+    options: &RangeOptions,
+) -> Result<(), CliError> {
+    result.smoothing = Smoothing::Taut;
+    if result.path.is_empty() {
+        return Ok(());
+    }
+    let mut exempt = options.allies.clone();
+    exempt.extend(options.moving_unit);
+    let smoothed = path_map.smooth_path(
+        &result.path,
+        unit.size,
+        unit.profile(),
+        options.other_units,
+        &exempt,
+    );
+    // A range's way keeps its rules, so this refusal does not happen; it is reported, not
+    // hidden.
+    result.waypoints = smoothed.map_err(|error| CliError::Usage(format!("--smooth: {error}")))?;
+    Ok(())
 }
 
 /// Checks `--allies`: every id a unit of the units file, none named twice.
@@ -308,6 +346,7 @@ fn drawing(
     }
     if let Some(result) = to {
         sketch.mark_path(&result.path, i32::from(range.agent_size()));
+        sketch.mark_waypoints(&result.waypoints);
     }
     sketch.mark(range.start(), START_MARK);
     sketch.to_string()

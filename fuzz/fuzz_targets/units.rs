@@ -16,7 +16,8 @@
 //!   negative or too large, a start off the map or without clearance, an unknown unit) and
 //!   otherwise holds exactly the anchors the reference reaches within the budget with the
 //!   enemies counted, less the allies' footprints, each at the reference's cost, with a path
-//!   back that the reference walks at that cost;
+//!   back that the reference walks at that cost; the way to the farthest anchor, smoothed with
+//!   the allies and the mover exempt, passes the waypoint checker for the enemies;
 //! * a flow field to one or two goals is refused with the code a query would give (size,
 //!   goal off the map, goal clearance, unknown exempt unit, a goal under a counted unit with
 //!   `Block`) and otherwise gives every anchor the reference's cost to its nearest goal with

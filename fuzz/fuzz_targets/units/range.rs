@@ -1,8 +1,10 @@
-//! One-turn movement ranges with the enemies counted and the allies' footprints left out.
+//! One-turn movement ranges with the enemies counted and the allies' footprints left out;
+//! the way to the farthest anchor in range smoothed with the allies and the mover exempt.
 
 use super::{any_rule, cell, Scene, IDS, SIZES};
 use clearance_core::{Movement, PathCode, RangeError, RangeOptions, MAX_BUDGET};
 use clearance_tests::reference::Reference;
+use clearance_tests::swept::WaypointChecker;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 
@@ -89,6 +91,8 @@ pub(super) fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     let on_allies = reference(&friends, UnitRule::Block);
     let costs = rules.costs_from(&[start]);
     let limit = range.budget();
+    // The anchor in range at the highest cost, whose way is smoothed below.
+    let mut farthest = (0, start);
     for (index, &cost) in costs.iter().enumerate() {
         let anchor = map.grid().cell_at(index);
         let reachable = cost != u64::MAX && cost <= limit;
@@ -109,6 +113,23 @@ pub(super) fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
             .path_weights(&back.path, start, anchor)
             .unwrap_or_else(|error| panic!("{context}: path to {anchor}: {error}"));
         assert_eq!(weights_cost(weights), cost, "{context}: {anchor}");
+        farthest = farthest.max((cost, anchor));
     }
+    // The way may cross allies, so they do not count for its waypoints, nor does the mover;
+    // the enemies count by the range's rule.
+    let path = range.path_to(farthest.1).path;
+    let mut exempt = allies.clone();
+    exempt.extend(options.moving_unit);
+    let waypoints = map
+        .smooth_path(&path, size, name, rule, &exempt)
+        .unwrap_or_else(|error| panic!("{context}: smoothing the way to {}: {error}", farthest.1));
+    let checker = WaypointChecker {
+        grid: map.grid(),
+        profile,
+        size,
+        units: reference_rule.map(|_| (enemies.clone(), rule)),
+        start,
+    };
+    checker.check(&path, &waypoints, &context);
     Ok(())
 }

@@ -76,6 +76,22 @@ impl RangeOptions {
         self.allies = ids.to_vec();
         self
     }
+
+    /// The units a range's way may cross, which its waypoints do not count either: the allies
+    /// and the moving unit. Pass them as the exempt ids of
+    /// [`PathMap::smooth_path`](crate::PathMap::smooth_path), with `other_units`.
+    ///
+    /// ```
+    /// use clearance_core::RangeOptions;
+    /// let options = RangeOptions::new().moving_unit(7).allies(&[2, 3]);
+    /// assert_eq!(options.uncounted_units(), [2, 3, 7]);
+    /// assert!(RangeOptions::new().uncounted_units().is_empty());
+    /// ```
+    pub fn uncounted_units(&self) -> Vec<UnitId> {
+        let mut ids = self.allies.clone();
+        ids.extend(self.moving_unit);
+        ids
+    }
 }
 
 /// Where one unit can go within its budget: see the module docs.
@@ -213,7 +229,8 @@ impl MovementRange {
     /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_OCCUPIED` where an ally stands;
     /// `NO_PATH` otherwise. (`expanded` is 0.) For its taut waypoints, hand the path to
     /// [`PathMap::smooth_path`](crate::PathMap::smooth_path) with the range's rule for other
-    /// units and its moving unit and allies as the exempt ids: the path may cross allies.
+    /// units and [`RangeOptions::uncounted_units`] as the exempt ids: the path may cross
+    /// allies.
     pub fn path_to(&self, anchor: Cell) -> PathResult {
         if !self.region.contains(anchor) {
             return PathResult::failure(PathCode::GoalOutOfBounds);

@@ -200,14 +200,12 @@ fn add_waypoints(
     if result.path.is_empty() {
         return Ok(());
     }
-    let mut exempt = options.allies.clone();
-    exempt.extend(options.moving_unit);
     let smoothed = path_map.smooth_path(
         &result.path,
         unit.size,
         unit.profile(),
         options.other_units,
-        &exempt,
+        &options.uncounted_units(),
     );
     // A range's way keeps its rules, so this refusal does not happen; it is reported, not
     // hidden.

@@ -201,18 +201,13 @@ impl ClearancePathfinder {
         match range {
             Ok(range) => {
                 let context = RangeContext {
-                    smoother: {
-                        let options = &order.options;
-                        let mut not_counted = options.allies.clone();
-                        not_counted.extend(options.moving_unit);
-                        PathSmoother::new(
-                            map,
-                            (order.smoothing, order.agent_size),
-                            &order.profile,
-                            options.other_units,
-                            not_counted,
-                        )
-                    },
+                    smoother: PathSmoother::new(
+                        map,
+                        (order.smoothing, order.agent_size),
+                        &order.profile,
+                        order.options.other_units,
+                        order.options.uncounted_units(),
+                    ),
                     keys: Rc::clone(&self.result_keys),
                     format: self.path_format(),
                     frame: self.frame(),

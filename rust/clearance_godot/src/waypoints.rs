@@ -6,9 +6,10 @@ use clearance_core::{OtherUnits, PathMap, PathResult, Smoothing, UnitId};
 use godot::prelude::*;
 use std::sync::Arc;
 
-/// Gives `result`, a path a flow field or group order found on `map` for a unit of
-/// `agent_size` by `rules` (profile name, other units, exempt ids), the waypoints `smoothing`
-/// asks for, as a query with that smoothing would carry them (none for no path).
+/// Gives `result`, a path a flow field, movement range or group order found on `map` for a
+/// unit of `agent_size` by `rules` (profile name, other units, exempt ids), the waypoints
+/// `smoothing` asks for, as a query with that smoothing would carry them
+/// ([`PathMap::add_waypoints`]).
 pub fn add_waypoints(
     map: &PathMap,
     result: &mut PathResult,
@@ -16,18 +17,18 @@ pub fn add_waypoints(
     agent_size: i64,
     (profile, other_units, exempt_units): (&str, OtherUnits, &[UnitId]),
 ) {
-    result.smoothing = smoothing;
-    if smoothing == Smoothing::Off || result.path.is_empty() {
+    if smoothing == Smoothing::Off {
+        result.smoothing = smoothing;
         result.waypoints = Vec::new();
         return;
     }
-    let smoothed = map.smooth_path(&result.path, agent_size, profile, other_units, exempt_units);
-    result.waypoints = smoothed.unwrap_or_else(|error| {
+    if let Err(error) = map.add_waypoints(result, agent_size, profile, other_units, exempt_units) {
         // Those paths keep the map's rules, so this does not happen; the path itself is
         // always a valid sequence of waypoints.
         godot_error!("Clearance Pathfinder: smoothing a path: {error}; its waypoints are the path");
-        result.path.clone()
-    });
+        result.smoothing = smoothing;
+        result.waypoints = result.path.clone();
+    }
 }
 
 /// What a flow field or a movement range keeps to smooth the paths it gives later, when its

@@ -13,7 +13,7 @@ use clearance_cli::units::UnitEntry;
 use clearance_cli::CliError;
 use clearance_core::{
     cost_to_f64, Cell, MovementRange, PathCode, PathMap, PathResult, RangeError, RangeOptions,
-    ResultField, Smoothing, TerrainGrid, UnitId, MAX_TURNS,
+    ResultField, TerrainGrid, UnitId, MAX_TURNS,
 };
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
@@ -196,21 +196,11 @@ fn add_waypoints(
     unit: &UnitArgs,
     options: &RangeOptions,
 ) -> Result<(), CliError> {
-    result.smoothing = Smoothing::Taut;
-    if result.path.is_empty() {
-        return Ok(());
-    }
-    let smoothed = path_map.smooth_path(
-        &result.path,
-        unit.size,
-        unit.profile(),
-        options.other_units,
-        &options.uncounted_units(),
-    );
+    let (size, profile, rule) = (unit.size, unit.profile(), options.other_units);
     // A range's way keeps its rules, so this refusal does not happen; it is reported, not
     // hidden.
-    result.waypoints = smoothed.map_err(|error| CliError::Usage(format!("--smooth: {error}")))?;
-    Ok(())
+    (path_map.add_waypoints(result, size, profile, rule, &options.uncounted_units()))
+        .map_err(|error| CliError::Usage(format!("--smooth: {error}")))
 }
 
 /// Checks `--allies`: every id a unit of the units file, none named twice.

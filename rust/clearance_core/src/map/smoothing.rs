@@ -10,9 +10,10 @@ use crate::grid::Cell;
 use crate::movement::DIRECTIONS;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
+use crate::result::PathResult;
 use crate::search::{Counted, UnitsView};
 use crate::smoothing::{
-    taut_waypoints, CellRules, CellUnits, PathAnchors, SmoothingMemory, FORBIDDEN,
+    taut_waypoints, CellRules, CellUnits, PathAnchors, Smoothing, SmoothingMemory, FORBIDDEN,
 };
 use std::sync::Arc;
 
@@ -78,6 +79,48 @@ impl PathMap {
         let clearance = self.clearance_layer_for(&found.capability());
         let rules = (found, clearance.as_deref());
         Ok(self.waypoints_along(&mut memory, rules, size, path, other_units, exempt))
+    }
+
+    /// Gives `result`, a path found on this map for an agent of `agent_size` with the profile
+    /// called `profile` (by a query, a flow field or a movement range), the waypoints a query
+    /// with [`Smoothing::Taut`](crate::Smoothing) carries: [`smooth_path`](Self::smooth_path)
+    /// of its path by the same rules, none if it has no path. On an error `result` is left as
+    /// it was.
+    ///
+    /// ```
+    /// use clearance_core::{
+    ///     AgentProfile, Cell, FlowFieldOptions, OtherUnits, PathMap, Region, TerrainGrid,
+    /// };
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 6, 6), 0)?);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    /// let goal = [Cell::new(5, 3)];
+    /// let field = map.flow_field(&goal, 1, "unit", FlowFieldOptions::new()).expect("a field");
+    /// let mut result = field.path_from(Cell::new(0, 0));
+    /// assert!(result.waypoints.is_empty());
+    /// // An unknown profile is refused, and the result keeps what it had.
+    /// let before = result.clone();
+    /// assert!(map.add_waypoints(&mut result, 1, "boat", OtherUnits::Ignore, &[]).is_err());
+    /// assert_eq!(result, before);
+    /// map.add_waypoints(&mut result, 1, "unit", OtherUnits::Ignore, &[])?;
+    /// assert_eq!(result.waypoints, [Cell::new(0, 0), Cell::new(5, 3)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_waypoints(
+        &self,
+        result: &mut PathResult,
+        agent_size: i64,
+        profile: &str,
+        other_units: OtherUnits,
+        exempt_units: &[UnitId],
+    ) -> Result<(), SmoothingError> {
+        let waypoints = if result.path.is_empty() {
+            Vec::new()
+        } else {
+            self.smooth_path(&result.path, agent_size, profile, other_units, exempt_units)?
+        };
+        result.smoothing = Smoothing::Taut;
+        result.waypoints = waypoints;
+        Ok(())
     }
 
     /// Whether a unit of `agent_size` with the profile called `profile` may move in a straight

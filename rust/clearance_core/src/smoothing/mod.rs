@@ -85,14 +85,14 @@
 //! row that holds a refused cell, with the multiplier bound of any pair of anchors read in
 //! constant time from a sparse table of the steps' largest multipliers (not built on ground
 //! where every cell the profile enters costs the same, since there the bound holds for every
-//! such cell). Where no unit counts by cost and the bound is at least the profile's highest
-//! multiplier, the only rule left is "every swept cell may be entered, and none lies under a
-//! blocking unit outside the start's footprint", and each row is tested against the blocked
-//! cells kept as bits beside the profile's clearance layer (and the cells under blocking units,
-//! as bits of the units' view), a word or two per row (or per column, for a steep move) instead
-//! of a lookup per cell. Otherwise each row's terrain is read cell by cell against the bound,
-//! and the units' cells still as bits: under `Block` as above, under `Cost(M)` only where `M`
-//! is above the bound (then every cell under a counted unit refuses).
+//! such cell). Where the bound is at least the profile's highest multiplier, the only rule
+//! left is "every swept cell may be entered, and none lies under a unit that refuses it
+//! whatever its terrain": a blocking unit outside the start's footprint, or a unit counted by
+//! a cost `M` above the bound (such a cell costs `max(terrain, M)`). Each row is then tested
+//! against the blocked cells kept as bits beside the profile's clearance layer (and the cells
+//! under those units, as bits of the units' view), a word or two per row (or per column, for a
+//! steep move) instead of a lookup per cell. Otherwise each row's terrain is read cell by cell
+//! against the bound, and the refusing units' cells still as bits.
 //!
 //! The waypoints' Euclidean length ([`PathResult::waypoint_length`](crate::PathResult)) never
 //! exceeds the grid path's ([`PathResult::path_length`](crate::PathResult)): each segment is

@@ -11,18 +11,17 @@ extends SceneTree
 ## map: start equal to goal, and a 10-step straight query, 100,000 calls each, and the cost per
 ## returned anchor of each result format and of get_id_path and get_point_path. Prints Markdown tables; exits 1 on any mismatch.
 
+const MovingAI := preload("res://bench/movingai.gd")
 const MAPS: Array[String] = ["arena", "arena2", "AR0011SR", "maze-100-1", "random-100-33", "AcrosstheCape", "maze512-16-0"]
-const OPEN: int = 0
-const BLOCKED: int = 1
-const PROFILE: StringName = &"movingai"
+const PROFILE: StringName = MovingAI.PROFILE
 const FORMATS: Array[int] = [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]
 
 
 func _initialize() -> void:
-	var directory: String = _argument("movingai", "")
-	var rounds: int = int(_argument("rounds", "3"))
-	var landmarks: int = int(_argument("landmarks", "8"))
-	var max_queries: int = int(_argument("max-queries", "300"))
+	var directory: String = MovingAI.argument("movingai", "")
+	var rounds: int = int(MovingAI.argument("rounds", "3"))
+	var landmarks: int = int(MovingAI.argument("landmarks", "8"))
+	var max_queries: int = int(MovingAI.argument("max-queries", "300"))
 	if directory.is_empty() or not DirAccess.dir_exists_absolute(directory):
 		push_error("pass --movingai=DIR, the folder with the Moving AI maps (got '%s')" % directory)
 		quit(2)
@@ -38,34 +37,14 @@ func _initialize() -> void:
 
 
 func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, landmarks: int, max_queries: int) -> int:
-	var lines: PackedStringArray = FileAccess.get_file_as_string(map_path).split("\n")
-	var height: int = 0
-	var width: int = 0
-	var row: int = 0
-	while not lines[row].begins_with("map"):
-		var words: PackedStringArray = lines[row].split(" ")
-		if words[0] == "height":
-			height = int(words[1])
-		elif words[0] == "width":
-			width = int(words[1])
-		row += 1
-	var terrain := PackedByteArray()
-	terrain.resize(width * height)
-	for y: int in height:
-		var text: String = lines[row + 1 + y]
-		for x: int in width:
-			terrain[y * width + x] = OPEN if ".GS".contains(text[x]) else BLOCKED
-
-	var starts: Array[Vector2i] = []
-	var goals: Array[Vector2i] = []
-	var optimal: PackedFloat64Array = []
-	for line: String in FileAccess.get_file_as_string(scen_path).split("\n").slice(1):
-		var fields: PackedStringArray = line.replace("\t", " ").split(" ", false)
-		if fields.size() < 9:
-			continue
-		starts.append(Vector2i(int(fields[4]), int(fields[5])))
-		goals.append(Vector2i(int(fields[6]), int(fields[7])))
-		optimal.append(float(fields[8]))
+	var map: MovingAI.Map = MovingAI.read_map(map_path)
+	if map == null:
+		push_error("no map at %s" % map_path)
+		return 1
+	var scenarios: MovingAI.Scenarios = MovingAI.read_scenarios(scen_path)
+	var starts: Array[Vector2i] = scenarios.starts
+	var goals: Array[Vector2i] = scenarios.goals
+	var optimal: PackedFloat64Array = scenarios.optimal
 	var step: int = ceili(float(starts.size()) / float(max_queries))
 	var picked: Array[int] = []
 	for i: int in range(0, starts.size(), step):
@@ -74,14 +53,14 @@ func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, 
 	var mismatches: int = 0
 	var astar_us: Array[float] = []
 	for jumping: bool in [false, true]:
-		var astar := _astar(width, height, terrain, jumping)
+		var astar := _astar(map, jumping)
 		var timed := _time_astar(astar, starts, goals, picked, rounds)
 		astar_us.append(timed[0])
 		var lengths: PackedFloat64Array = []
 		for path: Array[Vector2i] in timed[1]:
 			lengths.append(_length(path))
 		mismatches += _mismatches(lengths, picked, optimal)
-	var plain: ClearancePathfinder = _pathfinder(width, height, terrain, 0)
+	var plain: ClearancePathfinder = _pathfinder(map, 0)
 	var ours_us: Array[float] = []
 	for format: int in FORMATS:
 		plain.result_format = format
@@ -90,7 +69,7 @@ func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, 
 		mismatches += _mismatches(timed[1], picked, optimal)
 	var id_paths := _time_id_paths(plain, starts, goals, picked, rounds)
 	mismatches += _mismatches(id_paths[1], picked, optimal)
-	var guided: ClearancePathfinder = _pathfinder(width, height, terrain, landmarks)
+	var guided: ClearancePathfinder = _pathfinder(map, landmarks)
 	var guided_timed := _time_id_paths(guided, starts, goals, picked, rounds)
 	mismatches += _mismatches(guided_timed[1], picked, optimal)
 	var faster: float = minf(astar_us[0], astar_us[1])
@@ -103,11 +82,11 @@ func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, 
 
 ## Short trips on a 64 x 64 open map: the cost of a call before any search, and per anchor.
 func _bench_short_trips() -> void:
-	var size: int = 64
-	var terrain := PackedByteArray()
-	terrain.resize(size * size)
-	var astar := _astar(size, size, terrain, false)
-	var finder: ClearancePathfinder = _pathfinder(size, size, terrain, 0)
+	var open := MovingAI.Map.new()
+	open.size = Vector2i(64, 64)
+	open.terrain.resize(64 * 64)
+	var astar := _astar(open, false)
+	var finder: ClearancePathfinder = _pathfinder(open, 0)
 	var here := Vector2i(2, 5)
 	print("\nShort trips on a 64 x 64 open map, 100,000 calls each (microseconds per call).\n")
 	print("| query | AStarGrid2D get_id_path | AStarGrid2D get_point_path | ours find_path | packed anchors | points | ours get_id_path | ours get_point_path | get_id_path vs AStarGrid2D | ours get_id_path, every argument | vs AStarGrid2D |")
@@ -200,27 +179,23 @@ func _mismatches(costs: PackedFloat64Array, picked: Array[int], optimal: PackedF
 	return count
 
 
-func _astar(width: int, height: int, terrain: PackedByteArray, jumping: bool) -> AStarGrid2D:
+func _astar(map: MovingAI.Map, jumping: bool) -> AStarGrid2D:
 	var astar := AStarGrid2D.new()
-	astar.region = Rect2i(0, 0, width, height)
+	astar.region = Rect2i(Vector2i.ZERO, map.size)
 	astar.cell_size = Vector2(1, 1)
 	astar.diagonal_mode = AStarGrid2D.DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES
 	astar.default_compute_heuristic = AStarGrid2D.HEURISTIC_OCTILE
 	astar.default_estimate_heuristic = AStarGrid2D.HEURISTIC_OCTILE
 	astar.jumping_enabled = jumping
 	astar.update()
-	for index: int in terrain.size():
-		if terrain[index] == BLOCKED:
-			astar.set_point_solid(Vector2i(index % width, index / width), true)
+	for index: int in map.terrain.size():
+		if map.terrain[index] == MovingAI.BLOCKED:
+			astar.set_point_solid(Vector2i(index % map.size.x, index / map.size.x), true)
 	return astar
 
 
-func _pathfinder(width: int, height: int, terrain: PackedByteArray, landmarks: int) -> ClearancePathfinder:
-	var finder := ClearancePathfinder.new()
-	finder.region = Rect2i(0, 0, width, height)
-	finder.diagonal_mode = AStarGrid2D.DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES
-	finder.load_terrain(terrain)
-	finder.set_profile(PROFILE, {OPEN: 1.0})
+func _pathfinder(map: MovingAI.Map, landmarks: int) -> ClearancePathfinder:
+	var finder: ClearancePathfinder = MovingAI.pathfinder(map)
 	if landmarks > 0:
 		finder.landmark_count = landmarks
 		finder.bake_landmarks(PROFILE)
@@ -238,9 +213,3 @@ func _length(path: Array[Vector2i]) -> float:
 		total += maxi(step.x, step.y) - mini(step.x, step.y) + sqrt(2.0) * mini(step.x, step.y)
 	return total
 
-
-func _argument(key: String, fallback: String) -> String:
-	for argument: String in OS.get_cmdline_user_args():
-		if argument.begins_with("--" + key + "="):
-			return argument.get_slice("=", 1)
-	return fallback

@@ -7,21 +7,21 @@ extends SceneTree
 ##
 ##   godot --headless --path godot-project --script res://bench/range_bench.gd -- --movingai=DIR [--rounds=20]
 
-const PROFILE: StringName = &"movingai"
-const OPEN := 0
-const BLOCKED := 1
+const MovingAI := preload("res://bench/movingai.gd")
+const PROFILE: StringName = MovingAI.PROFILE
 const BUDGET := 30.0
 const STARTS := 20
 
 
 func _initialize() -> void:
-	var directory := _argument("movingai", "")
-	var rounds := int(_argument("rounds", "20"))
-	var finder := _load(directory.path_join("AR0011SR.map"))
-	if finder == null:
+	var directory := MovingAI.argument("movingai", "")
+	var rounds := int(MovingAI.argument("rounds", "20"))
+	var map: MovingAI.Map = MovingAI.read_map(directory.path_join("AR0011SR.map"))
+	if map == null:
 		push_error("pass --movingai=DIR, the folder with the Moving AI maps")
 		quit(2)
 		return
+	var finder: ClearancePathfinder = MovingAI.pathfinder(map)
 	print("| AR0011SR, budget 30, from GDScript | anchors in range | get_movement_range | + get_cells | per anchor |")
 	print("|---|---|---|---|---|")
 	for size: int in [1, 3]:
@@ -67,36 +67,3 @@ func _next_state(state: int) -> int:
 func _draw(state: int, bound: int) -> int:
 	return ((state >> 33) & 0x7FFFFFFF) % bound
 
-
-func _load(path: String) -> ClearancePathfinder:
-	if not FileAccess.file_exists(path):
-		return null
-	var lines := FileAccess.get_file_as_string(path).split("\n")
-	var row := 0
-	var size := Vector2i.ZERO
-	while not lines[row].begins_with("map"):
-		var words := lines[row].split(" ")
-		if words[0] == "height":
-			size.y = int(words[1])
-		elif words[0] == "width":
-			size.x = int(words[1])
-		row += 1
-	var terrain := PackedByteArray()
-	terrain.resize(size.x * size.y)
-	for y in size.y:
-		var text := lines[row + 1 + y]
-		for x in size.x:
-			terrain[y * size.x + x] = OPEN if ".GS".contains(text[x]) else BLOCKED
-	var finder := ClearancePathfinder.new()
-	finder.region = Rect2i(Vector2i.ZERO, size)
-	finder.diagonal_mode = AStarGrid2D.DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES
-	finder.load_terrain(terrain)
-	finder.set_profile(PROFILE, {OPEN: 1.0})
-	return finder
-
-
-func _argument(key: String, fallback: String) -> String:
-	for argument in OS.get_cmdline_user_args():
-		if argument.begins_with("--" + key + "="):
-			return argument.get_slice("=", 1)
-	return fallback

@@ -1,0 +1,84 @@
+extends SceneTree
+## What smoothing adds to a query called from GDScript, beside the core's
+## `cargo bench -p clearance_cli --bench smoothing` (the same maps, scenarios and sizes):
+##
+##   godot --headless --path godot-project --script res://bench/smoothing_bench.gd -- --movingai=DIR [--rounds=5] [--map=arena2]
+##
+## On AcrosstheCape and arena2, sizes 1 and 3, every scenario: `find_path` (a Dictionary of
+## anchors, with `waypoints` when smoothing) and `get_point_path` (the world points of every
+## anchor, or of the waypoints when smoothing), each timed with `smoothing` off and taut,
+## alternating round by round after one warm-up round. Prints the mean microseconds per
+## query, their ratio, and the time smoothing adds per path found. `--map=NAME` measures one of
+## the two maps alone, for a profiler.
+
+const MovingAI := preload("res://bench/movingai.gd")
+const MAPS: Array[String] = ["AcrosstheCape", "arena2"]
+const SIZES: Array[int] = [1, 3]
+const CALLS: Array[String] = ["find_path", "get_point_path"]
+const SETTINGS: Array[int] = [ClearancePathfinder.SMOOTHING_OFF, ClearancePathfinder.SMOOTHING_TAUT]
+
+
+func _initialize() -> void:
+	var directory: String = MovingAI.argument("movingai", "")
+	var rounds: int = int(MovingAI.argument("rounds", "5"))
+	print("Mean microseconds per query from GDScript (%d rounds after a warm-up).\n" % rounds)
+	print("| map | size | call | off | taut | ratio | added per path |")
+	print("|---|---|---|---|---|---|---|")
+	var ratio_sums: PackedFloat64Array = [0.0, 0.0]
+	var rows: int = 0
+	var only: String = MovingAI.argument("map", "")
+	for name: String in MAPS:
+		if not only.is_empty() and name != only:
+			continue
+		var map: MovingAI.Map = MovingAI.read_map(directory.path_join(name + ".map"))
+		if map == null:
+			push_error("pass --movingai=DIR, the folder with the Moving AI maps (no %s.map in '%s')" % [name, directory])
+			quit(2)
+			return
+		var scenarios: MovingAI.Scenarios = MovingAI.read_scenarios(directory.path_join(name + ".map.scen"))
+		var finder: ClearancePathfinder = MovingAI.pathfinder(map)
+		for size: int in SIZES:
+			var paths: int = _paths_found(finder, scenarios, size)
+			rows += 1
+			for call: int in CALLS.size():
+				var times: Array[float] = _paired(finder, scenarios, size, CALLS[call], rounds)
+				var ratio: float = times[1] / times[0]
+				ratio_sums[call] += ratio
+				var added_us: float = (times[1] - times[0]) * scenarios.starts.size() / paths
+				print("| %s | %d | %s | %.2f | %.2f | %.3fx | %.2f us |" % [name, size, CALLS[call], times[0], times[1], ratio, added_us])
+		finder.free()
+	print("")
+	for call: int in CALLS.size():
+		print("Mean ratio of %s over %d maps and sizes: %.3fx" % [CALLS[call], rows, ratio_sums[call] / rows])
+	quit(0)
+
+
+## How many of the scenarios have a path for `size` (the ones smoothing has work on).
+func _paths_found(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, size: int) -> int:
+	finder.smoothing = ClearancePathfinder.SMOOTHING_OFF
+	var found: int = 0
+	for i: int in scenarios.starts.size():
+		var result: Dictionary = finder.find_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
+		if result.path.size() >= 2:
+			found += 1
+	return found
+
+
+## [microseconds per query with smoothing off, with it taut]: `call` on every scenario, the
+## two settings alternating round by round, the first round not timed.
+func _paired(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, size: int, call: String, rounds: int) -> Array[float]:
+	var total_us: Array[float] = [0.0, 0.0]
+	for round: int in rounds + 1:
+		for setting: int in SETTINGS.size():
+			finder.smoothing = SETTINGS[setting]
+			var started: int = Time.get_ticks_usec()
+			if call == "find_path":
+				for i: int in scenarios.starts.size():
+					finder.find_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
+			else:
+				for i: int in scenarios.starts.size():
+					finder.get_point_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
+			if round > 0:
+				total_us[setting] += Time.get_ticks_usec() - started
+	var queries: float = float(rounds * scenarios.starts.size())
+	return [total_us[0] / queries, total_us[1] / queries]

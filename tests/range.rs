@@ -412,8 +412,7 @@ fn allies_are_passed_and_enemies_block_or_cost() {
                 // The way there crosses allies: smoothed with them (and the mover) exempt,
                 // its waypoints keep the rules for the enemies alone.
                 let path = range.path_to(anchor).path;
-                let mut exempt = allies.clone();
-                exempt.push(100);
+                let exempt = options.uncounted_units();
                 let waypoints = map
                     .smooth_path(&path, size, "unit", rule, &exempt)
                     .unwrap_or_else(|error| panic!("case {case}: {anchor}: {error}"));

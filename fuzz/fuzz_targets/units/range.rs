@@ -118,8 +118,7 @@ pub(super) fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     // The way may cross allies, so they do not count for its waypoints, nor does the mover;
     // the enemies count by the range's rule.
     let path = range.path_to(farthest.1).path;
-    let mut exempt = allies.clone();
-    exempt.extend(options.moving_unit);
+    let exempt = options.uncounted_units();
     let waypoints = map
         .smooth_path(&path, size, name, rule, &exempt)
         .unwrap_or_else(|error| panic!("{context}: smoothing the way to {}: {error}", farthest.1));

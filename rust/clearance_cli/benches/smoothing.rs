@@ -13,7 +13,10 @@
 //! no code with the engine (`support/any_angle.rs`); it also checks every segment the engine
 //! returns, and that no optimum exceeds the waypoints' length.
 //!
-//! Times are means of the timed rounds after one warm-up round. `SMOOTHING_MAP=arena2` (or
+//! Times are means of the timed rounds after one warm-up round. Each timed round also gives
+//! a ratio of its own (taut / off, the two measured one after the other); the smallest, the
+//! median and the largest of them show how much the machine's speed drifted during the run,
+//! and the median, which one slow round does not move, is summed up beside the mean. `SMOOTHING_MAP=arena2` (or
 //! `AcrosstheCape`) measures one map alone, for a profiler. `SMOOTHING_UNITS=N` places `N`
 //! units of sizes 1 to 3 at pseudo-random legal anchors and makes every query count them
 //! with `OtherUnits::Block` (both settings), so smoothing also keeps clear of them;
@@ -42,6 +45,8 @@ mod scatter;
 struct Measured {
     off_us: f64,
     taut_us: f64,
+    /// Each timed round's ratio taut / off, sorted.
+    round_ratios: Vec<f64>,
     paths: usize,
     anchors: f64,
     waypoints: f64,
@@ -52,6 +57,19 @@ struct Measured {
     /// Over the paths found, the mean any-angle optimum and the mean ratio of waypoint length
     /// to it, when the optimum was computed.
     optimum: Option<(f64, f64)>,
+}
+
+impl Measured {
+    /// The median of the timed rounds' own ratios.
+    fn median_round_ratio(&self) -> f64 {
+        let sorted = &self.round_ratios;
+        let middle = sorted.len() / 2;
+        if sorted.len() % 2 == 1 {
+            sorted[middle]
+        } else {
+            (sorted[middle - 1] + sorted[middle]) / 2.0
+        }
+    }
 }
 
 /// The query from `start` to `goal` for `size` with `profile`, with `smoothing`, counting
@@ -79,23 +97,30 @@ fn measure(
     let size = agent.0;
     let mut scratch = SearchScratch::new();
     let mut seconds = [0.0f64; 2];
+    let mut round_ratios = Vec::with_capacity(rounds);
     let choices = [Smoothing::Off, Smoothing::Taut];
     for round in 0..=rounds {
+        let mut this_round = [0.0f64; 2];
         for (slot, &smoothing) in choices.iter().enumerate() {
             let started = Instant::now();
             for &(start, goal) in queries {
                 let query = query(start, goal, agent, smoothing, others);
                 black_box(map.query_with(&mut scratch, &query));
             }
-            if round > 0 {
-                seconds[slot] += started.elapsed().as_secs_f64();
-            }
+            this_round[slot] = started.elapsed().as_secs_f64();
+        }
+        if round > 0 {
+            seconds[0] += this_round[0];
+            seconds[1] += this_round[1];
+            round_ratios.push(this_round[1] / this_round[0]);
         }
     }
+    round_ratios.sort_by(f64::total_cmp);
     let per_query = |slot: usize| seconds[slot] * 1e6 / (rounds * queries.len()) as f64;
     let mut measured = Measured {
         off_us: per_query(0),
         taut_us: per_query(1),
+        round_ratios,
         paths: 0,
         anchors: 0.0,
         waypoints: 0.0,
@@ -161,6 +186,7 @@ fn main() {
         .max(1);
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let mut ratios = Vec::new();
+    let mut medians = Vec::new();
     // Query time summed over every scenario of every row, off and taut.
     let mut pooled = [0.0f64; 2];
     let only = std::env::var("SMOOTHING_MAP").ok();
@@ -210,6 +236,7 @@ fn main() {
             let m = measure(&map, &queries, agent, rounds, others, visibility.as_ref());
             let ratio = print_row(name, size, queries.len(), &m);
             ratios.push(ratio);
+            medians.push(m.median_round_ratio());
             pooled[0] += m.off_us * queries.len() as f64;
             pooled[1] += m.taut_us * queries.len() as f64;
         }
@@ -222,6 +249,10 @@ fn main() {
             "target: at most 1.10x".to_owned()
         };
         println!("\nMean time ratio taut / off over the rows: {mean:.3}x ({target})");
+        println!(
+            "Mean over the rows of the median round's ratio: {:.3}x",
+            medians.iter().sum::<f64>() / medians.len() as f64
+        );
         println!(
             "Pooled over every scenario (each query weighs the same): {:.3}x",
             pooled[1] / pooled[0]
@@ -260,8 +291,14 @@ fn print_row(name: &str, size: i64, queries: usize, m: &Measured) -> f64 {
     // Failed queries have no path to smooth, so the time smoothing adds is spread over the
     // paths found.
     let added = (m.taut_us - m.off_us) * queries as f64 / m.paths.max(1) as f64;
+    let spread = format!(
+        "{:.3}x / {:.3}x / {:.3}x",
+        m.round_ratios[0],
+        m.median_round_ratio(),
+        m.round_ratios[m.round_ratios.len() - 1]
+    );
     println!(
-        "| {name} | {size} | {queries} ({}) | {:.1} us | {:.1} us | {ratio:.3}x | {added:.2} us | {:.1} | {:.2} | {:.2} | {:.2} | {:.4} | {optimum} | {over_optimum} |",
+        "| {name} | {size} | {queries} ({}) | {:.1} us | {:.1} us | {ratio:.3}x | {spread} | {added:.2} us | {:.1} | {:.2} | {:.2} | {:.2} | {:.4} | {optimum} | {over_optimum} |",
         m.paths,
         m.off_us,
         m.taut_us,
@@ -276,6 +313,6 @@ fn print_row(name: &str, size: i64, queries: usize, m: &Measured) -> f64 {
 
 /// The header of a table of rows.
 fn print_header() {
-    println!("| map | size | queries (paths) | off | taut | ratio | added per path | anchors | waypoints | grid length | waypoint length | mean ratio | any-angle optimum | waypoints / optimum |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| map | size | queries (paths) | off | taut | ratio | rounds' ratios: least / median / most | added per path | anchors | waypoints | grid length | waypoint length | mean ratio | any-angle optimum | waypoints / optimum |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 }

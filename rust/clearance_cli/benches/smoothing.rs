@@ -4,23 +4,27 @@
 //!
 //! For the scenarios of AcrosstheCape (768 x 768) and arena2 (281 x 209), agent sizes 1 and
 //! 3, `auto` search (stored rays): the mean query time with `Smoothing::Off` and with
-//! `Smoothing::Taut`, the two alternating round by round on one scratch, their ratio, and the
-//! time smoothing adds per path found; the target is a mean ratio of at most 1.10 over the
-//! four. Beside them, over the paths found: the mean number of anchors and of waypoints, and
-//! the mean Euclidean length of the waypoints against the grid path's and against the true
-//! any-angle optimum. The scenarios
-//! give grid optima only, so the optimum is computed here, by a visibility graph that shares
-//! no code with the engine (`support/any_angle.rs`); it also checks every segment the engine
-//! returns, and that no optimum exceeds the waypoints' length.
+//! `Smoothing::Taut`, on one scratch, their ratio, and the time smoothing adds per path
+//! found; the target is a mean ratio of at most 1.10 over the four. Beside them, over the
+//! paths found: the mean number of anchors and of waypoints, and the mean Euclidean length of
+//! the waypoints against the grid path's and against the true any-angle optimum. The
+//! scenarios give grid optima only, so the optimum is computed here, by a visibility graph
+//! that shares no code with the engine (`support/any_angle.rs`); it also checks every segment
+//! the engine returns, and that no optimum exceeds the waypoints' length.
 //!
-//! Times are means of the timed rounds after one warm-up round. Each timed round also gives
-//! a ratio of its own (taut / off, the two measured one after the other); the smallest, the
-//! median and the largest of them show how much the machine's speed drifted during the run,
-//! and the median, which one slow round does not move, is summed up beside the mean. `SMOOTHING_MAP=arena2` (or
-//! `AcrosstheCape`) measures one map alone, for a profiler. `SMOOTHING_UNITS=N` places `N`
-//! units of sizes 1 to 3 at pseudo-random legal anchors and makes every query count them
-//! with `OtherUnits::Block` (both settings), so smoothing also keeps clear of them;
-//! `SMOOTHING_UNITS_COST=M` counts them by cost `M` instead.
+//! The two settings are paired closely, because this machine's speed drifts by more than
+//! smoothing costs within a fraction of a second: each round runs the scenarios in chunks of
+//! 64 (`SMOOTHING_CHUNK=N` to change it; a chunk larger than the map's scenarios alternates
+//! whole rounds), both settings on each chunk, each setting first on every other chunk. Times
+//! are means of the timed rounds after one warm-up round. Each timed round also gives a ratio
+//! of its own; the smallest, the median and the largest show how far the machine drifted
+//! between rounds, and the median, which one slow round does not move, is summed up beside the
+//! mean.
+//!
+//! `SMOOTHING_MAP=arena2` (or `AcrosstheCape`) measures one map alone, for a profiler.
+//! `SMOOTHING_UNITS=N` places `N` units of sizes 1 to 3 at pseudo-random legal anchors and
+//! makes every query count them with `OtherUnits::Block` (both settings), so smoothing also
+//! keeps clear of them; `SMOOTHING_UNITS_COST=M` counts them by cost `M` instead.
 //!
 //! Two more rows, outside the target's mean, measure weighted ground, where most segments are
 //! held to a multiplier bound and tested cell by cell rather than on bits: the generated
@@ -72,6 +76,15 @@ impl Measured {
     }
 }
 
+/// How the two settings are timed against each other.
+#[derive(Clone, Copy)]
+struct Timing {
+    /// Timed rounds, after one warm-up round.
+    rounds: usize,
+    /// Queries a setting runs before the other runs the same ones.
+    chunk: usize,
+}
+
 /// The query from `start` to `goal` for `size` with `profile`, with `smoothing`, counting
 /// other units by `others`.
 fn query(
@@ -90,10 +103,11 @@ fn measure(
     map: &PathMap,
     queries: &[(Cell, Cell)],
     agent: (i64, &str),
-    rounds: usize,
+    timing: Timing,
     others: OtherUnits,
     visibility: Option<&any_angle::VisibilityGraph>,
 ) -> Measured {
+    let rounds = timing.rounds;
     let size = agent.0;
     let mut scratch = SearchScratch::new();
     let mut seconds = [0.0f64; 2];
@@ -101,13 +115,18 @@ fn measure(
     let choices = [Smoothing::Off, Smoothing::Taut];
     for round in 0..=rounds {
         let mut this_round = [0.0f64; 2];
-        for (slot, &smoothing) in choices.iter().enumerate() {
-            let started = Instant::now();
-            for &(start, goal) in queries {
-                let query = query(start, goal, agent, smoothing, others);
-                black_box(map.query_with(&mut scratch, &query));
+        for (index, part) in queries.chunks(timing.chunk).enumerate() {
+            // Each setting goes first on every other chunk, so neither always finds the
+            // caches warmed by the other's run of the same queries.
+            let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
+            for slot in order {
+                let started = Instant::now();
+                for &(start, goal) in part {
+                    let query = query(start, goal, agent, choices[slot], others);
+                    black_box(map.query_with(&mut scratch, &query));
+                }
+                this_round[slot] += started.elapsed().as_secs_f64();
             }
-            this_round[slot] = started.elapsed().as_secs_f64();
         }
         if round > 0 {
             seconds[0] += this_round[0];
@@ -184,6 +203,11 @@ fn main() {
         .find_map(|arg| arg.parse::<usize>().ok())
         .unwrap_or(5)
         .max(1);
+    let chunk = (std::env::var("SMOOTHING_CHUNK").ok())
+        .and_then(|chunk| chunk.parse::<usize>().ok())
+        .unwrap_or(64)
+        .max(1);
+    let timing = Timing { rounds, chunk };
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     let mut ratios = Vec::new();
     let mut medians = Vec::new();
@@ -233,7 +257,7 @@ fn main() {
                 graph
             });
             let agent = (size, MOVINGAI_PROFILE);
-            let m = measure(&map, &queries, agent, rounds, others, visibility.as_ref());
+            let m = measure(&map, &queries, agent, timing, others, visibility.as_ref());
             let ratio = print_row(name, size, queries.len(), &m);
             ratios.push(ratio);
             medians.push(m.median_round_ratio());
@@ -259,13 +283,13 @@ fn main() {
         );
     }
     if only.as_deref().is_none_or(|only| only == "generated") {
-        weighted_rows(rounds, others, units);
+        weighted_rows(timing, others, units);
     }
 }
 
 /// The rows on weighted ground (see the module docs), with `units` scattered units counted
 /// by `others`.
-fn weighted_rows(rounds: usize, others: OtherUnits, units: usize) {
+fn weighted_rows(timing: Timing, others: OtherUnits, units: usize) {
     let mut rng = generated::Lcg(7);
     let mut map = generated::generated_map_of_side(&mut rng, 512);
     let placed = scatter::scatter(&map, &mut generated::Lcg(0x5EED), units, 0, &HashSet::new());
@@ -275,7 +299,7 @@ fn weighted_rows(rounds: usize, others: OtherUnits, units: usize) {
     println!("\nWeighted ground, outside the target:\n");
     print_header();
     for size in [1, 3] {
-        let m = measure(&map, &queries, (size, "soldier"), rounds, others, None);
+        let m = measure(&map, &queries, (size, "soldier"), timing, others, None);
         print_row("generated 512, swamp 2.5", size, queries.len(), &m);
     }
 }

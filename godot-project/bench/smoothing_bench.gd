@@ -2,26 +2,31 @@ extends SceneTree
 ## What smoothing adds to a query called from GDScript, beside the core's
 ## `cargo bench -p clearance_cli --bench smoothing` (the same maps, scenarios and sizes):
 ##
-##   godot --headless --path godot-project --script res://bench/smoothing_bench.gd -- --movingai=DIR [--rounds=5] [--map=arena2]
+##   godot --headless --path godot-project --script res://bench/smoothing_bench.gd -- --movingai=DIR [--rounds=5] [--chunk=64] [--map=arena2]
 ##
 ## On AcrosstheCape and arena2, sizes 1 and 3, every scenario: `find_path` (a Dictionary of
 ## anchors, with `waypoints` when smoothing) and `get_point_path` (the world points of every
-## anchor, or of the waypoints when smoothing), each timed with `smoothing` off and taut,
-## alternating round by round after one warm-up round. Prints the mean microseconds per
-## query, their ratio, and the time smoothing adds per path found. `--map=NAME` measures one of
-## the two maps alone, for a profiler.
+## anchor, or of the waypoints when smoothing), each timed with `smoothing` off and taut after
+## one warm-up round. As in the core bench, each round runs the scenarios in chunks of 64
+## (`--chunk`), both settings on each chunk, each setting first on every other chunk, so that
+## the machine's drift falls on both alike. Prints the mean microseconds per query, their
+## ratio, and the time smoothing adds per path found. `--map=NAME` measures one of the two
+## maps alone, for a profiler.
 
 const MovingAI := preload("res://bench/movingai.gd")
 const MAPS: Array[String] = ["AcrosstheCape", "arena2"]
 const SIZES: Array[int] = [1, 3]
 const CALLS: Array[String] = ["find_path", "get_point_path"]
 const SETTINGS: Array[int] = [ClearancePathfinder.SMOOTHING_OFF, ClearancePathfinder.SMOOTHING_TAUT]
+## The settings' order on even chunks and on odd ones (indices into SETTINGS).
+const ORDERS: Array[Array] = [[0, 1], [1, 0]]
 
 
 func _initialize() -> void:
 	var directory: String = MovingAI.argument("movingai", "")
 	var rounds: int = int(MovingAI.argument("rounds", "5"))
-	print("Mean microseconds per query from GDScript (%d rounds after a warm-up).\n" % rounds)
+	var chunk: int = maxi(1, int(MovingAI.argument("chunk", "64")))
+	print("Mean microseconds per query from GDScript (%d rounds after a warm-up, chunks of %d).\n" % [rounds, chunk])
 	print("| map | size | call | off | taut | ratio | added per path |")
 	print("|---|---|---|---|---|---|---|")
 	var ratio_sums: PackedFloat64Array = [0.0, 0.0]
@@ -41,7 +46,7 @@ func _initialize() -> void:
 			var paths: int = _paths_found(finder, scenarios, size)
 			rows += 1
 			for call: int in CALLS.size():
-				var times: Array[float] = _paired(finder, scenarios, size, CALLS[call], rounds)
+				var times: Array[float] = _paired(finder, scenarios, size, CALLS[call], rounds, chunk)
 				var ratio: float = times[1] / times[0]
 				ratio_sums[call] += ratio
 				var added_us: float = (times[1] - times[0]) * scenarios.starts.size() / paths
@@ -64,21 +69,26 @@ func _paths_found(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, si
 	return found
 
 
-## [microseconds per query with smoothing off, with it taut]: `call` on every scenario, the
-## two settings alternating round by round, the first round not timed.
-func _paired(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, size: int, call: String, rounds: int) -> Array[float]:
+## [microseconds per query with smoothing off, with it taut]: `call` on every scenario, in
+## chunks of `chunk` scenarios, both settings on each chunk, the first round not timed.
+func _paired(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, size: int, call: String, rounds: int, chunk: int) -> Array[float]:
 	var total_us: Array[float] = [0.0, 0.0]
+	var count: int = scenarios.starts.size()
 	for round: int in rounds + 1:
-		for setting: int in SETTINGS.size():
-			finder.smoothing = SETTINGS[setting]
-			var started: int = Time.get_ticks_usec()
-			if call == "find_path":
-				for i: int in scenarios.starts.size():
-					finder.find_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
-			else:
-				for i: int in scenarios.starts.size():
-					finder.get_point_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
-			if round > 0:
-				total_us[setting] += Time.get_ticks_usec() - started
-	var queries: float = float(rounds * scenarios.starts.size())
+		for first: int in range(0, count, chunk):
+			var last: int = mini(first + chunk, count)
+			# Each setting goes first on every other chunk, so that neither always finds the
+			# caches warmed by the other's run of the same queries.
+			for setting: int in ORDERS[(first / chunk) % 2]:
+				finder.smoothing = SETTINGS[setting]
+				var started: int = Time.get_ticks_usec()
+				if call == "find_path":
+					for i: int in range(first, last):
+						finder.find_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
+				else:
+					for i: int in range(first, last):
+						finder.get_point_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
+				if round > 0:
+					total_us[setting] += Time.get_ticks_usec() - started
+	var queries: float = float(rounds * count)
 	return [total_us[0] / queries, total_us[1] / queries]

@@ -7,7 +7,7 @@
 //! Input from GDScript is never trusted: a bad argument gets a failure code or `false`, a
 //! `godot_error!` naming the method and the problem, and leaves the map as it was.
 //!
-//! `unsafe` is denied crate-wide and forbidden in every module but [`entry`]: godot-rust
+//! `unsafe` is denied crate-wide and forbidden in every module but `entry`: godot-rust
 //! requires the extension entry point to be declared with `unsafe impl`, and that impl expands
 //! to the exported C entry symbol.
 #![deny(unsafe_code)]

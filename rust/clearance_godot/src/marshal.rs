@@ -43,7 +43,7 @@ pub fn anchor_array(cells: &[Cell]) -> Array<Vector2i> {
 }
 
 /// The anchors in `array` (typed `Array[Vector2i]` or untyped), or what is wrong with the
-/// first entry that is not a Vector2i (as "[2] is ...", to follow the argument's name).
+/// first entry that is not a Vector2i (as `"[2] is ..."`, to follow the argument's name).
 pub fn anchors_of(array: &AnyArray) -> Result<Vec<Cell>, String> {
     array
         .iter_shared()
@@ -365,7 +365,7 @@ fn max_expansions_field(
 }
 
 /// Unit ids: an Array of ints (typed or not), a `PackedInt64Array` or a `PackedInt32Array`;
-/// or what is wrong (as "is ...", or "[2] is ...", to follow the argument's name).
+/// or what is wrong (as `"is ..."`, or `"[2] is ..."`, to follow the argument's name).
 pub fn ids_of(value: &Variant) -> Result<Vec<UnitId>, String> {
     let refused = || format!("is {value}, not an Array of int ids or a PackedInt64Array");
     match value.get_type() {

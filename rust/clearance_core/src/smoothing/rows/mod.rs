@@ -3,7 +3,7 @@
 //!
 //! Where the only rule is "every swept cell is terrain the profile may enter", a segment is
 //! refused exactly when one of the cells it sweeps is blocked. The cells a sweep meets in one
-//! row are consecutive, so with the blocked cells stored as bits ([`BlockedCells`]) a row costs
+//! row are consecutive, so with the blocked cells stored as bits ([`BlockedCells`](crate::blocked_cells::BlockedCells)) a row costs
 //! a word or two: the segment from anchor `a` to anchor `b` costs `|b.y - a.y| + k` such tests,
 //! or `|b.x - a.x| + k` on the bits kept column by column, whichever is fewer.
 //!

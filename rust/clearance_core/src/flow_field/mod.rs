@@ -62,9 +62,9 @@ pub struct FlowFieldOptions {
     /// ([`COST_SCALE`](crate::COST_SCALE) per 1.0 of cost). `None` (the default): no bound.
     pub max_cost: Option<u64>,
     /// How the units registered on the map count, as in a query
-    /// ([`OtherUnits::Ignore`] by default). In a field no anchor
-    /// is the moving unit's: a start that overlaps a counted unit is not reached under
-    /// `Block`, so a group order exempts its own members (`exempt_units`).
+    /// ([`OtherUnits::Ignore`] by default). In a field no anchor is the moving unit's: a start
+    /// that overlaps a counted unit is not reached under `Block`, so a group order exempts its
+    /// own members (`exempt_units`).
     pub other_units: OtherUnits,
     /// Units that do not count (a group order's own members).
     pub exempt_units: Vec<UnitId>,
@@ -166,8 +166,7 @@ pub(crate) struct FieldSource<'a> {
     pub version: u64,
     /// The map's units version, if the field counts other units.
     pub units_version: Option<u64>,
-    /// Under [`OtherUnits::Cost`]: its fixed-point multiplier, one
-    /// more that steps may pay.
+    /// Under [`OtherUnits::Cost`]: its fixed-point multiplier, one more that steps may pay.
     pub units_multiplier: Option<u32>,
 }
 

@@ -11,9 +11,9 @@
 //! # Why the answer is the same
 //!
 //! Write `G` for the query's graph with every counted unit, and `G_S` for the graph with only
-//! a subset `S` of them. Under [`OtherUnits::Block`](crate::OtherUnits::Block) a unit removes the anchors it blocks (the
+//! a subset `S` of them. Under [`OtherUnits::Block`] a unit removes the anchors it blocks (the
 //! start kept), and a step is legal exactly when the anchors it enters and passes are kept;
-//! under [`OtherUnits::Cost`](crate::OtherUnits::Cost) a unit raises what entering its anchors costs to `max(m, M)`.
+//! under [`OtherUnits::Cost`] a unit raises what entering its anchors costs to `max(m, M)`.
 //! Either way every path on `G` is a path on `G_S`, costing there no more than on `G`, and it
 //! costs the same on both when none of its steps enters or passes an anchor of a unit outside
 //! `S`. So the optimum on `G_S` is at most the optimum on `G`, and a search on `G_S`:
@@ -31,6 +31,9 @@
 //! search from the goal of `detours.rs`, which runs only where `G` is undirected, and `G_S`
 //! is then too. (Under `Cost` a step that only passes a unit's anchor costs the same on both
 //! graphs: adding its unit is not needed, only harmless.)
+//!
+//! [`OtherUnits::Block`]: crate::OtherUnits::Block
+//! [`OtherUnits::Cost`]: crate::OtherUnits::Cost
 
 use super::detours::RoundUnits;
 use super::{

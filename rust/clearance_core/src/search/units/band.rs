@@ -4,7 +4,7 @@
 
 use super::AnchorRect;
 
-/// One axis of [`UnitsView::first_touched_diagonal`](super::UnitsView::first_touched_diagonal): among `rects` (sorted by their start on
+/// One axis of [`UnitsView::first_touched_diagonal`]: among `rects` (sorted by their start on
 /// the *band* axis, none longer than `longest` on it; `span` gives a rectangle's band start and
 /// end and its start and end on the other, *across* axis, ends exclusive), the fewest steps `k`
 /// below `best` at which the ray, at `band + k * band_step` and `across + k * across_step`,
@@ -13,6 +13,8 @@ use super::AnchorRect;
 /// counts only on its first and last line of the band, and only if the straight part reaches
 /// its far end there: its far corner, the one place a unit can turn that part (see
 /// `jump/units.rs`).
+///
+/// [`UnitsView::first_touched_diagonal`]: super::UnitsView::first_touched_diagonal
 pub(super) fn first_in_band(
     (rects, longest, span): (
         &[AnchorRect],

@@ -44,7 +44,7 @@
 //! make a straight ray turn; `jump/units.rs` proves it), so a ray passes the rectangles' other
 //! rows and columns without stopping. Those reads are in `rays.rs`.
 //!
-//! Where a view counts at most [`FEW_RECTANGLES`](rays::FEW_RECTANGLES) units (as the views of `units_met.rs` do),
+//! Where a view counts at most [`FEW_RECTANGLES`] units (as the views of `units_met.rs` do),
 //! a ray is first tested against their touched rectangles: a straight ray whose anchors meet
 //! none, or a diagonal ray none of whose two bands (the rows it crosses, and the columns it
 //! crosses, each on its side of the origin, where all its straight parts run) meets one,
@@ -55,6 +55,8 @@
 //! graph says so and it is not touched. Its stored rays are read up to the first touched
 //! anchor and walked on the query's costs from there (`jump/units.rs`); the far corners do
 //! not apply, since a dearer anchor can force a turn all along its side.
+//!
+//! [`FEW_RECTANGLES`]: rays::FEW_RECTANGLES
 
 mod band;
 mod bits;

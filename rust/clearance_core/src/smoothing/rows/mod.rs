@@ -3,7 +3,7 @@
 //!
 //! Where the only rule is "every swept cell is terrain the profile may enter", a segment is
 //! refused exactly when one of the cells it sweeps is blocked. The cells a sweep meets in one
-//! row are consecutive, so with the blocked cells stored as bits ([`BlockedCells`](crate::blocked_cells::BlockedCells)) a row costs
+//! row are consecutive, so with the blocked cells stored as bits ([`BlockedCells`]) a row costs
 //! a word or two: the segment from anchor `a` to anchor `b` costs `|b.y - a.y| + k` such tests,
 //! or `|b.x - a.x| + k` on the bits kept column by column, whichever is fewer.
 //!
@@ -22,6 +22,8 @@
 //! running multiple of the slope, with no division per row. A move with
 //! `dy = 0` sweeps the rectangle between its footprints: rows `a.y` to `a.y + k - 1`, cells
 //! `min(a.x, b.x)` to `max(a.x, b.x) + k - 1`.
+//!
+//! [`BlockedCells`]: crate::blocked_cells::BlockedCells
 
 use super::rules::Obstacles;
 use crate::blocked_cells::{BitRows, WORD};

@@ -14,6 +14,10 @@ use std::cell::Cell as Counter;
 use std::hint::black_box;
 use std::time::Instant;
 
+#[path = "../../clearance_core/benches/support/statistics.rs"]
+mod statistics;
+use statistics::median;
+
 struct Timing {
     mean_us: f64,
     median_us: f64,
@@ -23,10 +27,9 @@ struct Timing {
 
 impl Timing {
     fn from(samples: &mut [f64], expanded: u64, queries: usize) -> Timing {
-        samples.sort_by(f64::total_cmp);
         Timing {
             mean_us: samples.iter().sum::<f64>() / samples.len().max(1) as f64,
-            median_us: samples.get(samples.len() / 2).copied().unwrap_or(0.0),
+            median_us: median(samples),
             expanded: expanded as f64 / queries.max(1) as f64,
             queries,
         }

@@ -44,6 +44,9 @@ mod any_angle;
 mod generated;
 #[path = "support/scatter.rs"]
 mod scatter;
+#[path = "../../clearance_core/benches/support/statistics.rs"]
+mod statistics;
+use statistics::median;
 
 /// One map and size: the paired times and what the smoothed paths look like.
 struct Measured {
@@ -66,13 +69,7 @@ struct Measured {
 impl Measured {
     /// The median of the timed rounds' own ratios.
     fn median_round_ratio(&self) -> f64 {
-        let sorted = &self.round_ratios;
-        let middle = sorted.len() / 2;
-        if sorted.len() % 2 == 1 {
-            sorted[middle]
-        } else {
-            (sorted[middle - 1] + sorted[middle]) / 2.0
-        }
+        median(&mut self.round_ratios.clone())
     }
 }
 

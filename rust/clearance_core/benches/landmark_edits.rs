@@ -18,12 +18,15 @@
 
 use clearance_core::{AgentProfile, Cell, LandmarkPlacement, PathCode, PathMap, PathQuery};
 use clearance_core::{Region, TerrainGrid};
+use statistics::median;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[path = "support/generated.rs"]
 mod generated;
+#[path = "support/statistics.rs"]
+mod statistics;
 
 /// The Moving AI profile of the CLI (`.`, `G`, `S` at cost 1, terrain = map character).
 const MOVINGAI_PROFILE: &str = "movingai";
@@ -72,11 +75,6 @@ fn ar0011sr() -> (PathMap, Cell, Cell) {
 
 fn millis(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
-}
-
-fn median(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
 }
 
 fn closing_then_opening(rounds: usize) {
@@ -137,12 +135,12 @@ fn closing_then_opening(rounds: usize) {
     }
     map.verify_caches().unwrap();
     let (alone, closing, opening, before) = (
-        median(alone),
-        median(closing),
-        median(opening),
-        median(before),
+        median(&mut alone),
+        median(&mut closing),
+        median(&mut opening),
+        median(&mut before),
     );
-    let (closing_held, opening_held) = (median(closing_held), median(opening_held));
+    let (closing_held, opening_held) = (median(&mut closing_held), median(&mut opening_held));
     println!("| AR0011SR, 8 landmarks, {rounds} cells closed then opened, each edit + the longest query | median ms |");
     println!("|---|---:|");
     println!("| the query alone | {alone:.3} |");

@@ -7,11 +7,14 @@
 //! `-- scratch` prints only the last one.
 
 use clearance_core::{Cell, PathCode, PathMap, PathQuery, Region};
+use statistics::median;
 use std::hint::black_box;
 use std::time::Instant;
 
 #[path = "support/generated.rs"]
 mod generated;
+#[path = "support/statistics.rs"]
+mod statistics;
 use generated::{generated_map, generated_map_of_side, Lcg, GROUND, SIDE, WALL};
 
 const PROFILES: [&str; 2] = ["soldier", "tank"];
@@ -28,11 +31,6 @@ fn warm(map: &PathMap) {
 
 fn micros(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e6
-}
-
-fn median(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
 }
 
 /// Mean time of `count` edits of `side x side` squares that toggle between wall and ground.
@@ -62,14 +60,14 @@ fn main() {
     warm(&map);
 
     let rebuild = median(
-        (0..5)
+        &mut (0..5)
             .map(|_| {
                 let start = Instant::now();
                 map.load_terrain(&bytes).unwrap();
                 warm(&map);
                 micros(start)
             })
-            .collect(),
+            .collect::<Vec<_>>(),
     );
     println!(
         "| operation on a 1024 x 1024 map, 2 layers + 6 graphs cached | time | vs full rebuild |"
@@ -141,13 +139,13 @@ fn main() {
     thread_counts.dedup();
     for threads in thread_counts {
         let seconds = median(
-            (0..3)
+            &mut (0..3)
                 .map(|_| {
                     let start = Instant::now();
                     black_box(map.query_batch(&batch, threads));
                     start.elapsed().as_secs_f64()
                 })
-                .collect(),
+                .collect::<Vec<_>>(),
         );
         let rate = batch.len() as f64 / seconds;
         if threads == 1 {
@@ -254,7 +252,7 @@ fn time_landmark_openings(map: &mut PathMap, rng: &mut Lcg) {
             repaired.push(elapsed);
         }
     }
-    let (repaired, rebuilt) = (median(repaired), median(rebuilt));
+    let (repaired, rebuilt) = (median(&mut repaired), median(&mut rebuilt));
     println!();
     println!("| a wall cell opens beside open ground, 8 landmarks, then one query across the map | median time |");
     println!("|---|---|");

@@ -54,6 +54,8 @@ struct Measured {
     taut_us: f64,
     /// Each timed round's ratio taut / off, sorted.
     round_ratios: Vec<f64>,
+    /// The median of `round_ratios`.
+    median_round_ratio: f64,
     paths: usize,
     anchors: f64,
     waypoints: f64,
@@ -64,13 +66,6 @@ struct Measured {
     /// Over the paths found, the mean any-angle optimum and the mean ratio of waypoint length
     /// to it, when the optimum was computed.
     optimum: Option<(f64, f64)>,
-}
-
-impl Measured {
-    /// The median of the timed rounds' own ratios.
-    fn median_round_ratio(&self) -> f64 {
-        median(&mut self.round_ratios.clone())
-    }
 }
 
 /// How the two settings are timed against each other.
@@ -131,12 +126,14 @@ fn measure(
             round_ratios.push(this_round[1] / this_round[0]);
         }
     }
-    round_ratios.sort_by(f64::total_cmp);
+    // Sorts the ratios too, for the least and the most round.
+    let median_round_ratio = median(&mut round_ratios);
     let per_query = |slot: usize| seconds[slot] * 1e6 / (rounds * queries.len()) as f64;
     let mut measured = Measured {
         off_us: per_query(0),
         taut_us: per_query(1),
         round_ratios,
+        median_round_ratio,
         paths: 0,
         anchors: 0.0,
         waypoints: 0.0,
@@ -257,7 +254,7 @@ fn main() {
             let m = measure(&map, &queries, agent, timing, others, visibility.as_ref());
             let ratio = print_row(name, size, queries.len(), &m);
             ratios.push(ratio);
-            medians.push(m.median_round_ratio());
+            medians.push(m.median_round_ratio);
             pooled[0] += m.off_us * queries.len() as f64;
             pooled[1] += m.taut_us * queries.len() as f64;
         }
@@ -315,7 +312,7 @@ fn print_row(name: &str, size: i64, queries: usize, m: &Measured) -> f64 {
     let spread = format!(
         "{:.3}x / {:.3}x / {:.3}x",
         m.round_ratios[0],
-        m.median_round_ratio(),
+        m.median_round_ratio,
         m.round_ratios[m.round_ratios.len() - 1]
     );
     println!(

@@ -1,6 +1,5 @@
 //! The summary statistics every bench reports, written once (included by path: benches have no
 //! library to share).
-#![allow(dead_code)]
 
 /// The median of `samples`, which it sorts: the middle sample, or the mean of the two middle
 /// ones when their number is even; `0` when there are none.

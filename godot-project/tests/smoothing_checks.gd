@@ -1,7 +1,7 @@
 extends "res://tests/check_base.gd"
 ## The verifier's smoothing checks (verify.gd runs them): taut waypoints from `find_path()` in
 ## every `result_format`, `get_point_path()`, `find_path_world()`, `find_paths()`, requests in
-## every format, flow fields made at once or on request, a bad `smoothing`,
+## every format, flow fields made at once or on request and steering by them, a bad `smoothing`,
 ## `is_straight_move_clear()` and `smooth_path()`.
 ## Problems go to the verifier's `Expectations`.
 
@@ -213,6 +213,45 @@ func check_flow_field_waypoints() -> void:
 	_expect(not plain.get_path_from(STARTS[0]).has("waypoints"), "a field made without smoothing has no waypoints")
 	_expect(field.get_path_from(STARTS[0]).has("waypoints"), "an older field keeps its own smoothing")
 	pf.free()
+
+
+## A smoothed field's `get_direction_world()` steers from each reached anchor's centre towards
+## the first waypoint `get_path_from()` gives there, a move `is_straight_move_clear()` passes,
+## and so off the 45-degree steps where the ground is open; a field made without smoothing
+## steers towards the next anchor.
+func check_flow_field_steering() -> String:
+	var pf := _smoothed_map()
+	var goal := Vector2i(8, 3)
+	var steered := 0
+	var off_the_steps := 0
+	for size in [1, 2]:
+		pf.smoothing = TAUT
+		var field := pf.get_flow_field([goal], size, &"unit")
+		var bytes_before := field.get_memory_bytes()
+		pf.smoothing = OFF
+		var plain := pf.get_flow_field([goal], size, &"unit")
+		for y in ROWS.size():
+			for x in ROWS[0].length():
+				var here := Vector2i(x, y)
+				if not field.is_reached(here) or here == goal:
+					continue
+				var position := pf.to_global(pf.footprint_center(here, size))
+				var waypoints: Array = field.get_path_from(here).waypoints
+				var target: Vector2i = waypoints[1]
+				var way := field.get_direction_world(position)
+				var towards := pf.to_global(pf.footprint_center(target, size)) - position
+				_expect(way.is_equal_approx(towards.normalized()), "size %d, %s: towards the waypoint %s" % [size, here, target])
+				_expect_eq(field.get_direction_world(position), way, "size %d, %s: the same when asked again" % [size, here])
+				_expect(pf.is_straight_move_clear(here, target, size, &"unit"), "size %d: %s to %s is clear" % [size, here, target])
+				var step := pf.to_global(pf.footprint_center(plain.get_next_anchor(here), size)) - position
+				_expect(plain.get_direction_world(position).is_equal_approx(step.normalized()), "size %d, %s: without smoothing, towards the next anchor" % [size, here])
+				if absf(way.x) > 1e-4 and absf(way.y) > 1e-4 and absf(absf(way.x) - absf(way.y)) > 1e-4:
+					off_the_steps += 1
+				steered += 1
+		_expect(field.get_memory_bytes() > bytes_before, "size %d: the waypoints steered towards are counted in the field's bytes" % size)
+	_expect(off_the_steps > 0, "some directions are off the 45-degree steps")
+	pf.free()
+	return "%d anchors steered, %d off the 45-degree steps" % [steered, off_the_steps]
 
 
 ## A `smoothing` value that is no choice is refused (with an error) and changes nothing.

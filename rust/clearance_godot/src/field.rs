@@ -8,8 +8,10 @@ use crate::frame::GridFrame;
 use crate::marshal::{anchor_array, PathFormat, ResultKeys, ResultWriter};
 use crate::waypoints::PathSmoother;
 use crate::workers::FieldOrder;
-use clearance_core::{FlowField, PathCode, PathResult, Smoothing};
+use clearance_core::{Cell, FlowField, PathCode, PathResult, Smoothing};
 use godot::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The way from every anchor to the nearest of one or more goals, for one agent size and
@@ -52,6 +54,9 @@ pub struct ClearanceFlowField {
     global_transform: Transform2D,
     /// The map and rules to smooth the field's paths by, kept only with smoothing.
     smoother: Option<PathSmoother>,
+    /// With smoothing, the first waypoint after each anchor a unit has steered from: the
+    /// field never changes, so each is worked out once.
+    steering_targets: RefCell<HashMap<Cell, Cell>>,
 }
 
 /// What a field needs from its node, besides the field itself.
@@ -138,10 +143,15 @@ impl ClearanceFlowField {
         self.built().map_or(0.0, FlowField::max_cost)
     }
 
-    /// Bytes the field holds: a cost and a direction per map cell, and its goals.
+    /// Bytes the field holds: a cost and a direction per map cell, and its goals (and, on a
+    /// smoothed field, the waypoints `get_direction_world()` has steered towards).
     #[func]
     pub fn get_memory_bytes(&self) -> i64 {
-        self.built().map_or(0, |field| field.memory_bytes() as i64)
+        // An entry and the table's control byte for each slot.
+        let slot = size_of::<(Cell, Cell)>() + 1;
+        let targets = self.steering_targets.borrow().capacity() * slot;
+        self.built()
+            .map_or(0, |field| (field.memory_bytes() + targets) as i64)
     }
 
     /// Whether the field reached `anchor`: the unit fits there and a path leads to a goal
@@ -207,6 +217,12 @@ impl ClearanceFlowField {
     /// anchor nearest to it (towards the goal's centre once there). `Vector2(0, 0)` where the
     /// field did not reach and within a hundredth of a cell of the goal's centre. A NaN or
     /// infinite position prints an error and returns `Vector2(0, 0)`.
+    ///
+    /// On a field made with `SMOOTHING_TAUT` the unit is steered instead towards the first
+    /// waypoint after that anchor, as `get_path_from()` gives it: a straight line the unit's
+    /// footprint may sweep from the anchor's centre, so units steered by a smoothed field walk
+    /// straight across open ground instead of in 45-degree steps. Each anchor's waypoint is
+    /// worked out once, the first time a unit is steered from it, and kept with the field.
     #[func]
     pub fn get_direction_world(&self, position: Vector2) -> Vector2 {
         if !position.is_finite() {
@@ -224,7 +240,7 @@ impl ClearanceFlowField {
         if field.cost(here).is_none() {
             return Vector2::ZERO;
         }
-        let target = field.next_anchor(here).unwrap_or(here);
+        let target = self.steering_target(field, here);
         let global_target = self.global_transform * self.frame.footprint_center(target, size);
         let way = global_target - position;
         let cell = self.global_transform.basis_xform(self.frame.cell_size);
@@ -250,7 +266,24 @@ impl ClearanceFlowField {
             frame: context.frame,
             global_transform: context.global_transform,
             smoother: context.smoother,
+            steering_targets: RefCell::default(),
         })
+    }
+
+    /// Where `get_direction_world()` steers a unit whose nearest anchor is `here`, reached by
+    /// `field`: the next anchor, or with smoothing the first waypoint after `here`.
+    fn steering_target(&self, field: &FlowField, here: Cell) -> Cell {
+        let Some(smoother) = &self.smoother else {
+            return field.next_anchor(here).unwrap_or(here);
+        };
+        if let Some(&target) = self.steering_targets.borrow().get(&here) {
+            return target;
+        }
+        let mut result = field.path_from(here);
+        smoother.add_waypoints(&mut result);
+        let target = result.waypoints.get(1).copied().unwrap_or(here);
+        self.steering_targets.borrow_mut().insert(here, target);
+        target
     }
 
     /// The core's field, if it was built.

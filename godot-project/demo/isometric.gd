@@ -6,11 +6,14 @@ extends Node2D
 ## scout follows find_path_world's points through the door, the truck, too wide for it, is
 ## steered through the gate by a flow field (get_direction_world). Each unit's footprint is
 ## outlined from the layer's own map_to_local(), so a body off its diamond would show. A click
-## sends the scout there. Esc returns to the main demo.
+## sends the scout there; S turns smoothing on or off (the scout then follows waypoints, and the
+## field steers the truck towards them), sending both again. Esc returns to the main demo.
 ##
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
-## `--scripted` (fixed time steps; checks that the footprint centres are the layer's, that both
-## units arrive, and quits, printing `isometric: scripted walk OK`, with status 1 if not).
+## `--smooth` (starts with smoothing on), `--scripted` (fixed time steps; checks that the
+## footprint centres are the layer's, that the truck stands on anchors its field reached and
+## that both units arrive, and quits, printing `isometric: scripted walk OK` and how far the
+## truck walked, with status 1 if not).
 
 const GROUND := 0
 const WALL := 1
@@ -63,6 +66,8 @@ class Unit:
 var scout := Unit.new("Scout", 1, Color("ffd24a"))
 var truck := Unit.new("Truck", 2, Color("7fe3ff"))
 var field: ClearanceFlowField = null
+## How far the truck has been steered, in pixels.
+var truck_walked := 0.0
 var frame := 0
 var quit_after_frames := -1
 var screenshot_path := ""
@@ -78,6 +83,8 @@ func _ready() -> void:
 			screenshot_path = arg.get_slice("=", 1)
 		elif arg == "--scripted":
 			scripted = true
+		elif arg == "--smooth":
+			pathfinder.smoothing = ClearancePathfinder.SMOOTHING_TAUT
 	layer.tile_set = _tile_set()
 	for y in ROWS.size():
 		for x in ROWS[y].length():
@@ -90,7 +97,7 @@ func _ready() -> void:
 	_place(truck, Vector2i(2, 3))
 	_check_centres()
 	_send_scout(Vector2i(3, 14))
-	_send_truck(Vector2i(12, 12))
+	_send_truck(Vector2i(1, 14))
 	overlay.draw.connect(_draw_overlay)
 	_update_status()
 
@@ -213,11 +220,15 @@ func _steer(unit: Unit, budget: float) -> void:
 		unit.arrived = true
 		return
 	unit.position += field.get_direction_world(unit.position) * budget
+	truck_walked += budget
+	var anchor := _anchor_nearest(unit.position, unit.agent_size)
+	if scripted and not field.is_reached(anchor):
+		problems.append("frame %d: the truck stands on %s, which its field did not reach" % [frame, anchor])
 
 
 func _finish() -> void:
 	if problems.is_empty():
-		print("isometric: scripted walk OK (scout at %s, truck at %s)" % [scout.goal, truck.goal])
+		print("isometric: scripted walk OK (scout at %s, truck at %s; the truck walked %.0f px)" % [scout.goal, truck.goal, truck_walked])
 	for problem in problems:
 		print("isometric: FAILED: " + problem)
 	get_tree().quit(0 if problems.is_empty() else 1)
@@ -227,6 +238,12 @@ func _unhandled_input(event: InputEvent) -> void:
 	var key := event as InputEventKey
 	if key and key.pressed and key.keycode == KEY_ESCAPE:
 		get_tree().change_scene_to_file("res://demo/demo.tscn")
+	elif key and key.pressed and key.keycode == KEY_S:
+		var taut := pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT
+		pathfinder.smoothing = ClearancePathfinder.SMOOTHING_OFF if taut else ClearancePathfinder.SMOOTHING_TAUT
+		_send_scout(scout.goal)
+		truck.arrived = false
+		_send_truck(truck.goal)
 	var click := event as InputEventMouseButton
 	if click and click.pressed and click.button_index == MOUSE_BUTTON_LEFT:
 		_send_scout(pathfinder.local_to_cell(pathfinder.to_local(get_global_mouse_position())))
@@ -244,11 +261,10 @@ func _draw_overlay() -> void:
 
 
 ## The diamond the layer's tiles make for the footprint of `size` whose centre is nearest to
-## the global `at`. In the DIAMOND_DOWN layout a k x k footprint's centre lies (k - 1) / 2
-## tiles straight below its anchor's centre, so the anchor is the tile that far above.
+## the global `at`.
 func _diamond_of(at: Vector2, size: int) -> PackedVector2Array:
 	var half := Vector2(TILE_SIZE) / 2.0
-	var cell := layer.local_to_map(layer.to_local(at) - Vector2(0, half.y * (size - 1)))
+	var cell := _anchor_nearest(at, size)
 	var corner := size - 1
 	return PackedVector2Array([
 		layer.to_global(layer.map_to_local(cell) - Vector2(0, half.y)),
@@ -258,11 +274,18 @@ func _diamond_of(at: Vector2, size: int) -> PackedVector2Array:
 	])
 
 
+## The anchor of the footprint of `size` whose centre is nearest to the global `at`. In the
+## DIAMOND_DOWN layout a k x k footprint's centre lies (k - 1) / 2 tiles straight below its
+## anchor's centre, so the anchor is the tile that far above.
+func _anchor_nearest(at: Vector2, size: int) -> Vector2i:
+	return layer.local_to_map(layer.to_local(at) - Vector2(0, TILE_SIZE.y / 2.0 * (size - 1)))
+
+
 func _update_status() -> void:
 	var lines: Array[String] = [
 		"Clearance Pathfinder on an isometric TileMapLayer (diamonds 64 x 32, match_tile_map_layer): cell_shape %d" % pathfinder.cell_shape,
 		"Scout (1x1, yellow): find_path_world through the one-tile door%s" % (", arrived" if scout.arrived else ""),
-		"Truck (2x2, cyan): steered by a flow field's get_direction_world through the two-tile gate%s" % (", arrived" if truck.arrived else ""),
-		"Outlines: each footprint's diamond from the layer's map_to_local; blue: the truck's path as the node draws it. Click: send the scout. Esc: main demo.",
+		"Truck (2x2, cyan): steered by a flow field's get_direction_world%s through the two-tile gate%s" % [" towards its waypoints" if pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT else "", ", arrived" if truck.arrived else ""],
+		"Outlines: each footprint's diamond from the layer's map_to_local; blue: the truck's path as the node draws it. Click: send the scout. S: smoothing (%s). Esc: main demo." % ("on" if pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT else "off"),
 	]
 	status_label.text = "\n".join(lines)

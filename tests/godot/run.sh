@@ -140,17 +140,23 @@ if ! grep -q 'tactics: scripted turn OK' "$logs/tactics.log"; then
     grep 'tactics:' "$logs/tactics.log" | head -n 10
     failed=1
 fi
-# --scripted walks the isometric demo's 2x2 truck (steered by a flow field) and 1x1 scout over
-# a TileMapLayer of diamonds, after checking every footprint centre against the layer's
-# map_to_local. It quits by itself, with status 1 if a check failed.
+# --scripted walks the isometric demo's 2x2 truck (steered by a flow field, standing on anchors
+# the field reached) and 1x1 scout over a TileMapLayer of diamonds, after checking every
+# footprint centre against the layer's map_to_local. It quits by itself, with status 1 if a
+# check failed.
 run isometric 300 res://demo/isometric.tscn -- --scripted --quit-after-frames=1200
-if ! grep -q 'isometric: scripted walk OK' "$logs/isometric.log"; then
-    echo "FAIL: the isometric demo's scripted walk did not pass"
-    grep 'isometric:' "$logs/isometric.log" | head -n 10
-    failed=1
-fi
+# With --smooth the field steers the truck towards its waypoints: it must still stand on
+# anchors its field reached at every frame and arrive.
+run isometric-smooth 300 res://demo/isometric.tscn -- --scripted --quit-after-frames=1200 --smooth
+for variant in isometric isometric-smooth; do
+    if ! grep -q 'isometric: scripted walk OK' "$logs/$variant.log"; then
+        echo "FAIL: the isometric demo's scripted walk ($variant) did not pass"
+        grep 'isometric:' "$logs/$variant.log" | head -n 10
+        failed=1
+    fi
+done
 # The demos have no expected errors: any error line is a failure.
-for log in demo demo-blocker demo-group demo-smooth tactics isometric; do
+for log in demo demo-blocker demo-group demo-smooth tactics isometric isometric-smooth; do
     if grep -E '^(ERROR|USER ERROR):' "$logs/$log.log" >/dev/null; then
         echo "FAIL: the demo ($log) printed errors:"
         grep -E -A 2 '^(ERROR|USER ERROR):' "$logs/$log.log" | head -n 30

@@ -59,13 +59,14 @@ pub enum SearchMode {
     /// First the direct path: a straight walk at the goal (diagonals first, or straight
     /// steps first if that is blocked), taken when every step is legal and pays the
     /// profile's smallest multiplier, which proves it optimal; its steps count as expansions.
-    /// Otherwise whichever of the others is expected to be faster: jump-point search where
-    /// every terrain of the profile costs the same (the graph stores its rays, so none is
-    /// scanned); plain A* where the profile's costs change at more than one anchor in ten;
-    /// elsewhere, for a goal under 64 straight steps away as the crow flies (`d`), plain A*
-    /// with a budget of `4 d + 32` expansions, which answers short trips without scanning
-    /// rays across open ground, then jump-point search if the budget did not suffice;
-    /// jump-point search for longer trips. Expansions of both count towards the limit and the
+    /// Otherwise whichever of the others is expected to be faster: jump-point search, which
+    /// reads the rays the graph stores (none is scanned), on uniform and weighted terrain
+    /// alike. Where the stored rays do not serve the query (other units counted by a cost,
+    /// or blocking on weighted terrain): plain A* for blocking units where the profile's
+    /// costs change at more than one anchor in ten; elsewhere, for a goal under 64 straight
+    /// steps away as the crow flies (`d`), plain A* with a budget of `4 d + 32` expansions,
+    /// which answers short trips without scanning rays across open ground, then jump-point
+    /// search if the budget did not suffice; jump-point search for longer trips. Expansions of both count towards the limit and the
     /// result.
     #[default]
     Auto,

@@ -162,11 +162,12 @@ pub struct ClearancePathfinder {
     diagonal_mode: i64,
 
     /// Which exact search answers queries: `SEARCH_MODE_AUTO` (0, the default) runs
-    /// jump-point search, reading its rays from tables where every terrain of the profile
-    /// costs the same; with weighted terrain it tries plain A* within a budget that grows
-    /// with the distance (short trips) and goes on with jump-point search where that does
-    /// not suffice (plain A* only where costs change at more than one anchor in ten); `SEARCH_MODE_JUMP` (1) and `SEARCH_MODE_PLAIN`
-    /// (2) force one. Every mode finds paths of the same optimal cost; they differ in speed
+    /// jump-point search, reading its rays from tables kept with the map, on weighted
+    /// terrain too; where other units count by a cost, or block on weighted terrain, it tries
+    /// plain A* within a budget that grows with the distance (short trips) and goes on with
+    /// jump-point search where that does not suffice (blocking units on terrain whose costs
+    /// change at more than one anchor in ten: plain A* only); `SEARCH_MODE_JUMP` (1) and
+    /// `SEARCH_MODE_PLAIN` (2) force one. Every mode finds paths of the same optimal cost; they differ in speed
     /// and in which of several equally cheap paths comes back. Other values are refused with an
     /// error.
     #[export(enum = (Auto = 0, Jump = 1, Plain = 2))]

@@ -1,7 +1,7 @@
 extends "res://tests/check_base.gd"
 ## The verifier's smoothing checks (verify.gd runs them): taut waypoints from `find_path()` in
 ## every `result_format`, `get_point_path()`, `find_path_world()`, `find_paths()`, requests in
-## every format, flow fields made at once or on request and steering by them, a bad `smoothing`,
+## every format, flow fields made at once or on request and units steered by them, a bad `smoothing`,
 ## `is_straight_move_clear()` and `smooth_path()`.
 ## Problems go to the verifier's `Expectations`.
 
@@ -252,6 +252,56 @@ func check_flow_field_steering() -> String:
 	_expect(off_the_steps > 0, "some directions are off the 45-degree steps")
 	pf.free()
 	return "%d anchors steered, %d off the 45-degree steps" % [steered, off_the_steps]
+
+
+## Units steered by fields on generated maps (sizes 1-3, weighted or not, 4- and 8-way), with
+## smoothing and without, a fifth of a cell a tick from reached anchors: each arrives at the
+## goal, and at every tick the anchor nearest its centre is one the independent reference
+## finds legal (a footprint that clipped a wall by more than half a cell would not be).
+func check_steered_walks() -> String:
+	var walks := 0
+	var ticks := 0
+	for map_index in 40:
+		var made := GeneratedMap.new(rng, map_index % 2 == 1, Rect2i(16, 12, 10, 6))
+		var pf := made.node(tree.root)
+		var reference := made.solver()
+		var size := 1 + map_index % 3
+		var legal: Array[Vector2i] = []
+		for y in made.height:
+			for x in made.width:
+				if reference.legal(x, y, size):
+					legal.append(Vector2i(x, y))
+		if legal.is_empty():
+			pf.free()
+			continue
+		var goal := legal[rng.randi_range(0, legal.size() - 1)]
+		var goal_centre := pf.to_global(pf.footprint_center(goal, size))
+		var origin := pf.footprint_center(Vector2i.ZERO, size)
+		var step := pf.cell_size.x * 0.2
+		for smoothing in [OFF, TAUT]:
+			pf.smoothing = smoothing
+			var field := pf.get_flow_field([goal], size, &"generated")
+			for i in 6:
+				var start := legal[rng.randi_range(0, legal.size() - 1)]
+				if not field.is_reached(start):
+					continue
+				var position := pf.to_global(pf.footprint_center(start, size))
+				var arrived := false
+				for tick in 3000:
+					if position.distance_to(goal_centre) <= step:
+						arrived = true
+						break
+					position += field.get_direction_world(position) * step
+					ticks += 1
+					var at := (pf.to_local(position) - origin) / pf.cell_size
+					var anchor := Vector2i(floori(at.x + 0.5), floori(at.y + 0.5))
+					if not reference.legal(anchor.x, anchor.y, size):
+						_expect(false, "map %d, size %d, smoothing %d, from %s: the unit reached %s, where it does not fit" % [map_index, size, smoothing, start, anchor])
+						break
+				_expect(arrived, "map %d, size %d, smoothing %d: the unit from %s arrives at %s" % [map_index, size, smoothing, start, goal])
+				walks += 1
+		pf.free()
+	return "%d walks, %d ticks" % [walks, ticks]
 
 
 ## A `smoothing` value that is no choice is refused (with an error) and changes nothing.

@@ -100,6 +100,7 @@ func _initialize() -> void:
 	await _run("requested_flow_fields_are_smoothed", smoothing.check_requested_field_waypoints)
 	await _run("flow_field_paths_are_smoothed", smoothing.check_flow_field_waypoints)
 	await _run("smoothed_flow_fields_steer_towards_waypoints", smoothing.check_flow_field_steering)
+	await _run("units_steered_by_fields_arrive_on_legal_anchors", smoothing.check_steered_walks)
 	await _run("bad_smoothing_is_refused_and_changes_nothing", smoothing.check_bad_smoothing)
 	await _run("straight_moves_keep_the_waypoints_rule", smoothing.check_straight_moves)
 	await _run("smooth_path_gives_a_querys_waypoints", smoothing.check_smooth_path)

@@ -1,8 +1,8 @@
 extends "res://tests/check_base.gd"
 ## The verifier's smoothing checks (verify.gd runs them): taut waypoints from `find_path()` in
 ## every `result_format`, `get_point_path()`, `find_path_world()`, `find_paths()`, requests in
-## every format, flow fields made at once or on request and units steered by them, a bad `smoothing`,
-## `is_straight_move_clear()` and `smooth_path()`.
+## every format, flow fields made at once or on request and units steered by them, a bad
+## `smoothing`, `is_straight_move_clear()` and `smooth_path()`.
 ## Problems go to the verifier's `Expectations`.
 
 const TAUT := ClearancePathfinder.SMOOTHING_TAUT

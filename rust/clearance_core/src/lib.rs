@@ -12,14 +12,17 @@
 //! its clearance is at least `k` (Annotated A*, Harabor and Botea 2008).
 //!
 //! **Layout.** One concept per file: `grid`, `terrain`, `profile`, `cost`, `movement`,
-//! `footprint`, `clearance`, `graph` (move masks, entry multipliers and stored rays per agent size),
+//! `footprint`, `clearance`, `blocked_cells` (the cells a profile may not enter, as bits),
 //! `connectivity` (region labels), `occupancy` (the units standing on the map), `paged` (the
 //! shared pages every per-anchor array is stored in, so snapshots copy only what edits
-//! write), `landmarks`, `flow_field` (one backward search that leads every anchor to the
-//! nearest of some goals), `heap`, `query`, `result`, `error`; two
-//! concepts have parts and a folder each: `map/` (the [`PathMap`] facade, its caches, edits,
-//! queries, batches and landmark configuration) and `search/` (one file per search algorithm,
-//! beside the heuristics, step costs, open-list keys and pruning tables they share).
+//! write), `jump_rules` (jump-point search's successor rules), `range` (movement ranges),
+//! `heap`, `query`, `result`, `error`. A concept with
+//! parts has a folder: `map/` (the [`PathMap`] facade, its caches, edits, queries, batches,
+//! units, slots and landmark configuration), `search/` (one file per search algorithm, beside
+//! the heuristics, step costs, open-list keys and pruning tables they share), `graph/` (move
+//! masks, entry multipliers and stored rays per agent size), `landmarks/` (tables, their
+//! build and their repair), `flow_field/` (one backward search that leads every anchor to the
+//! nearest of some goals) and `smoothing/` (taut waypoints).
 //!
 //! ```
 //! use clearance_core::{AgentProfile, Cell, PathMap, Region, TerrainGrid};

@@ -153,7 +153,8 @@ impl Occupancy {
     }
 
     /// The units, other than those in `exempt`, whose footprint overlaps `region`; at most
-    /// `limit` of them, in placement order.
+    /// `limit` of them, in the order the units are kept (placement order, except that a
+    /// removal moves the last unit into the removed one's place).
     pub fn overlapping(&self, region: Region, exempt: &[UnitId], limit: usize) -> Vec<Unit> {
         self.units
             .iter()

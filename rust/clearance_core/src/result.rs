@@ -10,7 +10,11 @@ use std::fmt;
 /// with a path.
 ///
 /// Codes are checked in the order they are listed here: a query with an invalid agent size and
-/// an unknown profile reports `InvalidAgentSize`.
+/// an unknown profile reports `InvalidAgentSize`. One code is reported at two moments:
+/// `MemoryLimitReached` stands where the clearance layer is built, but the search graph is
+/// built only after the clearance and unit checks (and not for a start equal to its goal,
+/// which is `Ok`), so a graph past the limit is reported after those and before
+/// `GoalOccupied`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PathCode {
     /// A path was found; it is optimal.
@@ -121,7 +125,8 @@ pub struct PathResult {
     /// steps: what [`total_cost`](Self::total_cost) is computed from.
     pub step_weights: StepWeights,
     /// How many anchors the search expanded (0 when it failed validation): every anchor A*
-    /// took off its open list, or every jump point jump-point search did.
+    /// took off its open list, or every jump point jump-point search did; for a path found
+    /// by `auto`'s direct walk, its steps.
     pub expanded: u64,
     /// With the two clearance codes, and with a partial path for a goal whose clearance is
     /// too small: the clearance found and the size needed.

@@ -78,8 +78,8 @@ impl ClearanceFlowField {
     }
 
     /// `OK`, or the code that refused the field, as `find_path()` names codes:
-    /// `INVALID_AGENT_SIZE`, `UNKNOWN_PROFILE`, `GOAL_OUT_OF_BOUNDS`, `MEMORY_LIMIT_REACHED`
-    /// or `GOAL_CLEARANCE_INSUFFICIENT`.
+    /// `INVALID_AGENT_SIZE`, `UNKNOWN_PROFILE`, `GOAL_OUT_OF_BOUNDS`, `MEMORY_LIMIT_REACHED`,
+    /// `GOAL_CLEARANCE_INSUFFICIENT`, `UNKNOWN_UNIT` or `GOAL_OCCUPIED`.
     #[func]
     pub fn get_code(&self) -> GString {
         let code = self.field.as_ref().err().copied().unwrap_or(PathCode::Ok);

@@ -97,7 +97,9 @@ pub struct LandmarkStats {
     /// Bytes of memory the table holds.
     pub bytes: usize,
     /// Bytes per map cell per landmark: 4 where steps cost the same both ways (uniform
-    /// multipliers), 8 where distances to and from a landmark differ.
+    /// multipliers), 8 where distances to and from a landmark differ, times the table's
+    /// slots per anchor over its landmarks (the count is rounded up to a power of two, so 3
+    /// landmarks hold 4 slots: 5.33 or 10.67 bytes).
     pub bytes_per_cell_per_landmark: f64,
 }
 

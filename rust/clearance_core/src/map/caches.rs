@@ -17,7 +17,8 @@ pub const DEFAULT_CACHE_MEMORY_LIMIT: usize = 4 << 30;
 impl PathMap {
     /// The clearance of `cell` for the profile called `profile`: the side of the largest square
     /// with top-left cell `cell` that the profile may enter entirely. `None` if the cell is
-    /// outside the map or the profile is unknown.
+    /// outside the map, the profile is unknown or its layer would not fit the cache memory
+    /// limit.
     pub fn clearance(&self, cell: Cell, profile: &str) -> Option<u8> {
         let index = self.grid.index_of(cell)?;
         let profile = self.profiles.get(profile)?;
@@ -33,7 +34,8 @@ impl PathMap {
 
     /// Builds the clearance layer and search graph that queries for `profile` and `agent_size`
     /// use, so that the first such query does not pay for them. Returns the code a query
-    /// would fail with for an invalid size or unknown profile, `PathCode::Ok` otherwise.
+    /// would fail with for an invalid size, an unknown profile or data past the cache memory
+    /// limit (`PathCode::MemoryLimitReached`), `PathCode::Ok` otherwise.
     pub fn prepare(&self, profile: &str, agent_size: i64) -> PathCode {
         let Some(size) = checked_agent_size(agent_size) else {
             return PathCode::InvalidAgentSize;

@@ -21,7 +21,8 @@ impl PathMap {
     /// `MemoryLimitReached` (the clearance layer or search graph would pass the cache memory
     /// limit, or the field itself would: while it is built, the map's caches and the field's
     /// estimated size must fit under the limit together), `GoalClearanceInsufficient` (the
-    /// unit does not fit at some goal).
+    /// unit does not fit at some goal), `UnknownUnit` (an exempt id is not registered) and,
+    /// with units blocking, `GoalOccupied` (a unit stands on some goal).
     ///
     /// `options` bound the search: see [`FlowFieldOptions`]. The field records the map's
     /// [`version`](Self::version).

@@ -65,9 +65,10 @@ fn fresh_version() -> u64 {
 /// clearance layers and search graphs.
 ///
 /// Queries take `&self`: any number of threads may query one map at once, each with its own
-/// [`SearchScratch`](crate::SearchScratch). Edits take `&mut self`, so no query can observe a half-applied edit; an
-/// edit drops the cached layers it invalidates, and they are rebuilt on the next query that
-/// needs them.
+/// [`SearchScratch`](crate::SearchScratch). Edits take `&mut self`, so no query can observe a
+/// half-applied edit; an edit repairs the cached layers and graphs around the cells it
+/// changed (a batch covering more than a quarter of the map drops them instead, and they are
+/// rebuilt on the next query that needs them).
 ///
 /// # The query contract
 ///

@@ -1,4 +1,5 @@
-//! Path queries: validation in the order the result codes are listed, then the search.
+//! Path queries: validation in the order the result codes are listed (the search graph's
+//! memory check after the unit checks, see [`PathCode`]), then the search.
 
 use super::PathMap;
 use crate::clearance::ClearanceLayer;

@@ -18,7 +18,7 @@
 //! | `pruning.rs` | the steps an expansion may skip on uniform-cost graphs |
 //! | `scratch/` | [`SearchScratch`], the per-anchor memory reused between queries (`mod.rs`), held in pages taken on first touch (`pages.rs`) or flat arrays once a search covers much of its map (`layout.rs`) |
 //! | `range.rs` | movement ranges: a forward Dijkstra bounded by a budget per turn |
-//! | `units.rs` | other units in a search: the anchors they block, and why every mode stays exact around them |
+//! | `units/` | other units in a search: the anchors they block, and why every mode stays exact around them (`mod.rs`), and the views, bits and rays that serve them |
 //! | `detours.rs` | a query with other units: the search as if alone first, detours round the units it crosses, the whole search last |
 //! | `reordered.rs` | detours that only reorder the steps round a crossing, found without a search |
 //! | `incumbent.rs` | the bound that lets that last search drop what cannot beat the detoured path |
@@ -169,7 +169,8 @@ pub(crate) enum Algorithm {
     Plain,
     /// Jump-point search (`jump/`).
     Jump,
-    /// For short trips (on graphs without stored rays, where `auto` uses it), plain A*
+    /// For short trips (where `auto` uses it: other units counted by a cost, or blocking on
+    /// a weighted graph, where the stored rays do not describe the search), plain A*
     /// within a budget of expansions that grows with the straight-line distance (no ray
     /// floods the open ground around the start), then, if the budget did not suffice,
     /// jump-point search for the rest of the expansion limit; long trips go straight to

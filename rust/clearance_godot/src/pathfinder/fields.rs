@@ -137,8 +137,9 @@ impl ClearancePathfinder {
     /// order, each what `find_path()` would return for it (the same codes in the same order,
     /// an optimal path of the same cost; paths of equal cost may differ, and `expanded` is 0).
     /// They come from one search outwards from the goal however many units are sent: where
-    /// every terrain the profile enters costs the same, a jump-point search that stops at
-    /// each start; otherwise a flow field bounded to reach every start. Units count as
+    /// every terrain the profile enters costs the same (and no units count by a cost), a
+    /// jump-point search that stops at each start; otherwise a flow field bounded to reach
+    /// every start. Units count as
     /// `other_units` says, but those in `exempt_units` (the group's own ids: under
     /// `OTHER_UNITS_BLOCK` a start on a unit that is not exempt gets `NO_PATH`), each result
     /// what `find_path()` would return with that rule and those exemptions (with `smoothing`,

@@ -121,8 +121,8 @@ const DEFAULT_OTHER_UNITS_COST: f64 = 4.0;
 #[class(tool, base = Node2D)]
 pub struct ClearancePathfinder {
     /// The cells the map covers, like AStarGrid2D's `region`; the origin may be negative.
-    /// Width and height must be from 1 to 32768 (at most 2^28 cells); anything else is
-    /// refused with an error. Changing it rebuilds the map filled with `default_terrain`
+    /// Width and height must be from 1 to 32768, with at most `max_map_cells` cells (2^24
+    /// by default, never more than 2^28); anything else is refused with an error. Changing it rebuilds the map filled with `default_terrain`
     /// (terrain edits are discarded, profiles kept; units whose anchor falls outside the new
     /// region are removed) and emits `map_changed`.
     #[export]
@@ -202,9 +202,11 @@ pub struct ClearancePathfinder {
     /// Landmarks per profile for the differential heuristic (0 to 64; 0 turns them off).
     /// Landmarks let long queries on maps with walls expand fewer cells; results stay optimal.
     /// Each profile's table is built on its first query after a change, or at once by
-    /// `bake_landmarks()`, and holds 4 bytes per cell per landmark (8 where the profile's
-    /// multipliers differ; `get_landmark_stats()` reports it). Edits that only raise costs or
-    /// close cells keep the tables; other edits drop them until they are rebuilt.
+    /// `bake_landmarks()`, and holds 4 bytes per cell per landmark slot (8 where the profile's
+    /// multipliers differ), the count rounded up to a power of two (`get_landmark_stats()`
+    /// reports it). Edits repair the tables in place; a table is dropped until it is rebuilt
+    /// only when an edit closes one of its landmarks, or covers too much of the map to repair
+    /// around and lowers some cost.
     #[export(range = (0.0, 64.0))]
     #[var(set = set_landmark_count)]
     landmark_count: i64,
@@ -294,7 +296,7 @@ pub struct ClearancePathfinder {
 
     /// Draws the last movement range `get_movement_range()` made: each anchor in range tinted
     /// by its cost (blue at the start, through green and yellow, to red at the budget), its
-    /// border outlined. Skipped for maps of more than 65,536 cells.
+    /// border outlined. Skipped for ranges of more than 65,536 anchors.
     #[export]
     #[var(set = set_debug_draw_last_range)]
     debug_draw_last_range: bool,

@@ -24,7 +24,9 @@ impl ClearancePathfinder {
     /// - `code` (String): `OK`, `INVALID_AGENT_SIZE`, `UNKNOWN_PROFILE`, `START_OUT_OF_BOUNDS`,
     ///   `GOAL_OUT_OF_BOUNDS`, `MEMORY_LIMIT_REACHED`, `START_CLEARANCE_INSUFFICIENT`,
     ///   `GOAL_CLEARANCE_INSUFFICIENT`, `UNKNOWN_UNIT`, `GOAL_OCCUPIED`, `NO_PATH`,
-    ///   `SEARCH_LIMIT_REACHED` or `PARTIAL_PATH`, checked in that order.
+    ///   `SEARCH_LIMIT_REACHED` or `PARTIAL_PATH`, checked in that order (except that
+    ///   `MEMORY_LIMIT_REACHED` for the search graph comes after the clearance and unit
+    ///   checks).
     /// - `path` (`Array[Vector2i]`): the anchors from start to goal, both included (one anchor
     ///   when start equals goal); with `PARTIAL_PATH`, to the reachable anchor nearest the
     ///   goal; empty otherwise.

@@ -77,8 +77,8 @@ pub struct SlotRequest<'a> {
 
 impl PathMap {
     /// One arrival slot per member of `group` around `target` (see the module docs of
-    /// `map/slots/mod.rs`, repeated on this crate's README): in the order of `group`, the anchor
-    /// each member should go to, or `None` for a member that can reach no free slot.
+    /// `map/slots/mod.rs`, summed up in the repository's README): in the order of `group`, the
+    /// anchor each member should go to, or `None` for a member that can reach no free slot.
     ///
     /// ```
     /// use clearance_core::{AgentProfile, Cell, PathMap, Region, SlotRequest, TerrainGrid};

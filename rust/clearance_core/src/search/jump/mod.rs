@@ -96,9 +96,10 @@
 //! it passes the goal or a target; on a weighted graph its cost is the sum of the multipliers
 //! of the anchors it enters. The stops are the same, so the search expands the same jump
 //! points in the same order and returns the same path as with walked rays. Rays are walked
-//! where the stored ones do not describe the search's graph: with other units' costs, and on a
-//! weighted graph with other units' footprints blocking (on a uniform-cost graph, `units.rs`
-//! reads the stored rays around them).
+//! where the stored ones do not describe the search's graph: with other units' costs, from the
+//! first anchor a unit touches (the stored ray is read up to it, `units.rs`), and on a
+//! weighted graph with other units' footprints blocking (on a uniform-cost graph,
+//! `search/units/` reads the stored rays around them).
 //!
 //! # Several targets
 //!

@@ -421,7 +421,7 @@ impl<C: StepCosts, S: Stops, M: MoveMasks, const FOUR_WAY: bool> Rays<'_, C, S, 
     /// The ray from `from` in `direction`, whichever kind it is.
     #[inline(always)]
     pub(super) fn ray(&self, from: usize, direction: usize) -> Option<(usize, u64)> {
-        // A stored ray knows the terrain graph's first step only (see `search/units.rs`).
+        // A stored ray knows the terrain graph's first step only (see `search/units/mod.rs`).
         if !M::TERRAIN && self.moves.mask(from) & 1 << direction == 0 {
             return None;
         }

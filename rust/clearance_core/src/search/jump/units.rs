@@ -1,6 +1,6 @@
 //! Stored rays on the graph of a query that other units block or make dearer: read where the
 //! units are not, corrected from the blocked anchors' bits where they block, walked on the
-//! query's costs where they cost (see `search/units.rs` for the graph).
+//! query's costs where they cost (see `search/units/mod.rs` for the graph).
 //!
 //! # Why the stored rays still answer
 //!

@@ -131,3 +131,65 @@ fn field_refusals_have_codes_and_usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--size"));
 }
+
+#[test]
+fn field_smooth_gives_each_path_waypoints_joined_by_clear_moves() {
+    let starts = ["2,2", "2,15", "1,1", "50,50"];
+    // Units 4 to 6 stand by the way from (2, 15): the paths go round them.
+    let moving_unit_at_the_first_start = ["--units", UNITS, "--others", "block", "--unit-id", "1"];
+    for units in [&[][..], &moving_unit_at_the_first_start[..]] {
+        let field = |smooth: bool| -> serde_json::Value {
+            let mut args = vec!["field", MAP, "--to", "12,16", "--size", "2", "--json"];
+            args.extend(["--profiles", PROFILES, "--profile", "truck"]);
+            args.extend(units);
+            for start in starts {
+                args.extend(["--from", start]);
+            }
+            if smooth {
+                args.push("--smooth");
+            }
+            serde_json::from_str(&stdout(&clearance(&args))).unwrap()
+        };
+        let (plain, smooth) = (field(false), field(true));
+        let mut smoothed = 0;
+        for (index, start) in starts.iter().enumerate() {
+            let (plain, smooth) = (&plain[index], &smooth[index]);
+            // Smoothing leaves the code, the path and its cost as they were.
+            for key in ["code", "path", "total_cost"] {
+                assert_eq!(smooth[key], plain[key], "{start} {units:?}: {key}");
+            }
+            assert!(plain.get("waypoints").is_none(), "{plain}");
+            let path = anchors(smooth);
+            let waypoints = anchors(&serde_json::json!({ "path": smooth["waypoints"] }));
+            if path.is_empty() {
+                assert!(waypoints.is_empty(), "{start}: {smooth}");
+                continue;
+            }
+            assert_eq!(waypoints.first(), path.first(), "{start}");
+            assert_eq!(waypoints.last(), path.last(), "{start}");
+            let mut rest = path.iter();
+            assert!(
+                waypoints.iter().all(|w| rest.any(|anchor| anchor == w)),
+                "{start}: waypoints in path order"
+            );
+            assert!(smooth["waypoint_length"].as_f64() < smooth["total_cost"].as_f64());
+            for pair in waypoints.windows(2) {
+                let [from, to] = [pair[0], pair[1]].map(|(x, y)| format!("{x},{y}"));
+                let mut args = vec!["straight", MAP, "--from", &from, "--to", &to, "--size", "2"];
+                args.extend(["--profiles", PROFILES, "--profile", "truck"]);
+                args.extend(units);
+                let output = clearance(&args);
+                assert!(
+                    output.status.success(),
+                    "{start}: {from} to {to}: {}",
+                    stdout(&output)
+                );
+            }
+            smoothed += 1;
+        }
+        assert_eq!(smoothed, 3, "{units:?}");
+    }
+    // --smooth answers starts: without --from it is refused.
+    let output = clearance(&["field", MAP, "--to", "37,2", "--out", "x.png", "--smooth"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,10 +1,11 @@
 //! `clearance field`: a flow field to one goal or the nearest of several, drawn as a PNG heat
-//! map with next-step marks, and (with `--from`) the path from each start as JSON.
+//! map with next-step marks, and (with `--from`) the path from each start (with `--smooth`,
+//! and its taut waypoints), as lines or JSON.
 
 use super::agent::{describe, parse_cell, UnitArgs};
 use super::occupancy::OccupancyArgs;
 use super::render::picture_scale;
-use super::{exit_status, result_json};
+use super::{add_waypoints, describe_waypoints, exit_status, result_json};
 use clap::Args;
 use clearance_cli::render::{write_field_png, FieldPicture};
 use clearance_cli::CliError;
@@ -36,6 +37,11 @@ pub struct FieldArgs {
     /// writes one.
     #[arg(long, requires = "from")]
     json: bool,
+    /// Also give each start's path its taut waypoints (JSON keys `waypoints` and
+    /// `waypoint_length`), by the field's rules: the units of --units count by --others, but
+    /// --unit-id.
+    #[arg(long, requires = "from")]
+    smooth: bool,
     #[command(flatten)]
     unit: UnitArgs,
     #[command(flatten)]
@@ -60,7 +66,13 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
     }
     .other_units(args.occupancy.rule(), args.occupancy.exempt());
     let field = path_map.flow_field(&args.to, unit.size, unit.profile(), options);
-    let results = answers(&path_map, &field, args);
+    let mut results = answers(&path_map, &field, args);
+    if args.smooth {
+        let rules = (args.occupancy.rule(), args.occupancy.exempt());
+        for result in &mut results {
+            add_waypoints(&path_map, result, unit, rules)?;
+        }
+    }
     if args.json {
         let array = results.iter().map(result_json).collect();
         println!("{}", serde_json::Value::Array(array));
@@ -68,6 +80,9 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
         for (&from, result) in args.from.iter().zip(&results) {
             let goal = result.path.last().copied().unwrap_or(args.to[0]);
             println!("{}", describe(result, from, goal, unit));
+            if !result.waypoints.is_empty() {
+                println!("{}", describe_waypoints(result));
+            }
         }
     }
     let field = match field {

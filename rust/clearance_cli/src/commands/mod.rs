@@ -16,7 +16,8 @@ use clearance_cli::movingai::{movingai_profile, MovingAiMap};
 use clearance_cli::progress::ProgressBar;
 use clearance_cli::CliError;
 use clearance_core::{
-    FieldValue, LandmarkPlacement, LandmarkStats, Movement, PathMap, PathResult, SearchMode,
+    FieldValue, LandmarkPlacement, LandmarkStats, Movement, OtherUnits, PathMap, PathResult,
+    SearchMode, UnitId,
 };
 use serde_json::json;
 use std::process::ExitCode;
@@ -99,6 +100,19 @@ fn exit_status(success: bool) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// With `--smooth`: gives `result`, a path the command found by `unit`'s rules with the units
+/// counted by `rule` but `uncounted`, its taut waypoints. Such a path keeps those rules, so
+/// the refusal does not happen; it is reported, not hidden.
+fn add_waypoints(
+    path_map: &PathMap,
+    result: &mut PathResult,
+    unit: &agent::UnitArgs,
+    (rule, uncounted): (OtherUnits, &[UnitId]),
+) -> Result<(), CliError> {
+    (path_map.add_waypoints(result, unit.size, unit.profile(), rule, uncounted))
+        .map_err(|error| CliError::Usage(format!("--smooth: {error}")))
 }
 
 /// One line for people about a smoothed result's waypoints: how many, and their length

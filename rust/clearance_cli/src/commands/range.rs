@@ -5,7 +5,7 @@
 use super::agent::{parse_cell, UnitArgs};
 use super::occupancy::OccupancyArgs;
 use super::render::picture_scale;
-use super::{describe_waypoints, exit_status, field_json};
+use super::{add_waypoints, describe_waypoints, exit_status, field_json};
 use clap::Args;
 use clearance_cli::draw::{Sketch, START_MARK, UNIT_MARK};
 use clearance_cli::render::{write_range_png, RangePicture};
@@ -135,7 +135,9 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
     let border = range.border_cells();
     let mut to = args.to.map(|anchor| range.path_to(anchor));
     if let Some(result) = to.as_mut().filter(|_| args.smooth) {
-        add_waypoints(result, &path_map, unit, &options)?;
+        // The allies and the mover do not count: the way may cross allies.
+        let uncounted = options.uncounted_units();
+        add_waypoints(&path_map, result, unit, (options.other_units, &uncounted))?;
     }
     if args.json {
         println!("{}", range_json(args, &reached, &border, to.as_ref()));
@@ -186,21 +188,6 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
         }
     }
     Ok(exit_status(to.as_ref().is_none_or(PathResult::is_ok)))
-}
-
-/// With `--smooth`: gives `result`, the way to `--to`, its taut waypoints by the range's rules
-/// (`options`): the allies and the mover do not count, since the way may cross allies.
-fn add_waypoints(
-    result: &mut PathResult,
-    path_map: &PathMap,
-    unit: &UnitArgs,
-    options: &RangeOptions,
-) -> Result<(), CliError> {
-    let (size, profile, rule) = (unit.size, unit.profile(), options.other_units);
-    // A range's way keeps its rules, so this refusal does not happen; it is reported, not
-    // hidden.
-    (path_map.add_waypoints(result, size, profile, rule, &options.uncounted_units()))
-        .map_err(|error| CliError::Usage(format!("--smooth: {error}")))
 }
 
 /// Checks `--allies`: every id a unit of the units file, none named twice.

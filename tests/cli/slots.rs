@@ -396,3 +396,93 @@ fn bad_units_input_gets_one_line_and_exit_status_2() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--units"));
     std::fs::remove_dir_all(&temporary).unwrap();
 }
+
+#[test]
+fn slots_with_paths_smooth_give_each_path_waypoints_joined_by_clear_moves() {
+    let units: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repository().join(UNITS)).unwrap()).unwrap();
+    let units = units.as_array().unwrap();
+    let group = [4, 7, 5];
+    let order = |smooth: bool| -> serde_json::Value {
+        let mut args = vec![
+            "slots", MAP, "--to", "19,5", "--units", UNITS, "--group", "4,7,5",
+        ];
+        args.extend([
+            "--profiles",
+            PROFILES,
+            "--profile",
+            "infantry",
+            "--paths",
+            "--json",
+        ]);
+        if smooth {
+            args.push("--smooth");
+        }
+        let output = clearance(&args);
+        assert!(output.status.success(), "{}", stdout(&output));
+        serde_json::from_str(&stdout(&output)).unwrap()
+    };
+    let (plain, smooth) = (order(false), order(true));
+    let temporary =
+        std::env::temp_dir().join(format!("clearance-slot-waypoints-{}", std::process::id()));
+    std::fs::create_dir_all(&temporary).unwrap();
+    for (position, id) in group.into_iter().enumerate() {
+        let (plain, smooth) = (&plain[position], &smooth[position]);
+        assert_eq!(plain["anchor"], smooth["anchor"], "the same slots");
+        let result = &smooth["result"];
+        for key in ["code", "path", "total_cost"] {
+            assert_eq!(result[key], plain["result"][key], "{id}: {key}");
+        }
+        assert!(plain["result"].get("waypoints").is_none());
+        let path = anchors(result);
+        let waypoints = anchors(&serde_json::json!({ "path": result["waypoints"] }));
+        assert_eq!(waypoints.first(), path.first(), "{id}");
+        assert_eq!(waypoints.last(), path.last(), "{id}");
+        let mut rest = path.iter();
+        assert!(waypoints.iter().all(|w| rest.any(|anchor| anchor == w)));
+        // Each leg is clear of the units outside the group, as the member's path is.
+        let outside: Vec<&serde_json::Value> = (units.iter())
+            .filter(|unit| unit["id"] == id || !group.contains(&unit["id"].as_i64().unwrap()))
+            .collect();
+        let file = temporary.join(format!("{id}.json"));
+        std::fs::write(&file, serde_json::to_string(&outside).unwrap()).unwrap();
+        let unit = units.iter().find(|unit| unit["id"] == id).unwrap();
+        let size = unit["size"].to_string();
+        for pair in waypoints.windows(2) {
+            let [from, to] = [pair[0], pair[1]].map(|(x, y)| format!("{x},{y}"));
+            let mut args = vec![
+                "straight", MAP, "--from", &from, "--to", &to, "--size", &size,
+            ];
+            args.extend([
+                "--profiles",
+                PROFILES,
+                "--profile",
+                "infantry",
+                "--others",
+                "block",
+            ]);
+            let id = id.to_string();
+            args.extend(["--units", file.to_str().unwrap(), "--unit-id", &id]);
+            let output = clearance(&args);
+            assert!(
+                output.status.success(),
+                "{from} to {to}: {}",
+                stdout(&output)
+            );
+        }
+    }
+    std::fs::remove_dir_all(&temporary).unwrap();
+    // The listing says how many waypoints each path has; --smooth needs --paths.
+    let listing = clearance(&[
+        "slots", MAP, "--to", "19,5", "--units", UNITS, "--group", "4,7,5", "--paths", "--smooth",
+    ]);
+    assert!(
+        stdout(&listing).contains(" waypoints, length "),
+        "{}",
+        stdout(&listing)
+    );
+    let output = clearance(&[
+        "slots", MAP, "--to", "19,5", "--units", UNITS, "--group", "4", "--smooth",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+}

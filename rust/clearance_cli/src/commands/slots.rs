@@ -2,12 +2,12 @@
 //! that a selection sent to one cell spreads out instead of piling on one anchor.
 
 use super::agent::{parse_cell, ProfileArgs};
-use super::{exit_status, result_json};
+use super::{describe_waypoints, exit_status, result_json};
 use clap::Args;
 use clearance_cli::draw::{Sketch, UNIT_MARK};
 use clearance_cli::units::{place_units, read_units, UnitEntry};
 use clearance_cli::CliError;
-use clearance_core::{Cell, PathResult, SlotPathOptions, SlotRequest, UnitId};
+use clearance_core::{Cell, PathResult, SlotPathOptions, SlotRequest, Smoothing, UnitId};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +50,10 @@ pub struct SlotsArgs {
     /// exempt), and print the path: in JSON, "result" with the keys of `path --json`.
     #[arg(long)]
     paths: bool,
+    /// With --paths, also give each path its taut waypoints (JSON keys `waypoints` and
+    /// `waypoint_length` in "result").
+    #[arg(long, requires = "paths")]
+    smooth: bool,
 }
 
 /// Chooses the slots (and with `--paths` the way to each) and prints them: a line per member
@@ -71,8 +75,14 @@ pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
         .collect();
     let refused = |error| CliError::Usage(format!("--to {},{}: {error}", args.to.x, args.to.y));
     let (slots, results): (Vec<Option<Cell>>, Option<Vec<PathResult>>) = if args.paths {
-        let order = (path_map.find_paths_to_slots(args.to, &requests, &SlotPathOptions::new()))
-            .map_err(refused)?;
+        let smoothing = if args.smooth {
+            Smoothing::Taut
+        } else {
+            Smoothing::Off
+        };
+        let options = SlotPathOptions::new().smoothing(smoothing);
+        let order =
+            (path_map.find_paths_to_slots(args.to, &requests, &options)).map_err(refused)?;
         let (slots, results) = order
             .into_iter()
             .map(|sent| (sent.slot, sent.result))
@@ -171,6 +181,12 @@ fn print_listing(
             None => "no free slot it can reach".to_owned(),
         };
         let way = match results.map(|results| &results[position]) {
+            Some(result) if result.is_ok() && args.smooth => format!(
+                "; path of {} steps, cost {:.4}; {}",
+                result.path.len() - 1,
+                result.total_cost(),
+                describe_waypoints(result)
+            ),
             Some(result) if result.is_ok() => format!(
                 "; path of {} steps, cost {:.4}",
                 result.path.len() - 1,

@@ -11,6 +11,12 @@ fn crossing_rows() -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The units of the example's units file, as JSON objects.
+fn crossing_units() -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(repository().join(UNITS)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
 #[test]
 fn slots_spread_the_group_without_overlaps() {
     let group = [4, 7, 5, 6];
@@ -103,9 +109,7 @@ fn slots_spread_the_group_without_overlaps() {
 
 #[test]
 fn slots_with_paths_send_each_member_to_its_slot_by_its_profile() {
-    let units: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(repository().join(UNITS)).unwrap()).unwrap();
-    let units = units.as_array().unwrap();
+    let units = crossing_units();
     let group = [4, 7, 5];
     let rows = crossing_rows();
     let temporary =
@@ -399,9 +403,7 @@ fn bad_units_input_gets_one_line_and_exit_status_2() {
 
 #[test]
 fn slots_with_paths_smooth_give_each_path_waypoints_joined_by_clear_moves() {
-    let units: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(repository().join(UNITS)).unwrap()).unwrap();
-    let units = units.as_array().unwrap();
+    let units = crossing_units();
     let group = [4, 7, 5];
     let order = |smooth: bool| -> serde_json::Value {
         let mut args = vec![

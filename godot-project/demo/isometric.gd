@@ -51,6 +51,8 @@ class Unit:
 	var goal: Vector2i
 	var points := PackedVector2Array()
 	var arrived := false
+	## How far it has been steered, in pixels.
+	var steered := 0.0
 
 	func _init(unit_title: String, size: int, body_colour: Color) -> void:
 		title = unit_title
@@ -66,8 +68,6 @@ class Unit:
 var scout := Unit.new("Scout", 1, Color("ffd24a"))
 var truck := Unit.new("Truck", 2, Color("7fe3ff"))
 var field: ClearanceFlowField = null
-## How far the truck has been steered, in pixels.
-var truck_walked := 0.0
 var frame := 0
 var quit_after_frames := -1
 var screenshot_path := ""
@@ -219,16 +219,17 @@ func _steer(unit: Unit, budget: float) -> void:
 		unit.position = goal_centre
 		unit.arrived = true
 		return
-	unit.position += field.get_direction_world(unit.position) * budget
-	truck_walked += budget
+	var move := field.get_direction_world(unit.position) * budget
+	unit.position += move
+	unit.steered += move.length()
 	var anchor := _anchor_nearest(unit.position, unit.agent_size)
 	if scripted and not field.is_reached(anchor):
-		problems.append("frame %d: the truck stands on %s, which its field did not reach" % [frame, anchor])
+		problems.append("frame %d: the %s stands on %s, which its field did not reach" % [frame, unit.title, anchor])
 
 
 func _finish() -> void:
 	if problems.is_empty():
-		print("isometric: scripted walk OK (scout at %s, truck at %s; the truck walked %.0f px)" % [scout.goal, truck.goal, truck_walked])
+		print("isometric: scripted walk OK (scout at %s, truck at %s; the truck walked %.0f px)" % [scout.goal, truck.goal, truck.steered])
 	for problem in problems:
 		print("isometric: FAILED: " + problem)
 	get_tree().quit(0 if problems.is_empty() else 1)

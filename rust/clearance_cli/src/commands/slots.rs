@@ -181,17 +181,18 @@ fn print_listing(
             None => "no free slot it can reach".to_owned(),
         };
         let way = match results.map(|results| &results[position]) {
-            Some(result) if result.is_ok() && args.smooth => format!(
-                "; path of {} steps, cost {:.4}; {}",
-                result.path.len() - 1,
-                result.total_cost(),
-                describe_waypoints(result)
-            ),
-            Some(result) if result.is_ok() => format!(
-                "; path of {} steps, cost {:.4}",
-                result.path.len() - 1,
-                result.total_cost()
-            ),
+            Some(result) if result.is_ok() => {
+                let waypoints = if args.smooth {
+                    format!("; {}", describe_waypoints(result))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "; path of {} steps, cost {:.4}{waypoints}",
+                    result.path.len() - 1,
+                    result.total_cost()
+                )
+            }
             Some(result) if slot.is_some() => format!("; no path: {}", result.code),
             _ => String::new(),
         };

@@ -1,7 +1,8 @@
 //! Determinism: the same inputs give the same result bytes, whatever the run, the thread, the
 //! query history or the `PathMap` instance.
 //!
-//! For every shared Moving AI map, each problem of its scenario is run in six variants:
+//! For each of the five smaller shared Moving AI maps (`shared_data::MAPS`; the two large ones
+//! are left to the speed benchmarks), each problem of its scenario is run in six variants:
 //!
 //! - `plain`: size 1, 8-way, the Moving AI profile, no landmarks;
 //! - `landmarks8`: the same with `LandmarkPlacement::Farthest(8)`;

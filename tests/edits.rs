@@ -99,7 +99,7 @@ fn apply_random_edit(rng: &mut Rng, map: &mut PathMap) -> bool {
 #[test]
 fn repaired_caches_equal_a_rebuild_after_thousands_of_random_edits() {
     let mut rng = Rng::new(0x11FE_3A95);
-    let (mut applied, mut refused, mut queries) = (0, 0, 0);
+    let (mut applied, mut refused, mut found) = (0, 0, 0);
     for case in 0..60 {
         let (width, height) = (rng.range(1, 28) as i32, rng.range(1, 28) as i32);
         let walls = *rng.pick(&[0, 10, 25, 40]);
@@ -125,15 +125,15 @@ fn repaired_caches_equal_a_rebuild_after_thousands_of_random_edits() {
                 for _ in 0..3 {
                     let size = rng.range(1, 4);
                     let profile = *rng.pick(&NAMES);
-                    check_random_query(&mut rng, &map, size, profile);
-                    queries += 1;
+                    let code = check_random_query(&mut rng, &map, size, profile);
+                    found += usize::from(code == PathCode::Ok);
                 }
             }
         }
     }
     assert!(applied >= 2000, "{applied} edits applied");
     assert!(refused >= 200, "{refused} edits refused");
-    assert!(queries >= 1000);
+    assert!(found >= 750, "{found} paths found");
 }
 
 #[test]
@@ -276,7 +276,6 @@ fn snapshots_held_across_thousands_of_edits_keep_their_versions() {
         let grid = random_grid(&mut rng, 130, 100, 20);
         let mut map = warm_map(&mut rng, grid, movement);
         let mut held: Vec<(PathMap, Vec<u8>, usize)> = Vec::new();
-        let mut checked = 0;
         for edit in 0..2500 {
             if edit % 150 == 0 {
                 held.push((map.clone(), map.grid().as_bytes().to_vec(), edit));
@@ -288,15 +287,12 @@ fn snapshots_held_across_thousands_of_edits_keep_their_versions() {
             {
                 let (snapshot, terrain, taken) = held.remove(0);
                 check_snapshot(&mut rng, &snapshot, &terrain, taken);
-                checked += 1;
             }
             apply_random_edit(&mut rng, &mut map);
         }
         for (snapshot, terrain, taken) in held {
             check_snapshot(&mut rng, &snapshot, &terrain, taken);
-            checked += 1;
         }
-        assert_eq!(checked, 17);
         map.verify_caches().unwrap();
     }
 }

@@ -469,13 +469,13 @@ fn group_orders_answer_what_find_path_answers() {
     let mut rng = Rng::new(0x6E0F_0E0E);
     let mut ok = 0;
     let mut codes = std::collections::HashSet::new();
-    let mut uniform_cases = 0;
+    let mut uniform_ok = 0;
     for case in 0..500 {
         let mut map = generated_map(&mut rng, case, 22);
-        if case % 2 == 0 {
-            // Every terrain at one multiplier: the group order is one jump-point search.
+        // Every terrain at one multiplier: the group order is one jump-point search.
+        let uniform = case % 2 == 0;
+        if uniform {
             map.set_profile(uniform_profile(&mut rng, "unit")).unwrap();
-            uniform_cases += 1;
         }
         let size = if case % 25 == 0 {
             *rng.pick(&[0, -3, 300])
@@ -519,13 +519,17 @@ fn group_orders_answer_what_find_path_answers() {
                     reference_total_cost(&rules, &result.path)
                 );
                 ok += 1;
+                uniform_ok += usize::from(uniform);
             } else {
                 assert!(result.path.is_empty(), "{context}");
             }
         }
     }
     assert!(ok >= 1500, "{ok}");
-    assert_eq!(uniform_cases, 250);
+    assert!(
+        uniform_ok >= 700,
+        "{uniform_ok} paths by the jump-point search, of {ok}"
+    );
     for code in [
         PathCode::Ok,
         PathCode::InvalidAgentSize,

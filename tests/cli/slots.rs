@@ -27,22 +27,16 @@ fn slots_spread_the_group_without_overlaps() {
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     let slots = value.as_array().unwrap();
     assert_eq!(slots.len(), group.len());
-    let units: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(repository().join(UNITS)).unwrap()).unwrap();
+    let units = crossing_units();
     let size_of = |id: i64| {
-        units
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|unit| unit["id"] == id)
-            .unwrap()["size"]
+        units.iter().find(|unit| unit["id"] == id).unwrap()["size"]
             .as_i64()
             .unwrap()
     };
     let rows = crossing_rows();
     let mut covered = std::collections::HashSet::new();
     // Units outside the group keep their places.
-    for unit in units.as_array().unwrap() {
+    for unit in &units {
         if !group.contains(&unit["id"].as_i64().unwrap()) {
             let (x, y) = (
                 unit["anchor"][0].as_i64().unwrap(),
@@ -77,8 +71,16 @@ fn slots_spread_the_group_without_overlaps() {
         // Compact: every slot within a few steps of the target.
         assert!((x - 12).abs() <= 3 && (y - 12).abs() <= 3, "{value}");
     }
-    // The 2x2 goes first, onto the target.
-    assert!(covered.contains(&(12, 12)));
+    // The 2x2 (unit 7) goes first, onto the target.
+    let truck = slots.iter().find(|slot| slot["id"] == 7).unwrap();
+    let (x, y) = (
+        truck["anchor"][0].as_i64().unwrap(),
+        truck["anchor"][1].as_i64().unwrap(),
+    );
+    assert!(
+        (x..x + 2).contains(&12) && (y..y + 2).contains(&12),
+        "{truck}"
+    );
 
     // A 2x2 on the far bank cannot cross (the bridge is taken, the ford is narrow): no slot.
     let output = clearance(&[

@@ -54,7 +54,6 @@ fn answers_follow_the_units_as_they_move() {
         let mut map = random_map(&mut rng, case, 20);
         let count = rng.range(2, 9);
         let mut units = place_random_units(&mut rng, &mut map, count);
-        // Layers built before the units move must stay valid: build them now.
         let size = rng.range(1, 4);
         let profile = *rng.pick(&NAMES);
         let terrain = Reference::for_map(&map, profile, size);

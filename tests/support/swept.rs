@@ -17,7 +17,8 @@
 //! unless it lies in the start's footprint.
 //!
 //! It also lists the cells a single straight move may not sweep, for
-//! `PathMap::straight_move_blocker`. Used by `tests/smoothing.rs` and by the fuzz targets.
+//! `PathMap::straight_move_blocker`. Used by `tests/smoothing.rs`, `tests/range.rs` and the
+//! fuzz targets.
 
 use crate::units::Standing;
 use clearance_core::{AgentProfile, Cell, OtherUnits, TerrainGrid};

@@ -26,6 +26,10 @@ if ! ls addons/clearance_pathfinder/bin/*clearance_godot* >/dev/null 2>&1; then
     echo "addons/clearance_pathfinder/bin holds no library to package" >&2
     exit 1
 fi
+if ! command -v python3 >/dev/null; then
+    echo "packaging needs python3 (its zipfile module writes the zip)" >&2
+    exit 1
+fi
 mkdir -p dist
 zip="dist/clearance_pathfinder-$version.zip"
 # Python's zipfile, so that packaging needs no zip tool; entries sorted, for a stable listing.

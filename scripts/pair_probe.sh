@@ -10,6 +10,10 @@
 # PROBE_SIZE and PROBE_PROFILE pass through (see the bench). Instruction counts do not depend
 # on the machine's load; wall time does, so pause other work while it runs.
 set -euo pipefail
+if [[ $# -lt 3 ]]; then
+    echo "usage: $0 instructions|time BEFORE AFTER [MAP ...]" >&2
+    exit 2
+fi
 what="$1" before="$2" after="$3"
 shift 3
 maps=("$@")
@@ -18,6 +22,7 @@ export CLEARANCE_MOVINGAI_DIR="${CLEARANCE_MOVINGAI_DIR:-$(cd "$(dirname "$0")/.
 rounds="${ROUNDS:-3}"
 
 instructions() {
+    command -v valgrind >/dev/null || { echo "instructions: valgrind is not installed" >&2; exit 1; }
     PROBE_MAP="$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
         --toggle-collect='*query_with*' "$2" "$rounds" 2>&1 | sed -n 's/.*Collected : //p' | tr -d ,
 }

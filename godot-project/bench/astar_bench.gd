@@ -8,7 +8,7 @@ extends SceneTree
 ## jumping off and on, and ClearancePathfinder (search_mode auto) without and with landmarks,
 ## by find_path in each result format and by get_id_path (AStarGrid2D's own call). Maps with more problems than --max-queries use every k-th problem.
 ## Every path cost is checked against the published optimum. Then short trips on a 64 x 64 open
-## map: start equal to goal, and a 10-step straight query, 100,000 calls each, and the cost per
+## map: start equal to goal, a 10-step and a 60-step straight query, 100,000 calls each, and the cost per
 ## returned anchor of each result format and of get_id_path and get_point_path. Prints Markdown tables; exits 1 on any mismatch.
 
 const MovingAI := preload("res://bench/movingai.gd")

@@ -105,7 +105,7 @@ func check_search_memory() -> String:
 		await tree.process_frame
 		frames += 1
 	var held := pf.get_search_memory_bytes()
-	_expect(held > 0, "searches on both threads hold search memory")
+	_expect(held > 0, "the searches hold search memory")
 	pf.trim_search_memory()
 	# Idle workers trim when they wake, soon after the call.
 	while pf.get_search_memory_bytes() > 0 and frames < 600:

@@ -1,6 +1,6 @@
 extends RefCounted
-## What a verifier check found wrong: the checks in verify.gd and field_checks.gd write their
-## problems here, and verify.gd reads and clears them after each check.
+## What a verifier check found wrong: every check script writes its problems here (through
+## check_base.gd), and verify.gd reads and clears them after each check.
 
 var problems: Array[String] = []
 

@@ -108,6 +108,7 @@ func check_group_orders() -> String:
 				_expect(results[i].path.front() == starts[i] and results[i].path.back() == goal, label + " ends")
 			orders += 1
 		pf.free()
+	_expect(orders >= 24, "at least 24 starts compared (%d)" % orders)
 	return "%d starts" % orders
 
 

@@ -19,6 +19,8 @@ const REACH := 96
 const WALLS := [Vector2i(300, 500), Vector2i(500, 300), Vector2i(700, 500), Vector2i(500, 700)]
 
 var rng := RandomNumberGenerator.new()
+## What went wrong, for the STRESS line (a refused edit or map counts too).
+var problems: Array[String] = []
 
 
 func _initialize() -> void:
@@ -42,7 +44,7 @@ func _run() -> void:
 		var built := live.fill_rect_terrain(_wall_rect(wall), WALL if standing & 1 << wall else GROUND)
 		edit_usec.append(Time.get_ticks_usec() - started)
 		if not built:
-			push_error("the wall edit was refused")
+			problems.append("frame %d: the wall edit was refused" % frame)
 		while live.get_pending_request_count() < IN_FLIGHT:
 			var query := _query()
 			asked[live.request_path(query[0], query[1], 1, &"unit")] = [query[0], query[1], standing]
@@ -52,7 +54,6 @@ func _run() -> void:
 		await process_frame
 		waited += 1
 
-	var problems: Array[String] = []
 	if live.get_pending_request_count() > 0:
 		problems.append("%d requests still pending" % live.get_pending_request_count())
 	var replay := _pathfinder(terrain)
@@ -113,7 +114,7 @@ func _pathfinder(terrain: PackedByteArray) -> ClearancePathfinder:
 	root.add_child(pathfinder)
 	pathfinder.region = Rect2i(0, 0, SIDE, SIDE)
 	if not pathfinder.load_terrain(terrain):
-		push_error("load_terrain refused the stress map")
+		problems.append("load_terrain refused the stress map")
 	pathfinder.set_profile(&"unit", {GROUND: 1.0})
 	return pathfinder
 

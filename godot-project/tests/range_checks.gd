@@ -100,7 +100,8 @@ func check_ranges_match_find_path() -> String:
 
 ## A budget of exactly 1 + sqrt 2 includes the anchor one straight and one diagonal step away,
 ## and not two diagonals; 2.0 includes two straight steps and 1.999 does not. Turns label
-## anchors further out; the overlay draws the last range.
+## anchors further out. The overlay is switched on and a frame passes while it draws the last
+## range (what it draws is checked by eye, in the tactics demo).
 func check_boundary_and_turns() -> String:
 	var pf := _map(_rows_of(9, 9, "."), EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})

@@ -148,6 +148,9 @@ func check_partial_paths() -> String:
 	return "partial path of %d anchors" % partial.path.size()
 
 
+## `search_expansion_limit` stops a search with `SEARCH_LIMIT_REACHED`; `cache_memory_limit_mb`
+## refuses a query whose search graph would not fit with `MEMORY_LIMIT_REACHED` (a flow field
+## too), and a higher limit lets it through; a region above `max_map_cells` is refused.
 func check_limits() -> void:
 	var pf := _map(_rows_of(30, 30, "."), EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
@@ -162,6 +165,17 @@ func check_limits() -> void:
 	fresh.set_profile(&"unit", {GROUND: 1.0})
 	fresh.cache_memory_limit_mb = 1
 	_expect_eq(fresh.find_path(Vector2i(0, 0), Vector2i(29, 29), 1, &"unit").code, "OK", "900 cells fit in 1 MiB")
+	# 512 x 512 anchors: the clearance layer (a byte each) fits in 1 MiB, the search graph
+	# (over 20 bytes each) does not.
+	var large := _map(_rows_of(512, 512, "."), EIGHT_WAY)
+	large.set_profile(&"unit", {GROUND: 1.0})
+	large.cache_memory_limit_mb = 1
+	var refused := large.find_path(Vector2i(0, 0), Vector2i(500, 300), 1, &"unit")
+	_expect_eq([refused.code, refused.ok, refused.path], ["MEMORY_LIMIT_REACHED", false, []], "a graph past 1 MiB is refused")
+	_expect_eq(large.get_flow_field([Vector2i(500, 300)], 1, &"unit").get_code(), "MEMORY_LIMIT_REACHED", "a field on that graph too")
+	large.cache_memory_limit_mb = 64
+	_expect_eq(large.find_path(Vector2i(0, 0), Vector2i(500, 300), 1, &"unit").code, "OK", "64 MiB holds it")
+	large.free()
 	fresh.max_map_cells = 1000
 	var region := fresh.region
 	fresh.region = Rect2i(0, 0, 40, 40)

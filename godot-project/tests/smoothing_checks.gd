@@ -301,6 +301,7 @@ func check_steered_walks() -> String:
 				_expect(arrived, "map %d, size %d, smoothing %d: the unit from %s arrives at %s" % [map_index, size, smoothing, start, goal])
 				walks += 1
 		pf.free()
+	_expect(walks >= 100, "at least 100 walks (%d)" % walks)
 	return "%d walks, %d ticks" % [walks, ticks]
 
 

@@ -336,8 +336,6 @@ func check_arrival_slots() -> String:
 	return "%d of %d members placed round %s" % [placed, members.size(), target]
 
 
-## Every units method with arguments it must refuse: each returns its failure value, prints an
-## error, and leaves the units, the versions and the settings as they were.
 ## `request_paths_to_slots()` answers through `paths_found` with what `find_paths_to_slots()`
 ## gave when it was asked, though the outsider then moves; bad orders start nothing.
 func check_slot_requests() -> String:
@@ -368,6 +366,8 @@ func check_slot_requests() -> String:
 	return "%d members answered off the main thread" % results.size()
 
 
+## Every units method with arguments it must refuse: each returns its failure value and leaves
+## the units, the versions and the settings as they were.
 func check_bad_input() -> void:
 	var pf := _open(6, 4)
 	_expect(pf.add_unit(1, Vector2i(0, 0), 1), "unit 1")

@@ -2,9 +2,10 @@ extends SceneTree
 ## Headless verifier for the Clearance Pathfinder extension:
 ##   godot --headless --path godot-project --script res://tests/verify.gd
 ## Runs named checks, prints one line `RECEIPT {json}` listing each check and whether it passed,
-## and quits with status 1 if any failed. Expected error messages from bad-input checks are
-## printed by the extension along the way; they are part of what is being checked. The checks
-## live in one script per concern, each extending check_base.gd.
+## and quits with status 1 if any failed. The bad-input checks make the extension print error
+## messages along the way; those are expected and not matched: each such check asserts the
+## failure value and that nothing changed. The checks live in one script per concern, each
+## extending check_base.gd.
 
 const Expectations := preload("res://tests/expectations.gd")
 const RuleChecks := preload("res://tests/rule_checks.gd")

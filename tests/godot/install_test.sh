@@ -23,6 +23,7 @@ config_version=5
 
 config/name="Clearance Pathfinder install test"
 GODOT
+command -v python3 >/dev/null || { echo "FAIL: the install test needs python3 to unzip"; exit 1; }
 python3 - "$repo/$zip" "$project" <<'PY' || { echo "FAIL: cannot unzip $zip"; exit 1; }
 import sys, zipfile
 zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The Godot checks: builds the addon, runs the headless verifier (godot-project/tests/verify.gd)
-# and the demo scene in a real engine, and prints the verifier's receipt.
+# The Godot checks: builds the addon, runs the headless verifier (godot-project/tests/verify.gd),
+# the live-map stress test, the demo scene, the tactics scene and the isometric scene (smoothing
+# off and on) in a real engine, and prints the verifier's receipt.
 #
 #   GODOT=/path/to/godot tests/godot/run.sh      (or have `godot` on PATH)
 #

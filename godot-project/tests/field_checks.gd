@@ -177,6 +177,10 @@ func check_steering() -> void:
 	_expect(field.get_reached_count() > 0 and field.get_memory_bytes() > 0, "reached anchors and memory reported")
 	pf.debug_flow_field = field
 	_expect_eq(pf.debug_flow_field, field, "the overlay takes the field")
+	# A field made while the node is squashed to a line cannot place positions on its map.
+	pf.transform = Transform2D(Vector2.ZERO, Vector2(0, 2), Vector2.ZERO)
+	var squashed := pf.get_flow_field([Vector2i(8, 0)], 2, &"unit")
+	_expect_eq(squashed.get_direction_world(here), Vector2.ZERO, "zero on a field made squashed")
 	pf.free()
 
 

@@ -163,6 +163,13 @@ func check_bad_shapes() -> void:
 	_expect(not pf.match_tile_map_layer(bare), "a layer without a TileSet")
 	_expect(not pf.match_tile_map_layer(turned), "a rotated layer")
 	_expect(not pf.match_tile_map_layer(mirrored), "a mirrored layer")
+	mirrored.scale = Vector2(1, 1)
+	# Setting `scale` to 0 gives a tiny scale instead; the transform itself can be 0.
+	pf.transform = Transform2D(Vector2.ZERO, Vector2(0, 1), Vector2.ZERO)
+	_expect(not pf.match_tile_map_layer(mirrored), "a node squashed to a line")
+	pf.transform = Transform2D.IDENTITY
+	mirrored.scale = Vector2(1e38, 1e38)
+	_expect(not pf.match_tile_map_layer(mirrored), "a layer whose tiles would be infinitely wide")
 	pf.cell_shape = 7
 	pf.cell_shape = -1
 	pf.cell_shape = ClearancePathfinder.CELL_SHAPE_TILE_SET

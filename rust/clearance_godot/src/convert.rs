@@ -20,6 +20,15 @@ pub fn rect_of(region: Region) -> Rect2i {
     Rect2i::from_components(region.x, region.y, region.width, region.height)
 }
 
+/// The inverse of `transform`, if it has one: `None` for a finite transform that squashes the
+/// plane onto a line or a point (a scale of 0, say) or for one that is not finite. Godot's
+/// `affine_inverse()` asserts the former in debug builds.
+pub fn inverse_of(transform: Transform2D) -> Option<Transform2D> {
+    let determinant = transform.determinant();
+    (transform.is_finite() && determinant.is_finite() && determinant != 0.0)
+        .then(|| transform.affine_inverse())
+}
+
 /// A terrain id from a GDScript int, if it is one (0 to 255).
 pub fn terrain_id(value: i64) -> Option<TerrainId> {
     TerrainId::try_from(value).ok()

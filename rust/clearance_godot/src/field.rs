@@ -3,7 +3,7 @@
 //! cost, step and path comes from the core's `FlowField`.
 #![forbid(unsafe_code)]
 
-use crate::convert::{cell_of, vector_of};
+use crate::convert::{cell_of, inverse_of, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::{anchor_array, PathFormat, ResultKeys, ResultWriter};
 use crate::waypoints::PathSmoother;
@@ -235,7 +235,14 @@ impl ClearanceFlowField {
             return Vector2::ZERO;
         };
         let size = field.agent_size();
-        let local = self.global_transform.affine_inverse() * position;
+        let Some(to_local) = inverse_of(self.global_transform) else {
+            godot_error!(
+                "ClearanceFlowField.get_direction_world: the node's global transform when the \
+                 field was made scales to 0 or is not finite, so positions cannot be placed on it"
+            );
+            return Vector2::ZERO;
+        };
+        let local = to_local * position;
         let here = self.frame.anchor_nearest(local, size);
         if field.cost(here).is_none() {
             return Vector2::ZERO;

@@ -2,8 +2,8 @@
 //! draws its tiles.
 #![forbid(unsafe_code)]
 
-use crate::convert::{region_of, terrain_id, vector_of};
-use crate::frame::{CellShape, GridFrame, OffsetAxis, TileLayout, TileShape};
+use crate::convert::{inverse_of, region_of, terrain_id, vector_of};
+use crate::frame::{is_tile_size, CellShape, GridFrame, OffsetAxis, TileLayout, TileShape};
 use clearance_core::{Region, TerrainGrid, TerrainId};
 use godot::classes::{tile_set, TileMapLayer, TileSet};
 use godot::prelude::*;
@@ -99,7 +99,14 @@ pub fn layer_frame(node: &Gd<Node2D>, layer: &Gd<TileMapLayer>) -> Result<GridFr
     if tile_size.x < 1 || tile_size.y < 1 {
         return Err(format!("the TileSet's tile size {tile_size} is below 1"));
     }
-    let relative = node.get_global_transform().affine_inverse() * layer.get_global_transform();
+    let Some(to_node) = inverse_of(node.get_global_transform()) else {
+        return Err(
+            "this node's global transform scales to 0 or is not finite, so no layer can be \
+             placed in its space"
+                .to_owned(),
+        );
+    };
+    let relative = to_node * layer.get_global_transform();
     let (across, down) = (relative.a, relative.b);
     let aligned = across.y.abs() <= 1e-5 * across.x.abs() && down.x.abs() <= 1e-5 * down.y.abs();
     if !(relative.is_finite() && aligned && across.x > 0.0 && down.y > 0.0) {
@@ -108,9 +115,17 @@ pub fn layer_frame(node: &Gd<Node2D>, layer: &Gd<TileMapLayer>) -> Result<GridFr
              mirrors it; only moving and scaling are followed"
         ));
     }
+    let cell_size = Vector2::new(tile_size.x as f32 * across.x, tile_size.y as f32 * down.y);
+    // The `cell_size` property's rule: a huge or tiny scale can break it.
+    if !is_tile_size(cell_size) {
+        return Err(format!(
+            "the layer's scale makes its tiles {cell_size} in this node's space, not finite and \
+             above 0"
+        ));
+    }
     Ok(GridFrame {
         offset: relative.origin,
-        cell_size: Vector2::new(tile_size.x as f32 * across.x, tile_size.y as f32 * down.y),
+        cell_size,
         shape: cell_shape_of_tile_set(&tile_set),
     })
 }

@@ -31,6 +31,11 @@ pub struct GridFrame {
     pub shape: CellShape,
 }
 
+/// Whether `cell_size` can size a tile: both components finite and above 0.
+pub fn is_tile_size(cell_size: Vector2) -> bool {
+    cell_size.is_finite() && cell_size.x > 0.0 && cell_size.y > 0.0
+}
+
 /// How far round its first guess [`GridFrame::anchor_nearest`] looks. The guess inverts the
 /// layout with the stagger averaged, so it is off by less than a tile's reach through the
 /// inverse layout step, which stretches at most twofold: two cells either way suffice.

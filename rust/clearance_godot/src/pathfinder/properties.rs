@@ -16,7 +16,7 @@ use super::modes::{
 use super::ClearancePathfinder;
 use crate::convert::region_of;
 use crate::field::ClearanceFlowField;
-use crate::frame::CellShape;
+use crate::frame::{is_tile_size, CellShape};
 use crate::profile::AgentProfile;
 use clearance_core::{LandmarkPlacement, OtherUnits, MAX_LANDMARKS};
 use godot::prelude::*;
@@ -50,7 +50,7 @@ impl ClearancePathfinder {
 
     /// What `set_cell_size()` does: validates, then applies.
     pub(super) fn apply_cell_size(&mut self, cell_size: Vector2) {
-        if !(cell_size.is_finite() && cell_size.x > 0.0 && cell_size.y > 0.0) {
+        if !is_tile_size(cell_size) {
             pathfinder_error!(
                 "cell_size",
                 "both components must be finite and above 0, got {cell_size}; unchanged"

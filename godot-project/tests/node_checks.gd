@@ -176,3 +176,28 @@ func check_demo_scene() -> void:
 	_expect_eq(pf.get_profile_names(), PackedStringArray(["infantry", "vehicle"]), "names")
 	_expect_eq(pf.region, Rect2i(0, 0, 62, 32), "region from the scene")
 	owner_node.free()
+
+
+## A node packed into a scene and instanced again has every setting it was saved with: the
+## scene sets them in the order the node lists them, so a region above the default
+## `max_map_cells` loads after the raised limit it was saved with.
+func check_saved_settings() -> void:
+	var pf := ClearancePathfinder.new()
+	pf.max_map_cells = 1 << 25
+	pf.region = Rect2i(-10, 0, 5000, 4000)
+	pf.cell_size = Vector2(24, 12)
+	pf.offset = Vector2(3, -2)
+	pf.cell_shape = ClearancePathfinder.CELL_SHAPE_ISOMETRIC_DOWN
+	pf.diagonal_mode = ClearancePathfinder.DIAGONAL_MODE_NEVER
+	pf.smoothing = ClearancePathfinder.SMOOTHING_TAUT
+	pf.other_units = ClearancePathfinder.OTHER_UNITS_BLOCK
+	pf.cache_memory_limit_mb = 512
+	var scene := PackedScene.new()
+	_expect_eq(scene.pack(pf), OK, "the node packs")
+	var loaded: ClearancePathfinder = scene.instantiate()
+	var settings := func(node: ClearancePathfinder) -> Array:
+		return [node.max_map_cells, node.region, node.cell_size, node.offset, node.cell_shape,
+			node.diagonal_mode, node.smoothing, node.other_units, node.cache_memory_limit_mb]
+	_expect_eq(settings.call(loaded), settings.call(pf), "the instance has the saved settings")
+	pf.free()
+	loaded.free()

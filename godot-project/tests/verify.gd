@@ -52,6 +52,7 @@ func _initialize() -> void:
 	await _run("tile_map_layer_import_refuses_bad_layers", nodes.check_bad_import)
 	await _run("agent_profile_resources", nodes.check_resources)
 	await _run("demo_scene_profiles_load_from_resources", nodes.check_demo_scene)
+	await _run("saved_scenes_restore_every_setting", nodes.check_saved_settings)
 	await _run("generated_size_2_and_3_queries_match_reference", generated.check_generated.bind(false, 8, 15))
 	await _run("generated_weighted_queries_match_reference", generated.check_generated.bind(true, 8, 10))
 	await _run("landmark_queries_agree_with_plain_queries", generated.check_landmarks)

@@ -120,11 +120,21 @@ const DEFAULT_OTHER_UNITS_COST: f64 = 4.0;
 #[derive(GodotClass)]
 #[class(tool, base = Node2D)]
 pub struct ClearancePathfinder {
+    // Before `region`: a scene sets its saved properties in this order, and a saved region
+    // above the default limit needs the saved limit first.
+    /// Largest map accepted, in cells (1 to 268435456): `region` and
+    /// `import_tile_map_layer()` refuse anything larger with an error. The default,
+    /// 16777216, is a 4096 x 4096 map.
+    #[export(range = (1.0, 268435456.0))]
+    #[var(set = set_max_map_cells)]
+    max_map_cells: i64,
+
     /// The cells the map covers, like AStarGrid2D's `region`; the origin may be negative.
     /// Width and height must be from 1 to 32768, with at most `max_map_cells` cells (2^24
-    /// by default, never more than 2^28); anything else is refused with an error. Changing it rebuilds the map filled with `default_terrain`
-    /// (terrain edits are discarded, profiles kept; units whose anchor falls outside the new
-    /// region are removed) and emits `map_changed`.
+    /// by default, never more than 2^28); anything else is refused with an error. Changing
+    /// it rebuilds the map filled with `default_terrain` (terrain edits are discarded,
+    /// profiles kept; units whose anchor falls outside the new region are removed) and emits
+    /// `map_changed`.
     #[export]
     #[var(set = set_region)]
     region: Rect2i,
@@ -320,13 +330,6 @@ pub struct ClearancePathfinder {
     #[export(range = (1.0, 1048576.0))]
     #[var(set = set_cache_memory_limit_mb)]
     cache_memory_limit_mb: i64,
-
-    /// Largest map accepted, in cells (1 to 268435456): `region` and
-    /// `import_tile_map_layer()` refuse anything larger with an error. The default,
-    /// 16777216, is a 4096 x 4096 map.
-    #[export(range = (1.0, 268435456.0))]
-    #[var(set = set_max_map_cells)]
-    max_map_cells: i64,
 
     /// The map; shared with worker threads, which see the version current at their request.
     /// Edits copy what a running request still reads (copy on write).

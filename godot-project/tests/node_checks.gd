@@ -199,5 +199,20 @@ func check_saved_settings() -> void:
 		return [node.max_map_cells, node.region, node.cell_size, node.offset, node.cell_shape,
 			node.diagonal_mode, node.smoothing, node.other_units, node.cache_memory_limit_mb]
 	_expect_eq(settings.call(loaded), settings.call(pf), "the instance has the saved settings")
-	pf.free()
-	loaded.free()
+	# After match_tile_map_layer() on a layout AStarGrid2D has no name for, the node reads
+	# CELL_SHAPE_TILE_SET; its instance loads square, without an error, until matched again.
+	var layer := TileMapLayer.new()
+	layer.tile_set = TileSet.new()
+	layer.tile_set.tile_shape = TileSet.TILE_SHAPE_HEXAGON
+	root.add_child(layer)
+	root.add_child(pf)
+	_expect(pf.match_tile_map_layer(layer), "a hexagonal layer is matched")
+	_expect_eq(pf.cell_shape, ClearancePathfinder.CELL_SHAPE_TILE_SET, "a layout without a name")
+	_expect_eq(scene.pack(pf), OK, "the matched node packs")
+	var reloaded: ClearancePathfinder = scene.instantiate()
+	_expect_eq(reloaded.cell_shape, ClearancePathfinder.CELL_SHAPE_SQUARE, "it loads square")
+	root.add_child(reloaded)
+	_expect(reloaded.match_tile_map_layer(layer), "and is matched again")
+	_expect_eq(reloaded.cell_shape, ClearancePathfinder.CELL_SHAPE_TILE_SET, "to the layer's layout")
+	for node: Node in [pf, loaded, reloaded, layer]:
+		node.free()

@@ -155,8 +155,9 @@ pub struct ClearancePathfinder {
     /// default), `CELL_SHAPE_ISOMETRIC_RIGHT` (1) or `CELL_SHAPE_ISOMETRIC_DOWN` (2): diamonds
     /// centred where AStarGrid2D puts its points, as an isometric TileSet in the
     /// `DIAMOND_RIGHT` or `DIAMOND_DOWN` layout puts its tiles. After `match_tile_map_layer()`
-    /// it reads `CELL_SHAPE_TILE_SET` (3) for a layout AStarGrid2D has no name for; that
-    /// layout is not saved with the scene. Other values are refused with an error.
+    /// it reads `CELL_SHAPE_TILE_SET` (3) for a layout AStarGrid2D has no name for; a scene
+    /// saved then loads with the square layout until `match_tile_map_layer()` runs again.
+    /// Other values are refused with an error.
     #[export(enum = (Square = 0, IsometricRight = 1, IsometricDown = 2))]
     #[var(set = set_cell_shape)]
     cell_shape: i64,

@@ -72,9 +72,13 @@ impl ClearancePathfinder {
     }
 
     /// What `set_cell_shape()` does: validates, then applies. `CELL_SHAPE_TILE_SET` is only
-    /// accepted as it stands (a scene saved after `match_tile_map_layer()` stores it).
+    /// accepted as it stands, or ignored before the node is ready: a scene saved after
+    /// `match_tile_map_layer()` stores it, but the layout it stood for is the layer's, which
+    /// the next `match_tile_map_layer()` reads again.
     pub(super) fn apply_cell_shape(&mut self, value: i64) {
-        if value == CELL_SHAPE_TILE_SET && self.cell_shape == value {
+        if value == CELL_SHAPE_TILE_SET
+            && (self.cell_shape == value || !self.base().is_node_ready())
+        {
             return;
         }
         let Some(shape) = cell_shape_of(value) else {

@@ -9,11 +9,8 @@
 set -uo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
-godot="${GODOT:-$(command -v godot || true)}"
-if [[ -z "$godot" || ! -x "$godot" ]]; then
-    echo "no Godot engine found (set GODOT=...); install test NOT run"
-    exit 3
-fi
+source "$repo/tests/godot/engine.sh"
+find_engine "install test"
 zip="$("$repo/scripts/package_addon.sh" | tail -n 1)" || { echo "FAIL: packaging failed"; exit 1; }
 project="$(mktemp -d)"
 cat >"$project/project.godot" <<'GODOT'
@@ -30,7 +27,7 @@ zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])
 PY
 cp "$repo/tests/godot/install_check.gd" "$project/"
 engine() { timeout 600 "$godot" --headless --audio-driver Dummy --path "$project" "$@"; }
-if "$godot" --headless --help 2>/dev/null | grep -q -- '--import'; then
+if engine_imports; then
     # The first import that discovers a GDExtension may crash on exit (godot#123511): judge
     # the second.
     engine --import >"$project/import-1.log" 2>&1 || true

@@ -11,11 +11,8 @@ set -uo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 project="$repo/godot-project"
-godot="${GODOT:-$(command -v godot || true)}"
-if [[ -z "$godot" || ! -x "$godot" ]]; then
-    echo "no Godot engine found (set GODOT=...); Godot checks NOT run"
-    exit 3
-fi
+source "$repo/tests/godot/engine.sh"
+find_engine "Godot checks"
 echo "engine: $godot ($("$godot" --headless --version 2>/dev/null | tail -n 1))"
 
 "$repo/scripts/build_addon.sh" || { echo "FAIL: the addon did not build"; exit 1; }
@@ -50,7 +47,7 @@ run() {
     return $status
 }
 
-if "$godot" --headless --help 2>/dev/null | grep -q -- '--import'; then
+if engine_imports; then
     # An editor build imports the project first (icons, script class cache). The first import
     # of a fresh project can crash on exit (godot#123511, godot#111048): ignore its status.
     timeout 600 "$godot" --headless --path "$project" --import >"$logs/import-1.log" 2>&1 || true

@@ -264,7 +264,7 @@ fn builds_on_several_threads_equal_one_thread_and_report_progress() {
         single.set_landmarks(placement.clone()).unwrap();
         for profile in PROFILES {
             let alone = single.bake_landmarks(profile);
-            for threads in [2, 3, 5] {
+            for threads in [2, 3, 5, usize::MAX] {
                 let mut several = PathMap::new(grid.clone()).with_movement(map.movement());
                 for name in PROFILES {
                     several

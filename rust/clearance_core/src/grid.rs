@@ -256,8 +256,17 @@ impl TerrainGrid {
         Some(row * self.width() + column)
     }
 
-    /// The cell stored at `index` (which must be below the cell count).
+    /// The cell stored at `index`, the inverse of [`index_of`](Self::index_of).
+    ///
+    /// # Panics
+    ///
+    /// If `index` is not below the cell count, as indexing a slice past its end does.
     pub fn cell_at(&self, index: usize) -> Cell {
+        assert!(
+            index < self.cells.len(),
+            "cell index {index} is past the grid's {} cells",
+            self.cells.len()
+        );
         let width = self.width();
         Cell::new(
             self.region.x + (index % width) as i32,
@@ -266,16 +275,11 @@ impl TerrainGrid {
     }
 
     /// The cells stored at `path`'s indices, a walk of single steps (straight or diagonal)
-    /// such as a search returns. Only the first index is divided by the width: on a map at
-    /// least 3 cells wide the index difference of a step tells its direction, since
-    /// `±1`, `±width` and `±width ± 1` are then all distinct.
-    pub fn cells_along(&self, path: &[usize]) -> Vec<Cell> {
-        self.cells_along_with(path, |_, _| {})
-    }
-
-    /// [`cells_along`](Self::cells_along), calling `on_step(entered, straight)` for each step
-    /// in order with the index it enters and whether it is straight, so that a caller weighing
-    /// the steps needs no second pass.
+    /// such as a search returns, calling `on_step(entered, straight)` for each step in order
+    /// with the index it enters and whether it is straight, so that a caller weighing the
+    /// steps needs no second pass. Only the first index is divided by the width: on a map at
+    /// least 3 cells wide the index difference of a step tells its direction, since `±1`,
+    /// `±width` and `±width ± 1` are then all distinct.
     pub(crate) fn cells_along_with(
         &self,
         path: &[usize],
@@ -504,9 +508,10 @@ impl Window {
 mod tests {
     use super::*;
 
-    /// `cells_along_with` calls its step hook once per step, in order, with the index entered
-    /// and whether the step is straight as the cells' coordinates say, on every width from 1
-    /// (where index differences are ambiguous and coordinates are compared instead) up.
+    /// `cells_along_with` gives the cells at the walk's indices and calls its step hook once
+    /// per step, in order, with the index entered and whether the step is straight as the
+    /// cells' coordinates say, on every width from 1 (where index differences are ambiguous
+    /// and coordinates are compared instead) up; an empty walk has no cells.
     #[test]
     fn each_step_is_reported_with_its_kind() {
         let mut rng = crate::test_rng::TestRng(0x5eed);
@@ -539,7 +544,17 @@ mod tests {
                 })
                 .collect();
             assert_eq!(steps, expected, "width {width}");
-            assert_eq!(cells, grid.cells_along(&walk), "width {width}");
+            let at: Vec<Cell> = walk.iter().map(|&index| grid.cell_at(index)).collect();
+            assert_eq!(cells, at, "width {width}");
+            assert!(grid.cells_along_with(&[], |_, _| {}).is_empty());
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "cell index 6 is past the grid's 6 cells")]
+    fn a_cell_index_past_the_grid_is_refused_with_its_reason() {
+        let grid = TerrainGrid::new(Region::new(0, i32::MAX - 2, 3, 2), 0).unwrap();
+        assert_eq!(grid.cell_at(5), Cell::new(2, i32::MAX - 1));
+        grid.cell_at(6);
     }
 }

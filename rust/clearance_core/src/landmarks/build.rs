@@ -149,16 +149,31 @@ impl Shared<'_> {
             let mut table = target.table.lock().unwrap_or_else(PoisonError::into_inner);
             let mut pages: Vec<&mut [u32]> = table.pages_mut().collect();
             let share = pages.len().div_ceil(threads.max(1)).max(1);
+            // The parts wait in a queue that every thread, the calling one too, takes from, so
+            // a helper the system refuses to start leaves no part unwritten.
+            let mut parts = Vec::new();
+            let mut first_page = 0;
+            while !pages.is_empty() {
+                let rest = pages.split_off(share.min(pages.len()));
+                let part = std::mem::replace(&mut pages, rest);
+                let first_anchor = first_page * PAGE_LEN / self.stride;
+                first_page += part.len();
+                parts.push((first_anchor, part));
+            }
+            let parts = Mutex::new(parts);
+            let write = || loop {
+                let next = parts.lock().unwrap_or_else(PoisonError::into_inner).pop();
+                let Some((first_anchor, part)) = next else {
+                    return;
+                };
+                write_columns(part, first_anchor, self.stride, &group);
+            };
             std::thread::scope(|scope| {
-                let mut first_page = 0;
-                while !pages.is_empty() {
-                    let rest = pages.split_off(share.min(pages.len()));
-                    let part = std::mem::replace(&mut pages, rest);
-                    let first_anchor = first_page * PAGE_LEN / self.stride;
-                    first_page += part.len();
-                    let (stride, group) = (self.stride, &group);
-                    scope.spawn(move || write_columns(part, first_anchor, stride, group));
+                for _ in 1..threads {
+                    // A refused helper is no loss: the others and the calling thread write.
+                    let _ = std::thread::Builder::new().spawn_scoped(scope, write);
                 }
+                write();
             });
         }
     }
@@ -175,9 +190,14 @@ impl Shared<'_> {
     }
 }
 
+/// The most threads a build uses: past the cores of any machine this runs on, more threads
+/// only wait for each other, and a count from a caller's bug must not try to start millions.
+pub(crate) const MAX_BUILD_THREADS: usize = 64;
+
 impl LandmarkTable {
     /// Builds the table on `graph`, the size-1 graph of a profile, on `threads` threads (the
-    /// calling one among them; 0 counts as 1), reporting to `progress`. Distances are in the
+    /// calling one among them; 0 counts as 1, and a count above [`MAX_BUILD_THREADS`] as
+    /// that), reporting to `progress`. Distances are in the
     /// graph's cost units (see `AnchorGraph::cost_unit`), which every size of the profile
     /// shares. Returns `None` if no landmark can be placed, if every step is free, or if some
     /// distance does not fit the 32-bit storage (only on maps with paths of millions of steps).
@@ -189,6 +209,7 @@ impl LandmarkTable {
         threads: usize,
         progress: LandmarkProgressFn,
     ) -> Option<Self> {
+        let threads = threads.clamp(1, MAX_BUILD_THREADS);
         if graph.min_multiplier == 0 && matches!(graph.entry, EntryCosts::Uniform(_)) {
             return None; // every step is free: distances are all 0 and bound nothing
         }
@@ -234,14 +255,21 @@ impl LandmarkTable {
         let (sender, receiver) = channel();
         let receiver = Mutex::new(receiver);
         let landmarks = std::thread::scope(|scope| {
-            for _ in 1..threads.max(1) {
-                scope.spawn(|| shared.work(&receiver));
-            }
+            // A helper the system refuses to start is one fewer; without any, the calling
+            // thread runs every task itself.
+            let helpers = (1..threads)
+                .filter(|_| {
+                    let helper = || shared.work(&receiver);
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, helper)
+                        .is_ok()
+                })
+                .count();
             let landmarks = match placement {
                 LandmarkPlacement::Farthest(count) => {
                     // Alone, the calling thread runs each task at once rather than queue
                     // columns it would store only after the last sweep.
-                    let dispatch = |task: Task| match threads > 1 {
+                    let dispatch = |task: Task| match helpers > 0 {
                         true => sender.send(task).expect("the calling thread receives too"),
                         false => shared.run(task),
                     };

@@ -71,7 +71,7 @@ impl PathMap {
     }
 
     /// [`bake_landmarks`](Self::bake_landmarks) on `threads` threads (the calling one among
-    /// them; 0 counts as 1), reporting how far the build has come to `progress` (from any of
+    /// them; 0 counts as 1, and a count above 64 as 64, so any `usize` is safe), reporting how far the build has come to `progress` (from any of
     /// those threads; nothing is reported if the table is already built). The table is the
     /// same for every thread count.
     ///

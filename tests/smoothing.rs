@@ -8,7 +8,7 @@
 
 use clearance_core::{
     AgentProfile, Cell, Movement, OtherUnits, PathMap, PathQuery, PathResult, SearchMode,
-    Smoothing, SmoothingError, TerrainGrid,
+    Smoothing, SmoothingError, TerrainGrid, UnitCost,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
@@ -98,7 +98,7 @@ fn every_segment_keeps_the_rules_and_no_waypoint_can_be_dropped_on_generated_map
             let rule = match rng.range(0, 3) {
                 0 => OtherUnits::Ignore,
                 1 => OtherUnits::Block,
-                _ => OtherUnits::Cost(*rng.pick(&UNIT_COSTS)),
+                _ => OtherUnits::Cost(UnitCost::from_fixed(*rng.pick(&UNIT_COSTS)).unwrap()),
             };
             let ids: Vec<i64> = units.iter().map(|unit| unit.id).collect();
             let exempt: Vec<i64> = ids.iter().copied().filter(|_| rng.chance(15)).collect();
@@ -185,7 +185,7 @@ fn straight_moves_are_stopped_exactly_where_the_checker_says() {
             let rule = match rng.range(0, 3) {
                 0 => OtherUnits::Ignore,
                 1 => OtherUnits::Block,
-                _ => OtherUnits::Cost(*rng.pick(&UNIT_COSTS)),
+                _ => OtherUnits::Cost(UnitCost::from_fixed(*rng.pick(&UNIT_COSTS)).unwrap()),
             };
             let exempt: Vec<i64> = (units.iter().map(|unit| unit.id))
                 .filter(|_| rng.chance(20))
@@ -509,7 +509,7 @@ fn smoothing_a_path_refuses_what_is_not_a_path() {
     // Under the cost rule the line passes, and a shortcut may cross the unit's cell only
     // where the path it replaces does.
     assert_eq!(
-        smooth(&line, 1, "unit", OtherUnits::Cost(4000), &[]),
+        smooth(&line, 1, "unit", OtherUnits::cost(4.0).unwrap(), &[]),
         Ok(cells(&[(0, 0), (5, 0)]))
     );
     // Passing the unit diagonally is refused when units block.
@@ -523,7 +523,7 @@ fn smoothing_a_path_refuses_what_is_not_a_path() {
     let around = cells(&[(3, 0), (3, 1), (4, 1), (5, 1), (5, 0)]);
     let bends = cells(&[(3, 0), (3, 1), (5, 1), (5, 0)]);
     assert_eq!(
-        smooth(&around, 1, "unit", OtherUnits::Cost(4000), &[]),
+        smooth(&around, 1, "unit", OtherUnits::cost(4.0).unwrap(), &[]),
         Ok(bends.clone())
     );
     assert_eq!(

@@ -313,9 +313,22 @@ fn invalid_cost_rules_are_refused() {
             other => panic!("{value}: {other:?}"),
         }
     }
-    assert_eq!(OtherUnits::cost(0.0), Ok(OtherUnits::Cost(0)));
-    assert_eq!(OtherUnits::cost(10_000.0), Ok(OtherUnits::Cost(10_000_000)));
-    assert_eq!(OtherUnits::cost(0.0625), Ok(OtherUnits::Cost(63)));
+    let fixed = |multiplier: f64| match OtherUnits::cost(multiplier) {
+        Ok(OtherUnits::Cost(cost)) => Some(cost.fixed()),
+        _ => None,
+    };
+    assert_eq!(fixed(0.0), Some(0));
+    assert_eq!(fixed(10_000.0), Some(10_000_000));
+    assert_eq!(fixed(0.0625), Some(63));
+    // A fixed-point value is held to the same bound.
+    assert_eq!(
+        UnitCost::from_fixed(10_000_000).map(OtherUnits::Cost),
+        OtherUnits::cost(10_000.0)
+    );
+    assert!(matches!(
+        UnitCost::from_fixed(10_000_001),
+        Err(UnitError::InvalidMultiplier { .. })
+    ));
     for name in [
         "", "Block", "cost", "cost:", "cost:x", "cost:-1", "cost:NaN", "ignore ",
     ] {

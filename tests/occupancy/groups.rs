@@ -24,8 +24,8 @@ fn batches_with_units_answer_as_single_queries() {
                 .other_units(*rng.pick(&[
                     OtherUnits::Ignore,
                     OtherUnits::Block,
-                    OtherUnits::Cost(2500),
-                    OtherUnits::Cost(0),
+                    OtherUnits::cost(2.5).unwrap(),
+                    OtherUnits::cost(0.0).unwrap(),
                 ]))
                 .exempt_units(rng.pick::<Vec<i64>>(&exempt_lists))
                 .allow_partial_path(rng.chance(40))

@@ -11,7 +11,7 @@
 
 use clearance_core::{
     AgentProfile, Cell, FlowFieldOptions, Movement, OtherUnits, PathCode, PathMap, PathQuery,
-    PathResult, Region, SearchMode, StepWeights, TerrainGrid, Unit, UnitError,
+    PathResult, Region, SearchMode, StepWeights, TerrainGrid, Unit, UnitCost, UnitError,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{

@@ -8,7 +8,7 @@
 //!    (none on a problem's start or goal), `auto` search with stored rays: the mean query
 //!    time with `OtherUnits::Block` against the same queries with `OtherUnits::Ignore`, the
 //!    two alternating round by round; the same with each query naming a moving unit (one
-//!    unit exempt, as a unit's own plan has it); and the same with `OtherUnits::Cost(4)`.
+//!    unit exempt, as a unit's own plan has it); and the same with `OtherUnits::cost(4.0)`.
 //!    Then all of it again with 16 landmarks baked (`UNITS_BENCH_LANDMARKS=N` for another
 //!    count, `0` to skip), each ratio against `Ignore` with the same landmarks.
 //! 3. Arrival slots for 200 units of sizes 1 to 3 (box-selected: starts within a 48 x 48 box)

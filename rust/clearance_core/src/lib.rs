@@ -88,7 +88,7 @@ pub use landmarks::{
 };
 pub use map::{PathMap, SlotPath, SlotPathOptions, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT};
 pub use movement::Movement;
-pub use occupancy::{Occupancy, OtherUnits, Unit, UnitId};
+pub use occupancy::{Occupancy, OtherUnits, Unit, UnitCost, UnitId};
 pub use paged::{PagedVec, PAGE_BITS, PAGE_LEN};
 pub use profile::AgentProfile;
 pub use query::{PathQuery, SearchMode};

@@ -59,9 +59,56 @@ pub enum OtherUnits {
     Ignore,
     /// Anchors whose footprint overlaps another unit's are illegal.
     Block,
-    /// Cells under another unit count with at least this fixed-point multiplier (see
-    /// [`MULTIPLIER_SCALE`]); build it with [`OtherUnits::cost`].
-    Cost(u32),
+    /// Cells under another unit count with at least this multiplier; build it with
+    /// [`OtherUnits::cost`].
+    Cost(UnitCost),
+}
+
+/// The multiplier cells under other units count with at least, under [`OtherUnits::Cost`]:
+/// from 0 to [`MAX_MULTIPLIER`], kept in fixed point (see [`MULTIPLIER_SCALE`]) as profile
+/// multipliers are. Only [`OtherUnits::cost`] makes one, so every search can rely on its
+/// bound (the costs of the longest paths fit 64 bits only with it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitCost(u32);
+
+impl UnitCost {
+    /// The multiplier whose fixed-point value is `fixed` (1.0 is [`MULTIPLIER_SCALE`]); an
+    /// error above [`MAX_MULTIPLIER`].
+    ///
+    /// ```
+    /// use clearance_core::{OtherUnits, UnitCost};
+    /// assert_eq!(UnitCost::from_fixed(4000).map(OtherUnits::Cost), OtherUnits::cost(4.0));
+    /// assert!(UnitCost::from_fixed(u32::MAX).is_err());
+    /// ```
+    pub fn from_fixed(fixed: u32) -> Result<UnitCost, UnitError> {
+        let multiplier = f64::from(fixed) / f64::from(MULTIPLIER_SCALE);
+        match multiplier <= MAX_MULTIPLIER {
+            true => Ok(UnitCost(fixed)),
+            false => Err(UnitError::InvalidMultiplier { value: multiplier }),
+        }
+    }
+
+    /// The multiplier in fixed point: 1.0 is [`MULTIPLIER_SCALE`].
+    ///
+    /// ```
+    /// use clearance_core::OtherUnits;
+    /// let Ok(OtherUnits::Cost(cost)) = OtherUnits::cost(2.5) else { unreachable!() };
+    /// assert_eq!(cost.fixed(), 2500);
+    /// ```
+    pub fn fixed(self) -> u32 {
+        self.0
+    }
+
+    /// The multiplier, as it was given rounded to 1/1000.
+    pub fn multiplier(self) -> f64 {
+        f64::from(self.0) / f64::from(MULTIPLIER_SCALE)
+    }
+}
+
+impl From<UnitCost> for u64 {
+    fn from(cost: UnitCost) -> u64 {
+        u64::from(cost.0)
+    }
 }
 
 impl OtherUnits {
@@ -70,7 +117,7 @@ impl OtherUnits {
     ///
     /// ```
     /// use clearance_core::OtherUnits;
-    /// assert_eq!(OtherUnits::cost(4.0), Ok(OtherUnits::Cost(4000)));
+    /// assert_eq!(OtherUnits::cost(4.0).unwrap().name(), "cost:4");
     /// assert!(OtherUnits::cost(f64::NAN).is_err());
     /// assert!(OtherUnits::cost(-1.0).is_err());
     /// ```
@@ -78,9 +125,9 @@ impl OtherUnits {
         if !multiplier.is_finite() || !(0.0..=MAX_MULTIPLIER).contains(&multiplier) {
             return Err(UnitError::InvalidMultiplier { value: multiplier });
         }
-        Ok(OtherUnits::Cost(
+        Ok(OtherUnits::Cost(UnitCost(
             (multiplier * f64::from(MULTIPLIER_SCALE)).round() as u32,
-        ))
+        )))
     }
 
     /// The rule's stable name, as the CLI spells it: `ignore`, `block`, or `cost:M`.
@@ -96,9 +143,7 @@ impl OtherUnits {
         match self {
             OtherUnits::Ignore => "ignore".to_owned(),
             OtherUnits::Block => "block".to_owned(),
-            OtherUnits::Cost(fixed) => {
-                format!("cost:{}", f64::from(*fixed) / f64::from(MULTIPLIER_SCALE))
-            }
+            OtherUnits::Cost(cost) => format!("cost:{}", cost.multiplier()),
         }
     }
 

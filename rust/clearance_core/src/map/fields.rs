@@ -116,7 +116,7 @@ impl PathMap {
             version: self.version,
             units_version: counted.is_some().then_some(self.units_version),
             units_multiplier: match options.other_units {
-                OtherUnits::Cost(multiplier) if counted.is_some() => Some(multiplier),
+                OtherUnits::Cost(cost) if counted.is_some() => Some(cost.fixed()),
                 _ => None,
             },
         };

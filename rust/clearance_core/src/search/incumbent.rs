@@ -86,7 +86,7 @@ impl Incumbent {
         // A search under `Cost` counts in a finer unit (`search/mod.rs`); `Block`, in the
         // graph's.
         let unit = match rule {
-            OtherUnits::Cost(multiplier) => UnitCostScale::new(graph.cost_unit, multiplier).unit,
+            OtherUnits::Cost(cost) => UnitCostScale::new(graph.cost_unit, cost.fixed()).unit,
             _ => graph.cost_unit,
         };
         Incumbent {

@@ -241,9 +241,9 @@ pub(crate) fn search(
     let jump = (options.algorithm == Algorithm::Jump).then_some(movement);
     let units_cost = match options.units {
         Some(UnitsInSearch {
-            rule: OtherUnits::Cost(multiplier),
+            rule: OtherUnits::Cost(cost),
             ..
-        }) => Some(UnitCostScale::new(graph.cost_unit, multiplier)),
+        }) => Some(UnitCostScale::new(graph.cost_unit, cost.fixed())),
         _ => None,
     };
     let unit = units_cost.map_or(graph.cost_unit, |scale| scale.unit);
@@ -324,9 +324,9 @@ fn search_guided<H: Heuristic>(
         None => search_with(scratch, graph, &problem, jump, &goal_stop),
         Some(UnitsInSearch {
             view,
-            rule: OtherUnits::Cost(multiplier),
+            rule: OtherUnits::Cost(cost),
         }) => {
-            let scale = UnitCostScale::new(graph.cost_unit, multiplier);
+            let scale = UnitCostScale::new(graph.cost_unit, cost.fixed());
             let scaled = Scaled {
                 inner: heuristic,
                 factor: scale.scale,

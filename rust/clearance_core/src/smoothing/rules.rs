@@ -124,7 +124,7 @@ impl<'a> CellRules<'a> {
     fn refusing_units(&self, bound: u32) -> Option<(&'a UnitsView, Option<(i64, i64)>)> {
         let units = self.units?;
         match units.rule {
-            OtherUnits::Cost(multiplier) => (multiplier > bound).then_some((units.cells, None)),
+            OtherUnits::Cost(cost) => (cost.fixed() > bound).then_some((units.cells, None)),
             _ => Some((units.cells, Some(self.start))),
         }
     }
@@ -144,7 +144,7 @@ impl<'a> CellRules<'a> {
             return terrain;
         }
         match units.rule {
-            OtherUnits::Cost(multiplier) => terrain.max(multiplier),
+            OtherUnits::Cost(cost) => terrain.max(cost.fixed()),
             _ if self.in_start_footprint(x, y) => terrain,
             _ => FORBIDDEN,
         }
@@ -190,6 +190,7 @@ impl<'a> CellRules<'a> {
 mod tests {
     use super::super::sweep::{all_swept, sweeps_cell};
     use super::*;
+    use crate::occupancy::UnitCost;
     use crate::test_rng::TestRng;
 
     #[test]
@@ -223,8 +224,8 @@ mod tests {
             let rule = match round % 4 {
                 0 => OtherUnits::Ignore,
                 1 => OtherUnits::Block,
-                2 => OtherUnits::Cost(levels[1]),
-                _ => OtherUnits::Cost(levels[2] + 1),
+                2 => OtherUnits::Cost(UnitCost::from_fixed(levels[1]).unwrap()),
+                _ => OtherUnits::Cost(UnitCost::from_fixed(levels[2] + 1).unwrap()),
             };
             for _ in 0..300 {
                 let size = 1 + rng.below(3);

@@ -258,7 +258,7 @@ mod tests {
         );
         assert_eq!(
             other_units_of(OTHER_UNITS_COST, 4.0),
-            Some(OtherUnits::Cost(4000))
+            OtherUnits::cost(4.0).ok()
         );
         assert_eq!(other_units_of(OTHER_UNITS_COST, f64::NAN), None);
         assert_eq!(other_units_of(OTHER_UNITS_COST, -0.5), None);

@@ -28,12 +28,12 @@ pub(crate) fn graph_with_units(
                 graph.moves.set(anchor, view.unblocked_mask(anchor, mask));
             }
         }
-        OtherUnits::Cost(multiplier) => {
+        OtherUnits::Cost(cost) => {
             let UnitCostScale {
                 unit,
                 scale,
                 multiplier: units_multiplier,
-            } = UnitCostScale::new(terrain.cost_unit, multiplier);
+            } = UnitCostScale::new(terrain.cost_unit, cost.fixed());
             let entry: PagedVec<u32> = (0..terrain.moves.len())
                 .map(|anchor| {
                     let own = u64::from(match &terrain.entry {

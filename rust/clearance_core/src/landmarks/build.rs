@@ -197,9 +197,8 @@ pub(crate) const MAX_BUILD_THREADS: usize = 64;
 impl LandmarkTable {
     /// Builds the table on `graph`, the size-1 graph of a profile, on `threads` threads (the
     /// calling one among them; 0 counts as 1, and a count above [`MAX_BUILD_THREADS`] as
-    /// that), reporting to `progress`. Distances are in the
-    /// graph's cost units (see `AnchorGraph::cost_unit`), which every size of the profile
-    /// shares. Returns `None` if no landmark can be placed, if every step is free, or if some
+    /// that), reporting to `progress`. Distances are in the graph's cost units (see
+    /// `AnchorGraph::cost_unit`), which every size of the profile shares. Returns `None` if no landmark can be placed, if every step is free, or if some
     /// distance does not fit the 32-bit storage (only on maps with paths of millions of steps).
     pub fn build(
         graph: &AnchorGraph,

@@ -66,8 +66,9 @@ pub enum OtherUnits {
 
 /// The multiplier cells under other units count with at least, under [`OtherUnits::Cost`]:
 /// from 0 to [`MAX_MULTIPLIER`], kept in fixed point (see [`MULTIPLIER_SCALE`]) as profile
-/// multipliers are. Only [`OtherUnits::cost`] makes one, so every search can rely on its
-/// bound (the costs of the longest paths fit 64 bits only with it).
+/// multipliers are. Only [`OtherUnits::cost`] and [`UnitCost::from_fixed`] make one, and
+/// both check the bound, so every search can rely on it (the costs of the longest paths fit
+/// 64 bits only with it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnitCost(u32);
 
@@ -82,9 +83,10 @@ impl UnitCost {
     /// ```
     pub fn from_fixed(fixed: u32) -> Result<UnitCost, UnitError> {
         let multiplier = f64::from(fixed) / f64::from(MULTIPLIER_SCALE);
-        match multiplier <= MAX_MULTIPLIER {
-            true => Ok(UnitCost(fixed)),
-            false => Err(UnitError::InvalidMultiplier { value: multiplier }),
+        if multiplier <= MAX_MULTIPLIER {
+            Ok(UnitCost(fixed))
+        } else {
+            Err(UnitError::InvalidMultiplier { value: multiplier })
         }
     }
 

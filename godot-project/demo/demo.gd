@@ -119,7 +119,7 @@ func _ready() -> void:
 	var starts: Array[Vector2i] = [Vector2i(3, 3), Vector2i(23, 14), Vector2i(21, 10), Vector2i(20, 27),
 		Vector2i(5, 9), Vector2i(2, 16)]
 	pathfinder.other_units = ClearancePathfinder.OTHER_UNITS_BLOCK
-	for i in units.size():
+	for i: int in units.size():
 		var unit := units[i]
 		unit.anchor = starts[i]
 		unit.position = pathfinder.to_global(pathfinder.footprint_center(unit.anchor, unit.agent_size))
@@ -139,7 +139,7 @@ func _ready() -> void:
 
 
 func _process(delta: float) -> void:
-	for unit in units:
+	for unit: Unit in units:
 		var budget := SPEED * delta
 		while budget > 0.0 and not unit.points.is_empty():
 			var step := unit.position.distance_to(unit.points[0])
@@ -155,7 +155,7 @@ func _process(delta: float) -> void:
 	overlay.queue_redraw()
 	frame += 1
 	if scripted_edits and frame == 5:
-		for cell in [Vector2i(33, 6), Vector2i(33, 7)]:
+		for cell: Vector2i in [Vector2i(33, 6), Vector2i(33, 7)]:
 			_toggle_wall(cell)
 	if scripted_group_order and frame == 3:
 		_select_box(Rect2(-1e6, -1e6, 2e6, 2e6))
@@ -201,7 +201,7 @@ func _unhandled_input(event: InputEvent) -> void:
 		if drag_from.distance_to(target) > DRAG_THRESHOLD:
 			_select_box(Rect2(drag_from, Vector2.ZERO).expand(target))
 			return
-		for i in units.size():
+		for i: int in units.size():
 			if _body(units[i]).has_point(target):
 				_select([i])
 				return
@@ -217,7 +217,7 @@ func _select(indices: Array[int]) -> void:
 ## Selects the units whose bodies touch `box` (keeps the selection if there are none).
 func _select_box(box: Rect2) -> void:
 	var inside: Array[int] = []
-	for i in units.size():
+	for i: int in units.size():
 		if box.intersects(_body(units[i])):
 			inside.append(i)
 	if not inside.is_empty():
@@ -239,7 +239,7 @@ func _order_selected(target: Vector2) -> void:
 	var began := Time.get_ticks_usec()
 	var members: Array[Dictionary] = []
 	var group := PackedInt64Array()
-	for i in selected:
+	for i: int in selected:
 		var unit := units[i]
 		members.append({"id": unit.id, "anchor": unit.anchor, "agent_size": unit.agent_size, "profile": unit.profile})
 		group.append(unit.id)
@@ -248,7 +248,7 @@ func _order_selected(target: Vector2) -> void:
 	var arrived := 0
 	var anchors := 0
 	var followed := 0
-	for j in orders.size():
+	for j: int in orders.size():
 		var unit := units[selected[j]]
 		var order := orders[j]
 		unit.request = 0
@@ -278,7 +278,7 @@ func _order_selected(target: Vector2) -> void:
 ## Moves every unit whose nearest anchor changed on the occupancy layer, in one batch.
 func _update_occupancy() -> void:
 	var moves := {}
-	for unit in units:
+	for unit: Unit in units:
 		var anchor := _anchor_at(unit.position, unit.agent_size)
 		if anchor != unit.anchor:
 			unit.anchor = anchor
@@ -292,7 +292,7 @@ func _update_occupancy() -> void:
 ## BLOCKED_RETRY_MS.
 func _replan_blocked() -> void:
 	var now := Time.get_ticks_msec()
-	for unit in units:
+	for unit: Unit in units:
 		if unit.points.is_empty() or unit.request != 0 or now < unit.retry_at:
 			continue
 		var in_the_way := _unit_in_the_way(unit)
@@ -312,11 +312,11 @@ func _replan_blocked() -> void:
 func _unit_in_the_way(unit: Unit) -> int:
 	var heading := (unit.points[0] - unit.position).normalized()
 	var ahead: Array[Vector2i] = [_anchor_at(unit.position + heading * pathfinder.cell_size.x, unit.agent_size)]
-	for point in unit.points.slice(0, 2):
+	for point: Vector2 in unit.points.slice(0, 2):
 		ahead.append(_anchor_at(point, unit.agent_size))
 	var exempt := unit.group.duplicate()
 	exempt.append(unit.id)
-	for anchor in ahead:
+	for anchor: Vector2i in ahead:
 		if anchor != unit.anchor:
 			var ids := pathfinder.get_units_at(anchor, unit.agent_size, exempt)
 			if not ids.is_empty():
@@ -415,7 +415,7 @@ func _toggle_wall(cell: Vector2i) -> void:
 ## units outside its group; a goal cut off by the edit gives a partial path, as close as the
 ## unit can get.
 func _replan_all(_rect: Rect2i) -> void:
-	for unit in units:
+	for unit: Unit in units:
 		if unit.has_goal and not unit.points.is_empty():
 			unit.replan_reason = "after an edit"
 			unit.request = pathfinder.request_path(unit.anchor, unit.goal, unit.agent_size, unit.profile,
@@ -423,7 +423,7 @@ func _replan_all(_rect: Rect2i) -> void:
 
 
 func _on_path_found(id: int, result: Dictionary) -> void:
-	for unit in units:
+	for unit: Unit in units:
 		if unit.request != id:
 			continue
 		unit.request = 0
@@ -440,7 +440,7 @@ func _on_path_found(id: int, result: Dictionary) -> void:
 
 func _update_status() -> void:
 	var lines := PackedStringArray()
-	for i in units.size():
+	for i: int in units.size():
 		var unit := units[i]
 		lines.append("%s %d %s (%dx%d %s): %s" % [
 			">" if selected.has(i) else " ", i + 1, unit.title, unit.agent_size, unit.agent_size,
@@ -469,8 +469,8 @@ func _body(unit: Unit) -> Rect2:
 func _draw() -> void:
 	var region := pathfinder.region
 	var data := pathfinder.get_terrain_data()
-	for y in region.size.y:
-		for x in region.size.x:
+	for y: int in region.size.y:
+		for x: int in region.size.x:
 			var cell := region.position + Vector2i(x, y)
 			var corner := pathfinder.cell_to_local(cell) - pathfinder.cell_size / 2.0
 			var colour := TERRAIN_COLOURS[data[y * region.size.x + x]]
@@ -479,10 +479,10 @@ func _draw() -> void:
 
 func _draw_overlay() -> void:
 	var font := ThemeDB.fallback_font
-	for i in units.size():
+	for i: int in units.size():
 		var unit := units[i]
 		var side := pathfinder.cell_size * unit.agent_size
-		for point in unit.points:
+		for point: Vector2 in unit.points:
 			overlay.draw_rect(Rect2(point - side / 2.0, side), Color(unit.colour, 0.35), false, 1.0)
 		if not unit.points.is_empty():
 			var line := PackedVector2Array([unit.position])
@@ -517,6 +517,6 @@ func _build_terrain() -> void:
 		[Rect2i(52, 19, 1, 2), GROUND],  # the gap
 	]
 	pathfinder.fill_rect_terrain(pathfinder.region, GROUND)
-	for entry in layout:
+	for entry: Array in layout:
 		if not pathfinder.fill_rect_terrain(entry[0], entry[1]):
 			push_error("demo: bad terrain rectangle %s" % entry[0])

@@ -86,8 +86,8 @@ func _ready() -> void:
 		elif arg == "--smooth":
 			pathfinder.smoothing = ClearancePathfinder.SMOOTHING_TAUT
 	layer.tile_set = _tile_set()
-	for y in ROWS.size():
-		for x in ROWS[y].length():
+	for y: int in ROWS.size():
+		for x: int in ROWS[y].length():
 			layer.set_cell(Vector2i(x, y), 0, Vector2i(".#~".find(ROWS[y][x]), 0))
 	pathfinder.set_profile(&"walker", {GROUND: 1.0})
 	if not (pathfinder.import_tile_map_layer(layer, "terrain") and pathfinder.match_tile_map_layer(layer)):
@@ -114,9 +114,9 @@ func _tile_set() -> TileSet:
 	tile_set.set_custom_data_layer_type(0, TYPE_INT)
 	var image := Image.create_empty(TILE_SIZE.x * TILE_COLOURS.size(), TILE_SIZE.y, false, Image.FORMAT_RGBA8)
 	var half := Vector2(TILE_SIZE) / 2.0
-	for terrain in TILE_COLOURS.size():
-		for y in TILE_SIZE.y:
-			for x in TILE_SIZE.x:
+	for terrain: int in TILE_COLOURS.size():
+		for y: int in TILE_SIZE.y:
+			for x: int in TILE_SIZE.x:
 				var reach := absf(x + 0.5 - half.x) / half.x + absf(y + 0.5 - half.y) / half.y
 				if reach <= 1.0:
 					var colour := TILE_COLOURS[terrain].darkened(0.25 if reach > 0.9 else 0.0)
@@ -125,7 +125,7 @@ func _tile_set() -> TileSet:
 	atlas.texture = ImageTexture.create_from_image(image)
 	atlas.texture_region_size = TILE_SIZE
 	tile_set.add_source(atlas, 0)
-	for terrain in TILE_COLOURS.size():
+	for terrain: int in TILE_COLOURS.size():
 		atlas.create_tile(Vector2i(terrain, 0))
 		atlas.get_tile_data(Vector2i(terrain, 0), 0).set_custom_data("terrain", terrain)
 	return tile_set
@@ -139,17 +139,17 @@ func _place(unit: Unit, anchor: Vector2i) -> void:
 ## tiles' map_to_local(), in global coordinates.
 func _layer_centre(anchor: Vector2i, size: int) -> Vector2:
 	var sum := Vector2.ZERO
-	for y in size:
-		for x in size:
+	for y: int in size:
+		for x: int in size:
 			sum += layer.map_to_local(anchor + Vector2i(x, y))
 	return layer.to_global(sum / float(size * size))
 
 
 ## Every footprint centre of both sizes on the map is the layer's.
 func _check_centres() -> void:
-	for size in [1, 2]:
-		for y in ROWS.size() - size + 1:
-			for x in ROWS[0].length() - size + 1:
+	for size: int in [1, 2]:
+		for y: int in ROWS.size() - size + 1:
+			for x: int in ROWS[0].length() - size + 1:
 				var anchor := Vector2i(x, y)
 				var ours := pathfinder.to_global(pathfinder.footprint_center(anchor, size))
 				if ours.distance_to(_layer_centre(anchor, size)) > 1e-3:
@@ -230,7 +230,7 @@ func _steer(unit: Unit, budget: float) -> void:
 func _finish() -> void:
 	if problems.is_empty():
 		print("isometric: scripted walk OK (scout at %s, truck at %s; the truck walked %.0f px)" % [scout.goal, truck.goal, truck.steered])
-	for problem in problems:
+	for problem: String in problems:
 		print("isometric: FAILED: " + problem)
 	get_tree().quit(0 if problems.is_empty() else 1)
 

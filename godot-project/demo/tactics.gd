@@ -73,7 +73,7 @@ func _ready() -> void:
 		Unit.new(4, "Raider", 1, 1, &"foot", 6.0, Vector2i(27, 6)),
 		Unit.new(5, "Heavy", 1, 3, &"tracks", 7.0, Vector2i(25, 10)),
 	]
-	for unit in units:
+	for unit: Unit in units:
 		pathfinder.add_unit(unit.id, unit.anchor, unit.agent_size)
 		unit.position = _centre(unit.anchor, unit.agent_size)
 	overlay.draw.connect(_draw_overlay)
@@ -83,7 +83,7 @@ func _ready() -> void:
 
 
 func _process(delta: float) -> void:
-	for unit in units:
+	for unit: Unit in units:
 		if not unit.points.is_empty():
 			unit.position = unit.position.move_toward(unit.points[0], SPEED * delta)
 			if unit.position == unit.points[0]:
@@ -115,7 +115,7 @@ func _unhandled_input(event: InputEvent) -> void:
 func _select(unit: Unit) -> void:
 	selected = unit
 	var allies := PackedInt64Array()
-	for other in units:
+	for other: Unit in units:
 		if other.team == unit.team and other != unit:
 			allies.append(other.id)
 	area = pathfinder.get_movement_range(unit.anchor, unit.agent_size, unit.profile, unit.moves, 1, unit.id, allies)
@@ -160,7 +160,7 @@ func _end_turn() -> void:
 	selected = null
 	area = null
 	hover_points.clear()
-	for unit in units:
+	for unit: Unit in units:
 		unit.moved = false
 	_update_status()
 
@@ -179,7 +179,7 @@ func _anchor_at(at: Vector2, size: int) -> Vector2i:
 
 
 func _unit_at(at: Vector2) -> Unit:
-	for unit in units:
+	for unit: Unit in units:
 		if _body(unit).has_point(at):
 			return unit
 	return null
@@ -192,7 +192,7 @@ func _body(unit: Unit) -> Rect2:
 
 func _update_status() -> void:
 	var lines := PackedStringArray(["Turn %d: %s to play. Click a unit, then a tinted cell; Space ends the turn, Esc: main demo." % [turn, TEAM_NAMES[team]]])
-	for unit in units:
+	for unit: Unit in units:
 		lines.append("%s %s %s (%dx%d %s, %.0f points)%s" % [">" if unit == selected else " ", TEAM_NAMES[unit.team],
 			unit.title, unit.agent_size, unit.agent_size, unit.profile, unit.moves, " moved" if unit.moved else ""])
 	if area != null:
@@ -203,8 +203,8 @@ func _update_status() -> void:
 func _draw() -> void:
 	var region := pathfinder.region
 	var data := pathfinder.get_terrain_data()
-	for y in region.size.y:
-		for x in region.size.x:
+	for y: int in region.size.y:
+		for x: int in region.size.x:
 			var corner := pathfinder.cell_to_local(Vector2i(x, y)) - pathfinder.cell_size / 2.0
 			draw_rect(Rect2(pathfinder.to_global(corner), pathfinder.cell_size), TERRAIN_COLOURS[data[y * region.size.x + x]])
 
@@ -219,7 +219,7 @@ func _draw_overlay() -> void:
 	if hover_points.size() > 1:
 		overlay.draw_polyline(hover_points, Color.WHITE, 3.0)
 		overlay.draw_string(ThemeDB.fallback_font, hover_points[hover_points.size() - 1] + Vector2(8, -8), "%.2f" % hover_cost)
-	for unit in units:
+	for unit: Unit in units:
 		var body := _body(unit).grow(-3.0)
 		overlay.draw_rect(body, TEAM_COLOURS[unit.team].darkened(0.4 if unit.moved else 0.0))
 		overlay.draw_rect(body, Color.WHITE if unit == selected else Color.BLACK, false, 2.0)
@@ -242,7 +242,7 @@ func _scripted_turn() -> void:
 		for anchor: Vector2i in area.get_cells():
 			if area.get_cost(anchor) > area.get_cost(target):
 				target = anchor
-			for enemy in units:
+			for enemy: Unit in units:
 				if enemy.team != unit.team and _overlap(anchor, unit.agent_size, enemy.anchor, enemy.agent_size):
 					problems.append("%s could stop on %s, on %s" % [unit.title, anchor, enemy.title])
 		var cost := area.get_cost(target)

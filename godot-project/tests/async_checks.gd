@@ -7,7 +7,7 @@ func check_async_requests() -> String:
 	var arrived := {}
 	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
 	var asked := {}
-	for i in 6:
+	for i: int in 6:
 		var goal := Vector2i(9, i % 4)
 		var id := pf.request_path(Vector2i(0, 3), goal, 1 + i % 2, &"unit")
 		asked[id] = pf.find_path(Vector2i(0, 3), goal, 1 + i % 2, &"unit")
@@ -64,7 +64,7 @@ func check_batches() -> String:
 	pf.set_profile(&"unit", {GROUND: 1.0, SWAMP: 3.0})
 	var queries: Array = []
 	var expected: Array = []
-	for i in 40:
+	for i: int in 40:
 		var start := Vector2i(rng.randi_range(0, 9), rng.randi_range(0, 3))
 		var goal := Vector2i(rng.randi_range(-1, 10), rng.randi_range(0, 3))
 		var size := rng.randi_range(1, 2)

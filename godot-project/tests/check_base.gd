@@ -66,6 +66,6 @@ func _filled(count: int, value: int) -> PackedByteArray:
 
 func _rows_of(width: int, height: int, character: String) -> Array:
 	var rows := []
-	for y in height:
+	for y: int in height:
 		rows.append(character.repeat(width))
 	return rows

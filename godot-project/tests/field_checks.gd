@@ -15,8 +15,8 @@ func _generated_map(weighted: bool) -> Array:
 
 func _legal_anchors(reference: Reference, size: int) -> Array[Vector2i]:
 	var legal: Array[Vector2i] = []
-	for y in reference.height:
-		for x in reference.width:
+	for y: int in reference.height:
+		for x: int in reference.width:
 			if reference.legal(x, y, size):
 				legal.append(Vector2i(x, y))
 	return legal
@@ -29,7 +29,7 @@ func _legal_anchors(reference: Reference, size: int) -> Array[Vector2i]:
 func check_fields_match_reference() -> String:
 	var compared := 0
 	var unreached := 0
-	for map_index in 8:
+	for map_index: int in 8:
 		var made := _generated_map(map_index % 2 == 1)
 		var pf: ClearancePathfinder = made[0]
 		var reference: Reference = made[1]
@@ -48,7 +48,7 @@ func check_fields_match_reference() -> String:
 			continue
 		_expect(field.is_complete(), "map %d: an unbounded field is complete" % map_index)
 		_expect_eq(field.get_map_version(), pf.get_map_version(), "map %d: field version" % map_index)
-		for sample in 12:
+		for sample: int in 12:
 			var anchor := legal[rng.randi_range(0, legal.size() - 1)]
 			var label := "map %d size %d from %s to %s" % [map_index, size, anchor, goals]
 			var best := INF
@@ -84,7 +84,7 @@ func check_fields_match_reference() -> String:
 ## `find_paths_to()` gives each start what `find_path()` gives: the same code, cost and ends.
 func check_group_orders() -> String:
 	var orders := 0
-	for map_index in 4:
+	for map_index: int in 4:
 		var made := _generated_map(map_index % 2 == 0)
 		var pf: ClearancePathfinder = made[0]
 		var reference: Reference = made[1]
@@ -95,11 +95,11 @@ func check_group_orders() -> String:
 			continue
 		var goal := legal[rng.randi_range(0, legal.size() - 1)]
 		var starts: Array = [Vector2i(-1, 0), goal]
-		for i in 10:
+		for i: int in 10:
 			starts.append(Vector2i(rng.randi_range(0, reference.width - 1), rng.randi_range(0, reference.height - 1)))
 		var results := pf.find_paths_to(goal, starts, size, &"generated")
 		_expect_eq(results.size(), starts.size(), "map %d: one result per start" % map_index)
-		for i in mini(results.size(), starts.size()):
+		for i: int in mini(results.size(), starts.size()):
 			var alone := pf.find_path(starts[i], goal, size, &"generated")
 			var label := "map %d size %d %s->%s" % [map_index, size, starts[i], goal]
 			_expect_eq(results[i].code, alone.code, label + " code")
@@ -142,7 +142,7 @@ func check_async_field() -> String:
 		_expect_eq([walled.get_cost(Vector2i(7, 2)), walled.is_reached(Vector2i(6, 2)), walled.is_complete()], [4.0, false, false], "max_cost bounds the field")
 		_expect_eq([arrived[refused_id].is_ok(), arrived[refused_id].get_code()], [false, "GOAL_OUT_OF_BOUNDS"], "a refused field says why")
 		var sync := pf.get_flow_field([Vector2i(11, 2)], 1, &"unit", 4.0)
-		for x in 12:
+		for x: int in 12:
 			_expect_eq(sync.get_cost(Vector2i(x, 2)), walled.get_cost(Vector2i(x, 2)), "async equals sync at x %d" % x)
 	pf.free()
 	return "4 fields in %d frames" % frames

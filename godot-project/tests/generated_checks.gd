@@ -8,12 +8,12 @@ extends "res://tests/check_base.gd"
 func check_generated(weighted: bool, maps: int, queries_per_map: int) -> String:
 	var counts := {"OK": 0, "NO_PATH": 0, "START_CLEARANCE_INSUFFICIENT": 0, "GOAL_CLEARANCE_INSUFFICIENT": 0}
 	var queries := 0
-	for map_index in maps:
+	for map_index: int in maps:
 		var map := GeneratedMap.new(rng, weighted, Rect2i(14, 10, 10, 8))
 		var pf := map.node(root)
 		var reference := map.solver()
 		var eight_way := map.eight_way
-		for query in queries_per_map:
+		for query: int in queries_per_map:
 			var size := rng.randi_range(2, 3) if not weighted else rng.randi_range(1, 3)
 			var start := _pick_anchor(reference, size)
 			var goal := _pick_anchor(reference, size)
@@ -30,11 +30,11 @@ func check_generated(weighted: bool, maps: int, queries_per_map: int) -> String:
 func check_search_modes() -> String:
 	var modes := [ClearancePathfinder.SEARCH_MODE_AUTO, ClearancePathfinder.SEARCH_MODE_JUMP, ClearancePathfinder.SEARCH_MODE_PLAIN]
 	var compared := 0
-	for map_index in 6:
+	for map_index: int in 6:
 		var width := rng.randi_range(16, 28)
 		var height := rng.randi_range(12, 20)
 		var data := _filled(width * height, GROUND)
-		for i in rng.randi_range(8, 16):
+		for i: int in rng.randi_range(8, 16):
 			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 5), rng.randi_range(1, 4))
 			var terrain: int = [WALL, ROAD, SWAMP, WATER][rng.randi_range(0, 3)]
 			for y in range(rect.position.y, mini(rect.end.y, height)):
@@ -47,7 +47,7 @@ func check_search_modes() -> String:
 		pf.load_terrain(data)
 		pf.set_profile(&"generated", costs)
 		var reference := Reference.new(width, height, data, costs, true)
-		for query in 12:
+		for query: int in 12:
 			var size := rng.randi_range(1, 3)
 			var start := _pick_anchor(reference, size)
 			var goal := _pick_anchor(reference, size)
@@ -71,11 +71,11 @@ func check_search_modes() -> String:
 ## are the default's anchors, points their footprint centres; failures stay empty.
 func check_result_formats() -> String:
 	var compared := 0
-	for map_index in 4:
+	for map_index: int in 4:
 		var width := rng.randi_range(16, 24)
 		var height := rng.randi_range(12, 18)
 		var data := _filled(width * height, GROUND)
-		for i in rng.randi_range(6, 12):
+		for i: int in rng.randi_range(6, 12):
 			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 5), rng.randi_range(1, 4))
 			for y in range(rect.position.y, mini(rect.end.y, height)):
 				for x in range(rect.position.x, mini(rect.end.x, width)):
@@ -87,7 +87,7 @@ func check_result_formats() -> String:
 		pf.offset = Vector2(3, -5)
 		pf.load_terrain(data)
 		pf.set_profile(&"generated", {GROUND: 1.0, SWAMP: 2.5})
-		for query in 20:
+		for query: int in 20:
 			var size := rng.randi_range(1, 3)
 			var start := Vector2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1))
 			var goal := Vector2i(rng.randi_range(-2, width + 1), rng.randi_range(0, height - 1))
@@ -129,11 +129,11 @@ func check_result_formats() -> String:
 func check_landmarks() -> String:
 	var compared := 0
 	var fewer := 0
-	for map_index in 6:
+	for map_index: int in 6:
 		var width := rng.randi_range(20, 32)
 		var height := rng.randi_range(16, 24)
 		var data := _filled(width * height, GROUND)
-		for i in rng.randi_range(8, 16):
+		for i: int in rng.randi_range(8, 16):
 			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 8), rng.randi_range(1, 3))
 			var terrain: int = [WALL, WALL, WALL, SWAMP, ROAD][rng.randi_range(0, 4)]
 			for y in range(rect.position.y, mini(rect.end.y, height)):
@@ -141,7 +141,7 @@ func check_landmarks() -> String:
 					data[y * width + x] = terrain
 		var costs := {GROUND: 1.0, ROAD: 0.5, SWAMP: 3.0} if map_index % 2 == 0 else {GROUND: 1.0, ROAD: 1.0, SWAMP: 1.0}
 		var finders: Array[ClearancePathfinder] = []
-		for landmarks in [0, 6]:
+		for landmarks: int in [0, 6]:
 			var pf := ClearancePathfinder.new()
 			root.add_child(pf)
 			pf.region = Rect2i(0, 0, width, height)
@@ -155,7 +155,7 @@ func check_landmarks() -> String:
 		_expect_eq(finders[1].get_landmark_stats(&"unit").ok, true, "stats after baking")
 		_expect_eq(finders[0].get_landmark_stats(&"unit").ok, false, "no table without landmarks")
 		var reference := Reference.new(width, height, data, costs, map_index < 4)
-		for query in 25:
+		for query: int in 25:
 			var size := rng.randi_range(1, 3)
 			var start := _pick_anchor(reference, size)
 			var goal := _pick_anchor(reference, size)
@@ -180,8 +180,8 @@ func check_landmarks() -> String:
 ## A legal anchor for `size` nine times in ten (when there is one), otherwise any cell.
 func _pick_anchor(reference: Reference, size: int) -> Vector2i:
 	var legal: Array[Vector2i] = []
-	for y in reference.height:
-		for x in reference.width:
+	for y: int in reference.height:
+		for x: int in reference.width:
 			if reference.legal(x, y, size):
 				legal.append(Vector2i(x, y))
 	if legal.is_empty() or rng.randf() < 0.1:
@@ -225,8 +225,8 @@ func check_live_edits() -> String:
 	pf.map_changed.connect(func(rect: Rect2i) -> void: emitted.append(rect))
 	var edits := 0
 	var compared := 0
-	for round_index in 40:
-		for edit in 3:
+	for round_index: int in 40:
+		for edit: int in 3:
 			var terrain: int = [WALL, WALL, GROUND, ROAD, SWAMP][rng.randi_range(0, 4)]
 			var corner := Vector2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1))
 			var kind := rng.randi_range(0, 2)
@@ -243,7 +243,7 @@ func check_live_edits() -> String:
 				_expect(emitted.back().has_point(cells[1]) and emitted.back().has_point(cells[0]), "map_changed covers the batch")
 			edits += 1
 		var reference := Reference.new(width, height, pf.get_terrain_data(), costs, true)
-		for query in 3:
+		for query: int in 3:
 			var size := rng.randi_range(1, 3)
 			var start := _pick_anchor(reference, size)
 			var goal := _pick_anchor(reference, size)

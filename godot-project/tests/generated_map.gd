@@ -22,7 +22,7 @@ func _init(rng: RandomNumberGenerator, weighted: bool, size_range: Rect2i) -> vo
 	height = rng.randi_range(size_range.position.y, size_range.end.y)
 	data.resize(width * height)
 	data.fill(GROUND)
-	for i in rng.randi_range(6, 14):
+	for i: int in rng.randi_range(6, 14):
 		var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 6), rng.randi_range(1, 4))
 		var terrain: int = [WALL, WALL, ROAD, SWAMP, WATER][rng.randi_range(0, 4)]
 		for y in range(rect.position.y, mini(rect.end.y, height)):

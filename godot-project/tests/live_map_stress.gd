@@ -37,7 +37,7 @@ func _run() -> void:
 	var asked := {}
 	var standing := 0
 	var edit_usec: Array[int] = []
-	for frame in FRAMES:
+	for frame: int in FRAMES:
 		var wall := frame % WALLS.size()
 		standing ^= 1 << wall
 		var started := Time.get_ticks_usec()
@@ -58,8 +58,8 @@ func _run() -> void:
 		problems.append("%d requests still pending" % live.get_pending_request_count())
 	var replay := _pathfinder(terrain)
 	var checked := 0
-	for state in 1 << WALLS.size():
-		for wall in WALLS.size():
+	for state: int in 1 << WALLS.size():
+		for wall: int in WALLS.size():
 			replay.fill_rect_terrain(_wall_rect(wall), WALL if state & 1 << wall else GROUND)
 		for id: int in asked:
 			var request: Array = asked[id]
@@ -99,9 +99,9 @@ func _terrain() -> PackedByteArray:
 	var data := PackedByteArray()
 	data.resize(SIDE * SIDE)
 	data.fill(GROUND)
-	for i in SIDE * SIDE / 12:
+	for i: int in SIDE * SIDE / 12:
 		data[rng.randi_range(0, SIDE * SIDE - 1)] = WALL
-	for wall in WALLS.size():
+	for wall: int in WALLS.size():
 		var rect := _wall_rect(wall)
 		for y in range(rect.position.y, rect.end.y):
 			for x in range(rect.position.x, rect.end.x):

@@ -57,7 +57,7 @@ func _tile_set() -> TileSet:
 	atlas.texture = ImageTexture.create_from_image(image)
 	atlas.texture_region_size = Vector2i(16, 16)
 	tile_set.add_source(atlas, 0)
-	for x in 3:
+	for x: int in 3:
 		atlas.create_tile(Vector2i(x, 0))
 		atlas.get_tile_data(Vector2i(x, 0), 0).set_custom_data("terrain", [GROUND, WALL, 300][x])
 	return tile_set
@@ -66,8 +66,8 @@ func _tile_set() -> TileSet:
 func _layer(rows: Array, origin: Vector2i) -> TileMapLayer:
 	var layer := TileMapLayer.new()
 	layer.tile_set = _tile_set()
-	for y in rows.size():
-		for x in rows[y].length():
+	for y: int in rows.size():
+		for x: int in rows[y].length():
 			var tile := " .#!".find(rows[y][x]) - 1
 			if tile >= 0:
 				layer.set_cell(origin + Vector2i(x, y), 0, Vector2i(tile, 0))

@@ -52,8 +52,8 @@ func check_ranges_match_find_path() -> String:
 			[start, size, &"walker", budget, 1], "what the range was made for")
 		_expect_eq([area.get_map_version(), area.get_units_version()], [pf.get_map_version(), pf.get_units_version()], "its versions")
 		var expected_cells: Array[Vector2i] = []
-		for y in pf.region.size.y:
-			for x in pf.region.size.x:
+		for y: int in pf.region.size.y:
+			for x: int in pf.region.size.x:
 				var anchor := Vector2i(x, y)
 				var found := pf.find_path(start, anchor, size, &"walker")
 				var reachable: bool = found.ok and found.total_cost <= budget * (1.0 + 1e-7)
@@ -128,7 +128,7 @@ func check_boundary_and_turns() -> String:
 	corridor.set_profile(&"unit", {GROUND: 1.0})
 	var turns := corridor.get_movement_range(Vector2i(0, 0), 1, &"unit", 2.0, 3)
 	var labels: Array[int] = []
-	for x in 9:
+	for x: int in 9:
 		labels.append(turns.get_turns(Vector2i(x, 0)))
 	_expect_eq(labels, [1, 1, 1, 2, 2, 3, 3, 0, 0] as Array[int], "turns along the corridor")
 	_expect_eq(turns.get_cells(), [Vector2i(0, 0), Vector2i(1, 0), Vector2i(2, 0)] as Array[Vector2i], "get_cells is this turn's")

@@ -24,8 +24,8 @@ func _init(map_width: int, map_height: int, data: PackedByteArray, costs: Dictio
 func legal(x: int, y: int, size: int) -> bool:
 	if x < 0 or y < 0 or x + size > width or y + size > height:
 		return false
-	for dy in size:
-		for dx in size:
+	for dy: int in size:
+		for dx: int in size:
 			if not multipliers.has(terrain[(y + dy) * width + x + dx]):
 				return false
 	return true
@@ -44,8 +44,8 @@ func step_cost(from: Vector2i, to: Vector2i, size: int) -> float:
 	if diagonal and not (legal(from.x + d.x, from.y, size) and legal(from.x, from.y + d.y, size)):
 		return INF
 	var highest := 0.0
-	for dy in size:
-		for dx in size:
+	for dy: int in size:
+		for dx: int in size:
 			highest = maxf(highest, multipliers[terrain[(to.y + dy) * width + to.x + dx]])
 	return (sqrt(2.0) if diagonal else 1.0) * highest
 

@@ -102,7 +102,7 @@ func check_determinism() -> String:
 	pf.set_profile(&"unit", {GROUND: 1.0, SWAMP: 2.0})
 	var first := pf.find_path(Vector2i(0, 7), Vector2i(11, 0), 1, &"unit")
 	_expect_eq(pf.find_path(Vector2i(0, 7), Vector2i(11, 0), 1, &"unit"), first, "same query twice")
-	for x in 10:
+	for x: int in 10:
 		pf.find_path(Vector2i(x, 0), Vector2i(11 - x, 7), 1 + x % 2, &"unit")
 		pf.find_path(Vector2i(x, 7), Vector2i(0, 0), 2, &"unit")
 	_expect_eq(pf.find_path(Vector2i(0, 7), Vector2i(11, 0), 1, &"unit"), first, "same after other queries")

@@ -74,7 +74,7 @@ func check_tile_set_layouts() -> String:
 						_expect_eq(pf.local_to_cell(point), by_layer, "%s: cell of %s near %s" % [label, point, cell])
 						compared += 1
 				for anchor: Vector2i in [Vector2i(0, 0), Vector2i(-3, 2), Vector2i(1, -4)]:
-					for size in [2, 3]:
+					for size: int in [2, 3]:
 						var sum := Vector2.ZERO
 						for cell in pf.get_footprint_cells(anchor, size):
 							sum += _tile_centre(pf, layer, cell)
@@ -94,7 +94,7 @@ func check_isometric_cell_shapes() -> void:
 	root.add_child(pf)
 	pf.cell_size = Vector2(64, 32)
 	pf.offset = Vector2(10, -6)
-	for shape in [ClearancePathfinder.CELL_SHAPE_ISOMETRIC_RIGHT, ClearancePathfinder.CELL_SHAPE_ISOMETRIC_DOWN]:
+	for shape: int in [ClearancePathfinder.CELL_SHAPE_ISOMETRIC_RIGHT, ClearancePathfinder.CELL_SHAPE_ISOMETRIC_DOWN]:
 		pf.cell_shape = shape
 		_expect_eq(pf.cell_shape, shape, "cell_shape %d set" % shape)
 		var astar := AStarGrid2D.new()

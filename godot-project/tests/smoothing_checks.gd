@@ -62,10 +62,10 @@ func _is_taut_subsequence(part: Array, whole: Array) -> bool:
 func check_find_path_waypoints() -> String:
 	var pf := _smoothed_map()
 	var fewer := 0
-	for format in [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]:
+	for format: int in [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]:
 		pf.result_format = format
-		for size in [1, 2]:
-			for i in STARTS.size():
+		for size: int in [1, 2]:
+			for i: int in STARTS.size():
 				var start := STARTS[i]
 				var goal := GOALS[i]
 				var label := "format %d size %d %s to %s" % [format, size, start, goal]
@@ -100,7 +100,7 @@ func check_find_path_waypoints() -> String:
 ## `get_last_result()`; without, of the path.
 func check_point_path_follows_waypoints() -> void:
 	var pf := _smoothed_map()
-	for size in [1, 2]:
+	for size: int in [1, 2]:
 		var points := pf.get_point_path(Vector2i(0, 0), Vector2i(7, 2), size, &"unit")
 		var waypoints: Array = pf.get_last_result().waypoints
 		var centres := PackedVector2Array()
@@ -120,7 +120,7 @@ func check_point_path_follows_waypoints() -> void:
 func check_world_and_batch_waypoints() -> void:
 	var pf := _smoothed_map()
 	pf.position = Vector2(40, 24)
-	for size in [1, 2]:
+	for size: int in [1, 2]:
 		var start := STARTS[0]
 		var goal := GOALS[0]
 		var world := pf.find_path_world(pf.to_global(pf.footprint_center(start, size)), pf.to_global(pf.footprint_center(goal, size)), size, &"unit")
@@ -131,10 +131,10 @@ func check_world_and_batch_waypoints() -> void:
 		_expect_eq(world.points, centres, "size %d: find_path_world's points are the waypoints' global centres" % size)
 		_expect(world.points.size() < world.path.size(), "size %d: fewer points than path anchors" % size)
 	var queries: Array[Dictionary] = []
-	for i in STARTS.size():
+	for i: int in STARTS.size():
 		queries.append({"start": STARTS[i], "goal": GOALS[i], "agent_size": 1 + i % 2, "profile": &"unit"})
 	var batch := pf.find_paths(queries)
-	for i in batch.size():
+	for i: int in batch.size():
 		var expected := pf.find_path(STARTS[i], GOALS[i], 1 + i % 2, &"unit")
 		_expect_eq(batch[i].get("waypoints"), expected.waypoints, "find_paths %d carries find_path's waypoints" % i)
 	pf.free()
@@ -147,13 +147,13 @@ func check_request_waypoints() -> void:
 	var arrived := {}
 	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
 	pf.paths_found.connect(func(id: int, results: Array) -> void: arrived[id] = results)
-	for format in [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]:
+	for format: int in [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]:
 		pf.result_format = format
 		var expected := pf.find_path(STARTS[0], GOALS[0], 2, &"unit")
 		var single := pf.request_path(STARTS[0], GOALS[0], 2, &"unit")
 		var batch := pf.request_paths([{"start": STARTS[1], "goal": GOALS[1], "agent_size": 1, "profile": &"unit"}])
 		var expected_batch := pf.find_path(STARTS[1], GOALS[1], 1, &"unit")
-		for frame in 600:
+		for frame: int in 600:
 			if arrived.has(single) and arrived.has(batch):
 				break
 			await tree.process_frame
@@ -172,7 +172,7 @@ func check_requested_field_waypoints() -> void:
 	pf.flow_field_ready.connect(func(id: int, field: ClearanceFlowField) -> void: arrived[id] = field)
 	var id := pf.request_flow_field([goal], 1, &"unit")
 	var at_once := pf.get_flow_field([goal], 1, &"unit")
-	for frame in 600:
+	for frame: int in 600:
 		if arrived.has(id):
 			break
 		await tree.process_frame
@@ -203,7 +203,7 @@ func check_flow_field_waypoints() -> void:
 			_expect(_is_taut_subsequence(waypoints, result.path), "%s: waypoints are a subsequence of the field's path" % start)
 	var starts: Array[Vector2i] = STARTS
 	var orders := pf.find_paths_to(goal, starts, 1, &"unit")
-	for i in orders.size():
+	for i: int in orders.size():
 		var order := orders[i]
 		_expect(order.ok and order.has("waypoints"), "group order %d: a path with waypoints" % i)
 		if order.has("waypoints"):
@@ -224,14 +224,14 @@ func check_flow_field_steering() -> String:
 	var goal := Vector2i(8, 3)
 	var steered := 0
 	var off_the_steps := 0
-	for size in [1, 2]:
+	for size: int in [1, 2]:
 		pf.smoothing = TAUT
 		var field := pf.get_flow_field([goal], size, &"unit")
 		var bytes_before := field.get_memory_bytes()
 		pf.smoothing = OFF
 		var plain := pf.get_flow_field([goal], size, &"unit")
-		for y in ROWS.size():
-			for x in ROWS[0].length():
+		for y: int in ROWS.size():
+			for x: int in ROWS[0].length():
 				var here := Vector2i(x, y)
 				if not field.is_reached(here) or here == goal:
 					continue
@@ -261,14 +261,14 @@ func check_flow_field_steering() -> String:
 func check_steered_walks() -> String:
 	var walks := 0
 	var ticks := 0
-	for map_index in 40:
+	for map_index: int in 40:
 		var made := GeneratedMap.new(rng, map_index % 2 == 1, Rect2i(16, 12, 10, 6))
 		var pf := made.node(tree.root)
 		var reference := made.solver()
 		var size := 1 + map_index % 3
 		var legal: Array[Vector2i] = []
-		for y in made.height:
-			for x in made.width:
+		for y: int in made.height:
+			for x: int in made.width:
 				if reference.legal(x, y, size):
 					legal.append(Vector2i(x, y))
 		if legal.is_empty():
@@ -278,16 +278,16 @@ func check_steered_walks() -> String:
 		var goal_centre := pf.to_global(pf.footprint_center(goal, size))
 		var origin := pf.footprint_center(Vector2i.ZERO, size)
 		var step := pf.cell_size.x * 0.2
-		for smoothing in [OFF, TAUT]:
+		for smoothing: int in [OFF, TAUT]:
 			pf.smoothing = smoothing
 			var field := pf.get_flow_field([goal], size, &"generated")
-			for i in 6:
+			for i: int in 6:
 				var start := legal[rng.randi_range(0, legal.size() - 1)]
 				if not field.is_reached(start):
 					continue
 				var position := pf.to_global(pf.footprint_center(start, size))
 				var arrived := false
-				for tick in 3000:
+				for tick: int in 3000:
 					if position.distance_to(goal_centre) <= step:
 						arrived = true
 						break
@@ -323,10 +323,10 @@ func check_bad_smoothing() -> void:
 func check_straight_moves() -> String:
 	var pf := _smoothed_map()
 	var segments := 0
-	for size in [1, 2]:
-		for i in STARTS.size():
+	for size: int in [1, 2]:
+		for i: int in STARTS.size():
 			var waypoints: Array = pf.find_path(STARTS[i], GOALS[i], size, &"unit").waypoints
-			for w in waypoints.size() - 1:
+			for w: int in waypoints.size() - 1:
 				_expect(pf.is_straight_move_clear(waypoints[w], waypoints[w + 1], size, &"unit"), "size %d: %s to %s is clear" % [size, waypoints[w], waypoints[w + 1]])
 				segments += 1
 	_expect(not pf.is_straight_move_clear(Vector2i(0, 3), Vector2i(8, 3), 1, &"unit"), "the wall stops a move across it")
@@ -357,10 +357,10 @@ func check_smooth_path() -> String:
 	pf.add_unit(6, Vector2i(2, 1), 1)
 	pf.add_unit(7, STARTS[0], 1)
 	var compared := 0
-	for rule in [ClearancePathfinder.OTHER_UNITS_IGNORE, ClearancePathfinder.OTHER_UNITS_BLOCK]:
+	for rule: int in [ClearancePathfinder.OTHER_UNITS_IGNORE, ClearancePathfinder.OTHER_UNITS_BLOCK]:
 		pf.other_units = rule
-		for size in [1, 2]:
-			for i in STARTS.size():
+		for size: int in [1, 2]:
+			for i: int in STARTS.size():
 				var moving := 7 if i == 0 else ClearancePathfinder.NO_UNIT
 				var result: Dictionary = pf.find_path(STARTS[i], GOALS[i], size, &"unit", false, moving)
 				if not result.ok:

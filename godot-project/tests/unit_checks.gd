@@ -293,7 +293,7 @@ func check_arrival_slots() -> String:
 	_expect_eq(slots.size(), members.size(), "one entry per member")
 	_expect_eq(slots[4] if slots.size() == 5 else 0, null, "the walled-in member gets null")
 	var placed := 0
-	for i in mini(slots.size(), 4):
+	for i: int in mini(slots.size(), 4):
 		var slot: Variant = slots[i]
 		var member := members[i]
 		if not slot is Vector2i:
@@ -315,7 +315,7 @@ func check_arrival_slots() -> String:
 	pf.other_units = IGNORE  # find_paths_to_slots blocks on units outside the group anyway
 	var orders := pf.find_paths_to_slots(target, members)
 	_expect_eq(orders.size(), members.size(), "find_paths_to_slots: one order per member")
-	for i in mini(orders.size(), 5):
+	for i: int in mini(orders.size(), 5):
 		var order := orders[i]
 		var member := members[i]
 		_expect_eq(order.slot, slots[i], "find_paths_to_slots: member %d's slot as get_arrival_slots" % member.id)
@@ -348,13 +348,13 @@ func check_slot_requests() -> String:
 	_expect(id >= 0, "request_paths_to_slots started")
 	var first_slot: Variant = expected[0].slot if not expected.is_empty() else null
 	_expect(first_slot is Vector2i and pf.move_unit(50, first_slot), "the outsider moves onto the first slot")
-	for frame in 600:
+	for frame: int in 600:
 		if arrived.has(id):
 			break
 		await tree.process_frame
 	var results: Array = arrived.get(id, [])
 	_expect_eq(results.size(), members.size(), "paths_found: one result per member")
-	for i in mini(results.size(), expected.size()):
+	for i: int in mini(results.size(), expected.size()):
 		_expect_eq(results[i], expected[i], "member %d as find_paths_to_slots answered when asked" % members[i].id)
 	var now := pf.find_paths_to_slots(SLOT_TARGET, members)
 	_expect(not now.is_empty() and now[0].slot != first_slot, "a new order keeps off the outsider where it stands now")

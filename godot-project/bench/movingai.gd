@@ -43,6 +43,15 @@ static func read_map(path: String) -> Map:
 	return map
 
 
+## The map called `name` in the folder `directory`; null, with an error that says to pass
+## `--movingai=DIR`, when it is not there.
+static func named_map(directory: String, name: String) -> Map:
+	var map: Map = read_map(directory.path_join(name + ".map"))
+	if map == null:
+		push_error("pass --movingai=DIR, the folder with the Moving AI maps (no %s.map in '%s')" % [name, directory])
+	return map
+
+
 ## The problems of the scenario file at `path` (empty when there is no such file).
 static func read_scenarios(path: String) -> Scenarios:
 	var scenarios := Scenarios.new()

@@ -16,9 +16,8 @@ const STARTS := 20
 func _initialize() -> void:
 	var directory := MovingAI.argument("movingai", "")
 	var rounds := int(MovingAI.argument("rounds", "20"))
-	var map: MovingAI.Map = MovingAI.read_map(directory.path_join("AR0011SR.map"))
+	var map: MovingAI.Map = MovingAI.named_map(directory, "AR0011SR")
 	if map == null:
-		push_error("pass --movingai=DIR, the folder with the Moving AI maps")
 		quit(2)
 		return
 	var finder: ClearancePathfinder = MovingAI.pathfinder(map)

@@ -35,9 +35,8 @@ func _initialize() -> void:
 	for name: String in MAPS:
 		if not only.is_empty() and name != only:
 			continue
-		var map: MovingAI.Map = MovingAI.read_map(directory.path_join(name + ".map"))
+		var map: MovingAI.Map = MovingAI.named_map(directory, name)
 		if map == null:
-			push_error("pass --movingai=DIR, the folder with the Moving AI maps (no %s.map in '%s')" % [name, directory])
 			quit(2)
 			return
 		var scenarios: MovingAI.Scenarios = MovingAI.read_scenarios(directory.path_join(name + ".map.scen"))

@@ -25,9 +25,8 @@ func _initialize() -> void:
 	print("| map | size | units | off, first pass | off | taut, first pass | taut | taut / off |")
 	print("|---|---|---|---|---|---|---|---|")
 	for name: String in MAPS:
-		var map: MovingAI.Map = MovingAI.read_map(directory.path_join(name + ".map"))
+		var map: MovingAI.Map = MovingAI.named_map(directory, name)
 		if map == null:
-			push_error("pass --movingai=DIR, the folder with the Moving AI maps (no %s.map in '%s')" % [name, directory])
 			quit(2)
 			return
 		var scenarios: MovingAI.Scenarios = MovingAI.read_scenarios(directory.path_join(name + ".map.scen"))

@@ -35,18 +35,18 @@ func _initialize() -> void:
 			if finder.get_clearance(cell, PROFILE) >= size:
 				starts.append(cell)
 		var cells := 0
-		for start in starts:
+		for start: Vector2i in starts:
 			cells += finder.get_movement_range(start, size, PROFILE, BUDGET).get_cells().size()
 		# The fastest round of each, as the core's bench reports: other work only adds time.
 		var alone := INF
 		var with_cells := INF
-		for round in rounds:
+		for round: int in rounds:
 			var started := Time.get_ticks_usec()
-			for start in starts:
+			for start: Vector2i in starts:
 				finder.get_movement_range(start, size, PROFILE, BUDGET)
 			alone = minf(alone, float(Time.get_ticks_usec() - started) / STARTS)
 			started = Time.get_ticks_usec()
-			for start in starts:
+			for start: Vector2i in starts:
 				finder.get_movement_range(start, size, PROFILE, BUDGET).get_cells()
 			with_cells = minf(with_cells, float(Time.get_ticks_usec() - started) / STARTS)
 		var anchors := float(cells) / STARTS

@@ -46,8 +46,8 @@ func _map(rows: Array, diagonal_mode: int) -> ClearancePathfinder:
 	pathfinder.diagonal_mode = diagonal_mode
 	pathfinder.region = Rect2i(0, 0, rows[0].length(), rows.size())
 	var data := PackedByteArray()
-	for row in rows:
-		for character in row:
+	for row: String in rows:
+		for character: String in row:
 			data.append(CHARACTERS[character])
 	_expect(pathfinder.load_terrain(data), "load_terrain of a well-formed map")
 	return pathfinder

@@ -53,7 +53,7 @@ func check_fields_match_reference() -> String:
 			var label := "map %d size %d from %s to %s" % [map_index, size, anchor, goals]
 			var best := INF
 			var best_found := INF
-			for goal in goals:
+			for goal: Vector2i in goals:
 				best = minf(best, reference.shortest_cost(anchor, goal, size))
 				var found := pf.find_path(anchor, goal, size, &"generated")
 				if found.ok:

@@ -37,8 +37,8 @@ func check_search_modes() -> String:
 		for i: int in rng.randi_range(8, 16):
 			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 5), rng.randi_range(1, 4))
 			var terrain: int = [WALL, ROAD, SWAMP, WATER][rng.randi_range(0, 3)]
-			for y in range(rect.position.y, mini(rect.end.y, height)):
-				for x in range(rect.position.x, mini(rect.end.x, width)):
+			for y: int in range(rect.position.y, mini(rect.end.y, height)):
+				for x: int in range(rect.position.x, mini(rect.end.x, width)):
 					data[y * width + x] = terrain
 		var costs := {GROUND: 1.0, ROAD: 0.5, SWAMP: 3.0, WATER: 7.5}
 		var pf := ClearancePathfinder.new()
@@ -77,8 +77,8 @@ func check_result_formats() -> String:
 		var data := _filled(width * height, GROUND)
 		for i: int in rng.randi_range(6, 12):
 			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 5), rng.randi_range(1, 4))
-			for y in range(rect.position.y, mini(rect.end.y, height)):
-				for x in range(rect.position.x, mini(rect.end.x, width)):
+			for y: int in range(rect.position.y, mini(rect.end.y, height)):
+				for x: int in range(rect.position.x, mini(rect.end.x, width)):
 					data[y * width + x] = [WALL, SWAMP][rng.randi_range(0, 1)]
 		var pf := ClearancePathfinder.new()
 		root.add_child(pf)
@@ -136,8 +136,8 @@ func check_landmarks() -> String:
 		for i: int in rng.randi_range(8, 16):
 			var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 8), rng.randi_range(1, 3))
 			var terrain: int = [WALL, WALL, WALL, SWAMP, ROAD][rng.randi_range(0, 4)]
-			for y in range(rect.position.y, mini(rect.end.y, height)):
-				for x in range(rect.position.x, mini(rect.end.x, width)):
+			for y: int in range(rect.position.y, mini(rect.end.y, height)):
+				for x: int in range(rect.position.x, mini(rect.end.x, width)):
 					data[y * width + x] = terrain
 		var costs := {GROUND: 1.0, ROAD: 0.5, SWAMP: 3.0} if map_index % 2 == 0 else {GROUND: 1.0, ROAD: 1.0, SWAMP: 1.0}
 		var finders: Array[ClearancePathfinder] = []
@@ -171,7 +171,7 @@ func check_landmarks() -> String:
 		finders[1].landmark_count = -1
 		finders[1].landmark_count = 65
 		_expect_eq(finders[1].landmark_count, 6, "landmark_count after refused values")
-		for pf in finders:
+		for pf: ClearancePathfinder in finders:
 			pf.free()
 	_expect(compared >= 60, "enough paths compared: %d" % compared)
 	return "%d paths equal in cost; landmarks expanded no more anchors in %d" % [compared, fewer]

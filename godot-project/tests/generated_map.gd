@@ -25,8 +25,8 @@ func _init(rng: RandomNumberGenerator, weighted: bool, size_range: Rect2i) -> vo
 	for i: int in rng.randi_range(6, 14):
 		var rect := Rect2i(rng.randi_range(0, width - 1), rng.randi_range(0, height - 1), rng.randi_range(1, 6), rng.randi_range(1, 4))
 		var terrain: int = [WALL, WALL, ROAD, SWAMP, WATER][rng.randi_range(0, 4)]
-		for y in range(rect.position.y, mini(rect.end.y, height)):
-			for x in range(rect.position.x, mini(rect.end.x, width)):
+		for y: int in range(rect.position.y, mini(rect.end.y, height)):
+			for x: int in range(rect.position.x, mini(rect.end.x, width)):
 				data[y * width + x] = terrain
 	costs = {GROUND: 1.0, ROAD: 1.0, SWAMP: 1.0}
 	if weighted:

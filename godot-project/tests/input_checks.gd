@@ -19,7 +19,7 @@ func check_bad_queries() -> void:
 		[Vector2i(0, 0), Vector2i(0, -1), 1, &"unit", "GOAL_OUT_OF_BOUNDS"],
 		[Vector2i(0, 0), Vector2i(3, 2), 255, &"unit", "START_CLEARANCE_INSUFFICIENT"],
 	]
-	for query in cases:
+	for query: Array in cases:
 		var result := pf.find_path(query[0], query[1], query[2], query[3])
 		_expect_eq([result.ok, result.code, result.path, result.expanded, result.total_cost],
 			[false, query[4], [], 0, 0.0], "find_path%s" % [query.slice(0, 4)])
@@ -102,7 +102,7 @@ func check_bad_profiles() -> void:
 	var bad_costs := [{ROAD: NAN}, {ROAD: INF}, {ROAD: -INF}, {ROAD: -1.0}, {ROAD: -0.001},
 		{ROAD: 10000.5}, {"2": 1.0}, {2.0: 1.0}, {Vector2i(2, 0): 1.0}, {256: 1.0}, {-1: 1.0},
 		{ROAD: "fast"}, {ROAD: null}, {ROAD: 1.0, MUD: NAN}]
-	for costs in bad_costs:
+	for costs: Dictionary in bad_costs:
 		_expect(not pf.set_profile(&"walker", costs), "set_profile(walker, %s) refused" % var_to_str(costs))
 		_expect(not pf.set_profile(&"newcomer", costs), "set_profile(newcomer, %s) refused" % var_to_str(costs))
 	_expect(not pf.set_profile(&"", {ROAD: 1.0}), "empty name refused")

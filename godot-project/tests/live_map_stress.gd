@@ -73,7 +73,7 @@ func _run() -> void:
 		problems.append("%d of %d requests answered" % [answers.size(), asked.size()])
 	edit_usec.sort()
 	var mean := 0.0
-	for usec in edit_usec:
+	for usec: int in edit_usec:
 		mean += usec
 	mean /= edit_usec.size()
 	var receipt := {
@@ -103,8 +103,8 @@ func _terrain() -> PackedByteArray:
 		data[rng.randi_range(0, SIDE * SIDE - 1)] = WALL
 	for wall: int in WALLS.size():
 		var rect := _wall_rect(wall)
-		for y in range(rect.position.y, rect.end.y):
-			for x in range(rect.position.x, rect.end.x):
+		for y: int in range(rect.position.y, rect.end.y):
+			for x: int in range(rect.position.x, rect.end.x):
 				data[y * SIDE + x] = GROUND
 	return data
 

@@ -147,7 +147,7 @@ func check_resources() -> void:
 		_agent_profile(&"", [ROAD], [1.0]),
 	]
 	_expect_eq(jeep.get_validation_error(), "", "a valid profile has no validation error")
-	for profile in invalid:
+	for profile: AgentProfile in invalid:
 		_expect(profile.get_validation_error() != "", "'%s' reports a validation error" % profile.name)
 	var list: Array[AgentProfile] = [jeep, walker, null, _agent_profile(&"jeep", [ROAD], [1.0])]
 	list.append_array(invalid)

@@ -53,7 +53,7 @@ func step_cost(from: Vector2i, to: Vector2i, size: int) -> float:
 ## The cost of a whole path of anchors, or INF if any step is illegal.
 func path_cost(path: Array, size: int) -> float:
 	var total := 0.0
-	for i in range(1, path.size()):
+	for i: int in range(1, path.size()):
 		total += step_cost(path[i - 1], path[i], size)
 	return total
 
@@ -76,8 +76,8 @@ func shortest_cost(start: Vector2i, goal: Vector2i, size: int) -> float:
 		var here := Vector2i(index % width, index / width)
 		if here == goal:
 			return cost
-		for dy in range(-1, 2):
-			for dx in range(-1, 2):
+		for dy: int in range(-1, 2):
+			for dx: int in range(-1, 2):
 				var next := here + Vector2i(dx, dy)
 				var step := step_cost(here, next, size)
 				if step == INF:
@@ -109,7 +109,7 @@ func _pop(costs: PackedFloat64Array, cells: PackedInt32Array) -> void:
 	var i := 0
 	while true:
 		var smallest := i
-		for child in [2 * i + 1, 2 * i + 2]:
+		for child: int in [2 * i + 1, 2 * i + 2]:
 			if child < last and costs[child] < costs[smallest]:
 				smallest = child
 		if smallest == i:

@@ -44,9 +44,9 @@ func check_tile_set_layouts() -> String:
 	pf.position = Vector2(100, 50)
 	var layouts := 0
 	var compared := 0
-	for shape in SHAPES:
-		for layout in LAYOUTS:
-			for axis in AXES:
+	for shape: int in SHAPES:
+		for layout: int in LAYOUTS:
+			for axis: int in AXES:
 				var tile_size := Vector2i(64, 32) if shape == TileSet.TILE_SHAPE_ISOMETRIC else Vector2i(30, 26)
 				var layer := _shaped_layer(shape, layout, axis, tile_size)
 				var label := "shape %d layout %d axis %d" % [shape, layout, axis]
@@ -61,8 +61,8 @@ func check_tile_set_layouts() -> String:
 				elif shape == TileSet.TILE_SHAPE_ISOMETRIC and layout == TileSet.TILE_LAYOUT_DIAMOND_DOWN:
 					named = ClearancePathfinder.CELL_SHAPE_ISOMETRIC_DOWN
 				_expect_eq(pf.cell_shape, named, label + ": cell_shape")
-				for y in range(-5, 6):
-					for x in range(-5, 6):
+				for y: int in range(-5, 6):
+					for x: int in range(-5, 6):
 						var cell := Vector2i(x, y)
 						var centre := pf.cell_to_local(cell)
 						var expected := _tile_centre(pf, layer, cell)
@@ -76,7 +76,7 @@ func check_tile_set_layouts() -> String:
 				for anchor: Vector2i in [Vector2i(0, 0), Vector2i(-3, 2), Vector2i(1, -4)]:
 					for size: int in [2, 3]:
 						var sum := Vector2.ZERO
-						for cell in pf.get_footprint_cells(anchor, size):
+						for cell: Vector2i in pf.get_footprint_cells(anchor, size):
 							sum += _tile_centre(pf, layer, cell)
 						var mean := sum / float(size * size)
 						var centre := pf.footprint_center(anchor, size)
@@ -103,8 +103,8 @@ func check_isometric_cell_shapes() -> void:
 		astar.offset = pf.offset
 		astar.cell_shape = shape as AStarGrid2D.CellShape
 		astar.update()
-		for y in range(-3, 4):
-			for x in range(-4, 5):
+		for y: int in range(-3, 4):
+			for x: int in range(-4, 5):
 				var cell := Vector2i(x, y)
 				_expect(_near(pf.cell_to_local(cell), astar.get_point_position(cell)), "shape %d: %s at %s, AStarGrid2D %s" % [shape, cell, pf.cell_to_local(cell), astar.get_point_position(cell)])
 				_expect_eq(pf.local_to_cell(pf.cell_to_local(cell)), cell, "shape %d: round trip of %s" % [shape, cell])

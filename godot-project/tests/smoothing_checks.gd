@@ -32,7 +32,7 @@ func _entries(value: Variant) -> Array:
 	if value is PackedInt32Array:
 		var packed: PackedInt32Array = value
 		var anchors := []
-		for i in range(0, packed.size(), 2):
+		for i: int in range(0, packed.size(), 2):
 			anchors.append(Vector2i(packed[i], packed[i + 1]))
 		return anchors
 	if value is PackedVector2Array:
@@ -104,7 +104,7 @@ func check_point_path_follows_waypoints() -> void:
 		var points := pf.get_point_path(Vector2i(0, 0), Vector2i(7, 2), size, &"unit")
 		var waypoints: Array = pf.get_last_result().waypoints
 		var centres := PackedVector2Array()
-		for anchor in waypoints:
+		for anchor: Vector2i in waypoints:
 			centres.append(pf.footprint_center(anchor, size))
 		_expect_eq(points, centres, "size %d: get_point_path gives the waypoints' centres" % size)
 		_expect(points.size() < pf.get_last_result().path.size(), "size %d: fewer points than path anchors" % size)
@@ -126,7 +126,7 @@ func check_world_and_batch_waypoints() -> void:
 		var world := pf.find_path_world(pf.to_global(pf.footprint_center(start, size)), pf.to_global(pf.footprint_center(goal, size)), size, &"unit")
 		_expect(world.ok and world.has("waypoints"), "size %d: find_path_world with waypoints" % size)
 		var centres := PackedVector2Array()
-		for anchor in world.get("waypoints", []):
+		for anchor: Vector2i in world.get("waypoints", []):
 			centres.append(pf.to_global(pf.footprint_center(anchor, size)))
 		_expect_eq(world.points, centres, "size %d: find_path_world's points are the waypoints' global centres" % size)
 		_expect(world.points.size() < world.path.size(), "size %d: fewer points than path anchors" % size)
@@ -180,7 +180,7 @@ func check_requested_field_waypoints() -> void:
 	_expect(field != null, "request_flow_field delivered a field")
 	if field != null:
 		_expect_eq(field.get_smoothing(), TAUT, "the requested field keeps the node's smoothing")
-		for start in STARTS:
+		for start: Vector2i in STARTS:
 			var result := field.get_path_from(start)
 			_expect(result.has("waypoints"), "%s: requested field's path with waypoints" % start)
 			_expect_eq(result.get("waypoints"), at_once.get_path_from(start).get("waypoints"), "%s: the same waypoints as get_flow_field's" % start)
@@ -194,7 +194,7 @@ func check_flow_field_waypoints() -> void:
 	var goal := Vector2i(8, 3)
 	var field := pf.get_flow_field([goal], 1, &"unit")
 	_expect_eq(field.get_smoothing(), TAUT, "the field keeps the node's smoothing")
-	for start in STARTS:
+	for start: Vector2i in STARTS:
 		var result := field.get_path_from(start)
 		_expect(result.ok and result.has("waypoints"), "%s: field path with waypoints" % start)
 		if result.has("waypoints"):

@@ -306,7 +306,7 @@ func check_arrival_slots() -> String:
 		_expect(maxi(absi(slot.x - target.x), absi(slot.y - target.y)) <= 3, "member %d's slot %s is near the target" % [member.id, slot])
 		var way := pf.find_path(member.anchor, slot, size, &"unit", false, member.id, group)
 		_expect_eq(way.code, "OK", "member %d reaches its slot round the outsider" % member.id)
-		for j in range(i + 1, mini(slots.size(), 4)):
+		for j: int in range(i + 1, mini(slots.size(), 4)):
 			if slots[j] is Vector2i:
 				_expect(not _overlap(slot, size, slots[j], members[j].agent_size), "slots %d and %d apart" % [i, j])
 	_expect_eq(pf.get_arrival_slots(target, members), slots, "the same slots twice")

@@ -52,6 +52,8 @@ pub struct ClearanceFlowField {
     frame: GridFrame,
     /// The node's global transform when the field was made.
     global_transform: Transform2D,
+    /// Its inverse, worked out once, or `None` where it has none (a scale of 0).
+    global_to_local: Option<Transform2D>,
     /// The map and rules to smooth the field's paths by, kept only with smoothing.
     smoother: Option<PathSmoother>,
     /// With smoothing, the first waypoint after each anchor a unit has steered from: the
@@ -235,7 +237,7 @@ impl ClearanceFlowField {
             return Vector2::ZERO;
         };
         let size = field.agent_size();
-        let Some(to_local) = inverse_of(self.global_transform) else {
+        let Some(to_local) = self.global_to_local else {
             godot_error!(
                 "ClearanceFlowField.get_direction_world: the node's global transform when the \
                  field was made scales to 0 or is not finite, so positions cannot be placed on it"
@@ -272,6 +274,7 @@ impl ClearanceFlowField {
             format: context.format,
             frame: context.frame,
             global_transform: context.global_transform,
+            global_to_local: inverse_of(context.global_transform),
             smoother: context.smoother,
             steering_targets: RefCell::default(),
         })

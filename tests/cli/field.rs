@@ -68,7 +68,7 @@ fn field_json_answers_each_start_as_path_json_does() {
 
 #[test]
 fn field_draws_costs_and_next_steps_to_the_nearest_goal() {
-    let out = std::env::temp_dir().join(format!("clearance-field-{}.png", std::process::id()));
+    let out = scratch_path("field.png");
     let output = clearance(&[
         "field",
         MAP,
@@ -106,7 +106,7 @@ fn field_refusals_have_codes_and_usage_errors_exit_2() {
     ]);
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(value[0]["code"], "GOAL_CLEARANCE_INSUFFICIENT");
-    // Neither a picture nor JSON asked for; JSON without starts; a picture for a bad size.
+    // Neither a picture nor JSON asked for; JSON without starts.
     assert_eq!(
         clearance(&["field", MAP, "--to", "1,1"]).status.code(),
         Some(2)
@@ -117,7 +117,7 @@ fn field_refusals_have_codes_and_usage_errors_exit_2() {
             .code(),
         Some(2)
     );
-    let out = std::env::temp_dir().join(format!("clearance-field-bad-{}.png", std::process::id()));
+    let out = scratch_path("field-bad.png");
     let output = clearance(&[
         "field",
         MAP,
@@ -128,8 +128,11 @@ fn field_refusals_have_codes_and_usage_errors_exit_2() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--size"));
+    // A bad size is the field's code, as a query's, with or without a picture; none is
+    // written.
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).starts_with("INVALID_AGENT_SIZE: no field for size 0"));
+    assert!(!out.exists());
 }
 
 #[test]

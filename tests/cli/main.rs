@@ -19,6 +19,11 @@ fn clearance(args: &[&str]) -> Output {
     output
 }
 
+/// A path in the temporary folder for this test run, named for `name`.
+fn scratch_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("clearance-{}-{name}", std::process::id()))
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -67,6 +72,7 @@ fn keys(value: &serde_json::Value) -> Vec<String> {
 }
 
 mod field;
+mod output;
 mod path;
 mod range;
 mod slots;

@@ -85,7 +85,7 @@ fn clearance_failures_report_what_was_found() {
 
 #[test]
 fn bad_input_gets_one_line_and_a_nonzero_exit() {
-    let temporary = std::env::temp_dir().join(format!("clearance-cli-{}", std::process::id()));
+    let temporary = scratch_path("cli");
     std::fs::create_dir_all(&temporary).unwrap();
     let bad_map = temporary.join("bad.map");
     std::fs::write(&bad_map, "type octile\nheight 1\nwidth 2\nmap\n.x\n").unwrap();
@@ -95,9 +95,16 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
         r#"{"profiles": {"tank": {"costs": {".": NaN}}}}"#,
     )
     .unwrap();
+    let built_in = temporary.join("built_in.json");
+    std::fs::write(
+        &built_in,
+        r#"{"profiles": {"movingai": {"costs": {".": 5}}}}"#,
+    )
+    .unwrap();
     let bad_map = bad_map.to_str().unwrap();
     let bad_profiles = bad_profiles.to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let built_in = built_in.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
         (
             &["path", "missing.map", "--from", "0,0", "--to", "1,1"],
             "missing.map",
@@ -131,6 +138,19 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
                 "boat",
             ],
             "unknown profile",
+        ),
+        (
+            &[
+                "path",
+                MAP,
+                "--from",
+                "1,1",
+                "--to",
+                "2,2",
+                "--profiles",
+                built_in,
+            ],
+            "built_in.json: the profile \"movingai\" is built in",
         ),
         (&["scen", MAP, "examples/profiles.json"], "profiles.json:1"),
     ];
@@ -200,7 +220,7 @@ fn scen_checks_every_problem() {
 
 #[test]
 fn render_writes_a_png() {
-    let out = std::env::temp_dir().join(format!("clearance-render-{}.png", std::process::id()));
+    let out = scratch_path("render.png");
     let output = clearance(&[
         "render",
         MAP,

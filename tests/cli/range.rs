@@ -106,7 +106,7 @@ fn range_json_lists_each_anchor_in_range_by_row_at_path_costs() {
 
 #[test]
 fn a_budget_of_one_plus_root_two_reaches_one_straight_and_one_diagonal_step() {
-    let temporary = std::env::temp_dir().join(format!("clearance-range-{}", std::process::id()));
+    let temporary = scratch_path("range");
     let map = open_map(&temporary);
     let exact = (1.0 + 2f64.sqrt()).to_string();
     let (status, value) = range_json(&map, &["--from", "4,4", "--budget", &exact]);
@@ -460,7 +460,7 @@ fn bad_range_input_gets_a_clear_error() {
 
 #[test]
 fn range_writes_a_png() {
-    let out = std::env::temp_dir().join(format!("clearance-range-{}.png", std::process::id()));
+    let out = scratch_path("range.png");
     let output = clearance(&[
         "range",
         MAP,

@@ -114,8 +114,7 @@ fn slots_with_paths_send_each_member_to_its_slot_by_its_profile() {
     let units = crossing_units();
     let group = [4, 7, 5];
     let rows = crossing_rows();
-    let temporary =
-        std::env::temp_dir().join(format!("clearance-slot-paths-{}", std::process::id()));
+    let temporary = scratch_path("slot-paths");
     std::fs::create_dir_all(&temporary).unwrap();
     let mut slots_by_profile = Vec::new();
     for profile in ["infantry", "tank"] {
@@ -207,7 +206,7 @@ fn slots_with_paths_send_each_member_to_its_slot_by_its_profile() {
 
 #[test]
 fn bad_units_input_gets_one_line_and_exit_status_2() {
-    let temporary = std::env::temp_dir().join(format!("clearance-units-{}", std::process::id()));
+    let temporary = scratch_path("units");
     std::fs::create_dir_all(&temporary).unwrap();
     let file = |name: &str, text: &str| {
         let path = temporary.join(name);
@@ -306,7 +305,7 @@ fn bad_units_input_gets_one_line_and_exit_status_2() {
         ),
         (
             slots(UNITS, "4,99"),
-            format!("--group: {UNITS} has no unit with id 99"),
+            format!("--group 99: {UNITS} has no unit with that id"),
         ),
         (slots(UNITS, "4,5,4"), "--group names unit 4 twice".into()),
         (
@@ -427,8 +426,7 @@ fn slots_with_paths_smooth_give_each_path_waypoints_joined_by_clear_moves() {
         serde_json::from_str(&stdout(&output)).unwrap()
     };
     let (plain, smooth) = (order(false), order(true));
-    let temporary =
-        std::env::temp_dir().join(format!("clearance-slot-waypoints-{}", std::process::id()));
+    let temporary = scratch_path("slot-waypoints");
     std::fs::create_dir_all(&temporary).unwrap();
     for (position, id) in group.into_iter().enumerate() {
         let (plain, smooth) = (&plain[position], &smooth[position]);

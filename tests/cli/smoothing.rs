@@ -59,10 +59,7 @@ fn path_smooth_marks_the_waypoints_and_render_smooth_draws_them() {
     };
     assert!(marks(&text, 2) > marks(&plain, 1), "{text}");
     let picture = |smooth: bool| {
-        let out = std::env::temp_dir().join(format!(
-            "clearance-render-smooth-{smooth}-{}.png",
-            std::process::id()
-        ));
+        let out = scratch_path(&format!("render-smooth-{smooth}.png"));
         let mut args = vec![
             "render",
             MAP,
@@ -139,7 +136,7 @@ fn straight_says_whether_the_square_may_move_in_a_line() {
         ),
         (
             &["--from", "2,2", "--to", "4,4", "--size", "0"][..],
-            "agent size must be 1 to 255",
+            "--size 0 is not from 1 to 255",
         ),
     ] {
         let output = straight(args);

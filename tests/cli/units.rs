@@ -116,8 +116,7 @@ fn the_moving_unit_does_not_count_against_itself() {
 
 #[test]
 fn scen_counts_the_units_in_every_problem() {
-    let temporary =
-        std::env::temp_dir().join(format!("clearance-scen-units-{}", std::process::id()));
+    let temporary = scratch_path("scen-units");
     std::fs::create_dir_all(&temporary).unwrap();
     let scen = temporary.join("crossing.map.scen");
     // Across the bridge, and a short trip the units do not touch (optima alone on the map).
@@ -197,8 +196,7 @@ fn field_counts_the_units_as_path_does() {
     assert_eq!(value[0]["code"], "GOAL_OCCUPIED");
     assert_eq!(value[0]["occupied_by"], 3);
     // The picture of a field that counts them.
-    let out =
-        std::env::temp_dir().join(format!("clearance-field-units-{}.png", std::process::id()));
+    let out = scratch_path("field-units.png");
     let output = clearance(&[
         "field",
         MAP,

@@ -36,9 +36,18 @@ pub enum CliError {
     /// A command-line value is out of range or inconsistent.
     #[error("{0}")]
     Usage(String),
+    /// Standard output could not be written (its reader may have gone, as `| head` does).
+    #[error("standard output: {0}")]
+    Output(#[source] std::io::Error),
 }
 
 impl CliError {
+    /// Whether this is a write to standard output that failed because its reader closed the
+    /// pipe: the reader has what it wanted, so the command ends quietly.
+    pub fn is_closed_output(&self) -> bool {
+        matches!(self, CliError::Output(error) if error.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+
     /// A [`CliError::Io`] error for `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         CliError::Io {

@@ -4,7 +4,8 @@
 //! Godot.
 //!
 //! Exit status: 0 when the command did what was asked, 1 when a query failed or a scenario
-//! cost did not match, 2 when the input was bad (one line on stderr says why).
+//! cost did not match, 2 when the input was bad (one line on stderr says why). A reader that
+//! closes standard output early (`| head`) ends the command quietly, with status 0.
 
 mod commands;
 
@@ -59,6 +60,8 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
+        // The reader of standard output has what it wanted (`clearance ... | head`).
+        Err(error) if error.is_closed_output() => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::from(2)

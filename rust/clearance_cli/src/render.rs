@@ -75,9 +75,7 @@ pub fn render(picture: &Picture, scale: usize) -> (usize, usize, Vec<u8>) {
         }
         let base = terrain_colour(grid.as_bytes()[index]);
         let clearance = picture.clearance[index];
-        if clearance == 0 {
-            return base;
-        }
+        // Clearance 0 (terrain the profile may not enter) is darkened too.
         if clearance < picture.agent_size {
             return base.map(|c| c / 2);
         }
@@ -351,6 +349,27 @@ fn paint_cells(
 mod tests {
     use super::*;
     use clearance_core::Region;
+
+    #[test]
+    fn cells_where_the_agent_does_not_fit_are_darkened() {
+        // Swamp the agent may not enter (clearance 0), then too narrow (1), then wide enough.
+        let grid = TerrainGrid::new(Region::new(0, 0, 3, 1), b'S').unwrap();
+        let clearance = clearance_core::PagedVec::from(vec![0u8, 1, 2]);
+        let picture = Picture {
+            grid: &grid,
+            clearance: &clearance,
+            agent_size: 2,
+            path: &[],
+            units: &[],
+            waypoints: &[],
+        };
+        let (_, _, pixels) = render(&picture, 1);
+        let swamp = terrain_colour(b'S');
+        let darkened = swamp.map(|c| c / 2);
+        assert_eq!(pixels[0..3], darkened);
+        assert_eq!(pixels[3..6], darkened);
+        assert!((0..3).all(|channel| pixels[6 + channel] > darkened[channel]));
+    }
 
     #[test]
     fn waypoints_are_joined_by_lines_between_footprint_centres() {

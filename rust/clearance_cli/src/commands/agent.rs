@@ -3,15 +3,14 @@
 //! describes its result.
 
 use super::occupancy::OccupancyArgs;
-use super::{movingai_path_map, LandmarkArgs, SearchArgs};
+use super::{movingai_path_map, smoothing_of, LandmarkArgs, SearchArgs};
 use clap::Args;
 use clearance_cli::movingai::{read_map, MovingAiMap, MOVINGAI_PROFILE};
 use clearance_cli::profiles::read_profiles;
 use clearance_cli::units::UnitEntry;
 use clearance_cli::CliError;
 use clearance_core::{
-    checked_agent_size, Cell, ClearanceShortfall, Movement, PathCode, PathMap, PathQuery,
-    PathResult, Smoothing, MAX_AGENT_SIZE,
+    checked_agent_size, Cell, Movement, PathCode, PathMap, PathQuery, PathResult, MAX_AGENT_SIZE,
 };
 use std::path::{Path, PathBuf};
 
@@ -32,7 +31,8 @@ pub struct ProfileArgs {
 
 impl ProfileArgs {
     /// Loads the map and registers the built-in profile and the profile file's, under the
-    /// chosen movement. The chosen profile must be one of them.
+    /// chosen movement. The chosen profile must be one of them, and the file may not redefine
+    /// the built-in one.
     pub fn load(&self, path: &Path) -> Result<(MovingAiMap, PathMap), CliError> {
         let map = read_map(path)?;
         let movement = if self.four_way {
@@ -43,6 +43,15 @@ impl ProfileArgs {
         let mut path_map = movingai_path_map(&map, movement);
         if let Some(file) = &self.profiles {
             for profile in read_profiles(file)? {
+                if profile.name() == MOVINGAI_PROFILE {
+                    return Err(CliError::invalid(
+                        file,
+                        format!(
+                            "the profile {MOVINGAI_PROFILE:?} is built in (Moving AI's rules); \
+                             give yours another name"
+                        ),
+                    ));
+                }
                 path_map
                     .set_profile(profile)
                     .expect("profile files reject empty names");
@@ -65,8 +74,8 @@ impl ProfileArgs {
 /// them.
 #[derive(Args)]
 pub struct UnitArgs {
-    /// Agent size: the side of its square footprint, 1 to 255 (others give the code
-    /// INVALID_AGENT_SIZE).
+    /// Agent size: the side of its square footprint, 1 to 255 (with another, a query answers
+    /// the code INVALID_AGENT_SIZE; `render` and `straight` refuse it as bad input).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub size: i64,
     #[command(flatten)]
@@ -139,11 +148,7 @@ impl AgentArgs {
             ..PathQuery::new(from, to, self.unit.size, self.unit.profile())
                 .allow_partial_path(self.partial)
                 .search(self.search.mode())
-                .smoothing(if self.smooth {
-                    Smoothing::Taut
-                } else {
-                    Smoothing::Off
-                })
+                .smoothing(smoothing_of(self.smooth))
         };
         self.occupancy.apply(query)
     }
@@ -195,14 +200,13 @@ pub fn describe(result: &PathResult, from: Cell, to: Cell, unit: &UnitArgs) -> S
             result.expanded
         ),
         PathCode::StartClearanceInsufficient | PathCode::GoalClearanceInsufficient => {
-            let shortfall = result.shortfall.unwrap_or(ClearanceShortfall {
-                found: 0,
-                needed: 0,
-            });
-            format!(
-                "{}: {what}: clearance there is {}, the agent needs {}",
-                result.code, shortfall.found, shortfall.needed
-            )
+            match result.shortfall {
+                Some(shortfall) => format!(
+                    "{}: {what}: clearance there is {}, the agent needs {}",
+                    result.code, shortfall.found, shortfall.needed
+                ),
+                None => format!("{}: {what}", result.code),
+            }
         }
         PathCode::NoPath => format!(
             "NO_PATH: {what}: no legal route ({} anchors expanded)",

@@ -30,8 +30,8 @@ pub struct FieldArgs {
     /// anchor's next step.
     #[arg(long, required_unless_present = "json")]
     out: Option<PathBuf>,
-    /// Pixels per cell (default: as many as keep the picture within 1024 pixels).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// Pixels per cell in the PNG (default: as many as keep it within 1024 pixels).
+    #[arg(long, requires = "out", value_parser = clap::value_parser!(u16).range(1..=64))]
     scale: Option<u16>,
     /// Print a JSON array with one result per --from, in order, each written as `path --json`
     /// writes one.
@@ -55,10 +55,11 @@ pub struct FieldArgs {
 pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
     let unit = &args.unit;
     let (map, mut path_map) = unit.load(&args.map)?;
+    // A picture too big to make is refused before any work.
+    let scale = (args.out.as_ref())
+        .map(|_| picture_scale(args.scale, &map.grid))
+        .transpose()?;
     args.occupancy.place_on(&mut path_map)?;
-    if args.out.is_some() {
-        unit.checked_size()?;
-    }
     let options = match args.out {
         // The picture shows the whole field.
         Some(_) => FlowFieldOptions::new(),
@@ -75,13 +76,15 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
     }
     if args.json {
         let array = results.iter().map(result_json).collect();
-        println!("{}", serde_json::Value::Array(array));
-    } else {
+        say!("{}", serde_json::Value::Array(array));
+    } else if field.is_ok() || args.to.len() == 1 {
+        // With several goals, a refused field's line below says why; which goal each start
+        // would have gone to is not known.
         for (&from, result) in args.from.iter().zip(&results) {
             let goal = result.path.last().copied().unwrap_or(args.to[0]);
-            println!("{}", describe(result, from, goal, unit));
+            say!("{}", describe(result, from, goal, unit));
             if !result.waypoints.is_empty() {
-                println!("{}", describe_waypoints(result));
+                say!("{}", describe_waypoints(result));
             }
         }
     }
@@ -89,23 +92,25 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
         Ok(field) => field,
         Err(code) => {
             if !args.json {
-                println!(
-                    "{code}: no field for size {} ({})",
+                let goals: Vec<String> = args.to.iter().map(Cell::to_string).collect();
+                say!(
+                    "{code}: no field for size {} ({}) to {}",
                     unit.size,
-                    unit.profile()
+                    unit.profile(),
+                    goals.join(", ")
                 );
             }
             return Ok(exit_status(false));
         }
     };
-    if let Some(out) = &args.out {
+    if let Some((out, scale)) = args.out.as_ref().zip(scale) {
         let picture = FieldPicture {
             grid: &map.grid,
             field: &field,
         };
-        write_field_png(&picture, picture_scale(args.scale, &map.grid), out)?;
+        write_field_png(&picture, scale, out)?;
         if !args.json {
-            println!(
+            say!(
                 "field of size {} ({}): {} anchors reached; wrote {}",
                 unit.size,
                 unit.profile(),

@@ -1,5 +1,19 @@
 //! The subcommands, one module each, and what they share.
 
+/// `println!` (or `print!`, after `raw:`) on standard output, except that a failed write
+/// returns [`CliError::Output`] from the enclosing function instead of panicking: piping a
+/// long answer into `head` closes standard output early.
+macro_rules! say {
+    (raw: $($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*).map_err(clearance_cli::CliError::Output)?
+    }};
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err(clearance_cli::CliError::Output)?
+    }};
+}
+
 pub mod field;
 pub mod path;
 pub mod range;
@@ -17,7 +31,7 @@ use clearance_cli::progress::ProgressBar;
 use clearance_cli::CliError;
 use clearance_core::{
     FieldValue, LandmarkPlacement, LandmarkStats, Movement, OtherUnits, PathMap, PathResult,
-    SearchMode, UnitId,
+    SearchMode, Smoothing, UnitId,
 };
 use serde_json::json;
 use std::process::ExitCode;
@@ -99,6 +113,15 @@ fn exit_status(success: bool) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// The smoothing `--smooth` asks for: taut waypoints, or none.
+fn smoothing_of(smooth: bool) -> Smoothing {
+    if smooth {
+        Smoothing::Taut
+    } else {
+        Smoothing::Off
     }
 }
 

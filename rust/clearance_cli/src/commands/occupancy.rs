@@ -37,15 +37,14 @@ impl OccupancyArgs {
         };
         let units = read_units(file)?;
         place_units(map, &units, file)?;
-        if let Some(id) = self.unit_id {
-            if !units.iter().any(|unit| unit.id == id) {
-                return Err(CliError::Usage(format!(
-                    "--unit-id {id}: {} has no unit with that id",
-                    file.display()
-                )));
-            }
-        }
+        named_units("--unit-id", self.exempt(), &units, file)?;
         Ok(units)
+    }
+
+    /// The units of `units` other than `--unit-id`: those drawn as others.
+    pub fn others<'a>(&self, units: &'a [UnitEntry]) -> impl Iterator<Item = &'a UnitEntry> {
+        let mover = self.unit_id;
+        units.iter().filter(move |unit| Some(unit.id) != mover)
     }
 
     /// `query` counting the other units by `--others`, with `--unit-id` as its moving unit.
@@ -86,4 +85,28 @@ impl OccupancyArgs {
 /// Parses `ignore`, `block` or `cost:M`, as the core names the rules.
 fn parse_others(text: &str) -> Result<OtherUnits, String> {
     OtherUnits::from_name(text).map_err(|error| error.to_string())
+}
+
+/// The units that `flag` names by `ids`, in that order, from `units` (read from `file`): an id
+/// the file lacks, or one named twice, is a usage error that names the flag.
+pub fn named_units(
+    flag: &str,
+    ids: &[UnitId],
+    units: &[UnitEntry],
+    file: &Path,
+) -> Result<Vec<UnitEntry>, CliError> {
+    let mut named: Vec<UnitEntry> = Vec::with_capacity(ids.len());
+    for &id in ids {
+        if named.iter().any(|unit| unit.id == id) {
+            return Err(CliError::Usage(format!("{flag} names unit {id} twice")));
+        }
+        let unit = units.iter().find(|unit| unit.id == id).ok_or_else(|| {
+            CliError::Usage(format!(
+                "{flag} {id}: {} has no unit with that id",
+                file.display()
+            ))
+        })?;
+        named.push(*unit);
+    }
+    Ok(named)
 }

@@ -32,25 +32,24 @@ pub fn run(args: &PathArgs) -> Result<ExitCode, CliError> {
     let (map, path_map, units) = agent.load(&args.map)?;
     let result = path_map.query(&agent.query(args.ends.from, args.ends.to));
     if args.json {
-        println!("{}", result_json(&result));
+        say!("{}", result_json(&result));
     } else {
         if !result.path.is_empty() {
             let mut sketch = Sketch::new(&map.grid);
-            let mover = agent.occupancy.moving_unit();
-            for unit in units.iter().filter(|unit| Some(unit.id) != mover) {
+            for unit in agent.occupancy.others(&units) {
                 sketch.mark_footprint(unit.anchor, unit.size, UNIT_MARK);
             }
             // A query returns a path only for a legal size, which fits in an i32.
             sketch.mark_path(&result.path, agent.unit.size as i32);
             sketch.mark_waypoints(&result.waypoints);
-            print!("{sketch}");
+            say!(raw: "{sketch}");
         }
-        println!(
+        say!(
             "{}",
             describe(&result, args.ends.from, args.ends.to, &agent.unit)
         );
         if agent.smooth && !result.waypoints.is_empty() {
-            println!("{}", describe_waypoints(&result));
+            say!("{}", describe_waypoints(&result));
         }
     }
     Ok(exit_status(result.is_ok()))

@@ -3,7 +3,7 @@
 //! painted as a PNG.
 
 use super::agent::{parse_cell, UnitArgs};
-use super::occupancy::OccupancyArgs;
+use super::occupancy::{named_units, OccupancyArgs};
 use super::render::picture_scale;
 use super::{add_waypoints, describe_waypoints, exit_status, field_json};
 use clap::Args;
@@ -105,6 +105,10 @@ struct Reach {
 pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
     let unit = &args.unit;
     let (map, mut path_map) = unit.load(&args.map)?;
+    // A picture too big to make is refused before any work.
+    let scale = (args.out.as_ref())
+        .map(|_| picture_scale(args.scale, &map.grid))
+        .transpose()?;
     let units = args.occupancy.place_on(&mut path_map)?;
     check_allies(args, &units)?;
     let mut options = RangeOptions::new()
@@ -118,9 +122,9 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
         Ok(range) => range,
         Err(RangeError::Refused { code }) => {
             if args.json {
-                println!("{}", refusal_json(code, args));
+                say!("{}", refusal_json(code, args));
             } else {
-                println!("{}", describe_refusal(code, args, &path_map));
+                say!("{}", describe_refusal(code, args, &path_map));
             }
             return Ok(exit_status(false));
         }
@@ -140,13 +144,10 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
         add_waypoints(&path_map, result, unit, (options.other_units, &uncounted))?;
     }
     if args.json {
-        println!("{}", range_json(args, &reached, &border, to.as_ref()));
+        say!("{}", range_json(args, &reached, &border, to.as_ref()));
     }
-    let others: Vec<UnitEntry> = (units.iter())
-        .filter(|unit| Some(unit.id) != args.occupancy.moving_unit())
-        .copied()
-        .collect();
-    if let Some(out) = &args.out {
+    let others: Vec<UnitEntry> = args.occupancy.others(&units).copied().collect();
+    if let Some((out, scale)) = args.out.as_ref().zip(scale) {
         let cells: Vec<(Cell, f64)> = (reached.iter())
             .map(|reach| (reach.anchor, cost_to_f64(reach.cost)))
             .collect();
@@ -159,11 +160,11 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
             path: to.as_ref().map_or(&[][..], |result| result.path.as_slice()),
             units: &others,
         };
-        write_range_png(&picture, picture_scale(args.scale, &map.grid), out)?;
+        write_range_png(&picture, scale, out)?;
     }
     if !args.json {
         if args.out.is_none() {
-            print!(
+            say!(raw:
                 "{}",
                 drawing(
                     args,
@@ -176,37 +177,27 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
                 )
             );
         }
-        println!("{}", describe_range(args, &reached, &border));
+        say!("{}", describe_range(args, &reached, &border));
         if let (Some(anchor), Some(result)) = (args.to, &to) {
-            println!("{}", describe_to(anchor, result, &range));
+            say!("{}", describe_to(anchor, result, &range));
             if !result.waypoints.is_empty() {
-                println!("{}", describe_waypoints(result));
+                say!("{}", describe_waypoints(result));
             }
         }
         if let Some(out) = &args.out {
-            println!("wrote {}", out.display());
+            say!("wrote {}", out.display());
         }
     }
     Ok(exit_status(to.as_ref().is_none_or(PathResult::is_ok)))
 }
 
-/// Checks `--allies`: every id a unit of the units file, none named twice.
+/// Checks `--allies` (which clap lets through only with `--units`): every id a unit of the
+/// units file, none named twice.
 fn check_allies(args: &RangeArgs, units: &[UnitEntry]) -> Result<(), CliError> {
-    let file = args
-        .occupancy
-        .file()
-        .map_or(String::new(), |file| format!("{} ", file.display()));
-    for (position, &id) in args.allies.iter().enumerate() {
-        if args.allies[..position].contains(&id) {
-            return Err(CliError::Usage(format!("--allies names unit {id} twice")));
-        }
-        if !units.iter().any(|unit| unit.id == id) {
-            return Err(CliError::Usage(format!(
-                "--allies {id}: {file}has no unit with that id"
-            )));
-        }
+    match args.occupancy.file() {
+        Some(file) => named_units("--allies", &args.allies, units, file).map(drop),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Every anchor listed, by `y` then `x`: those in range this turn with one turn; with more,

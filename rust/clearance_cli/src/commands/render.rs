@@ -36,14 +36,32 @@ pub struct RenderArgs {
     agent: AgentArgs,
 }
 
+/// The most pixels a picture may have (a 8192 x 8192 one, 192 MiB of RGB): `--scale` on a
+/// big map would otherwise ask for more memory than the machine has.
+const MAX_PICTURE_PIXELS: usize = 1 << 26;
+
 /// Pixels per cell: `scale`, or the most that keep the picture within
-/// [`DEFAULT_PICTURE_SIDE`] (at least 1, at most [`MAX_DEFAULT_SCALE`]).
-pub fn picture_scale(scale: Option<u16>, grid: &TerrainGrid) -> usize {
+/// [`DEFAULT_PICTURE_SIDE`] (at least 1, at most [`MAX_DEFAULT_SCALE`]). A picture of more than
+/// [`MAX_PICTURE_PIXELS`] is a usage error that says which scale fits.
+pub fn picture_scale(scale: Option<u16>, grid: &TerrainGrid) -> Result<usize, CliError> {
     let longest_side = grid.width().max(grid.height());
-    scale.map_or(
+    let scale = scale.map_or(
         (DEFAULT_PICTURE_SIDE / longest_side).clamp(1, MAX_DEFAULT_SCALE),
         usize::from,
-    )
+    );
+    let cells = grid.width() * grid.height();
+    if cells.saturating_mul(scale * scale) <= MAX_PICTURE_PIXELS {
+        return Ok(scale);
+    }
+    let (width, height) = (grid.width() * scale, grid.height() * scale);
+    let advice = match (MAX_PICTURE_PIXELS / cells).isqrt() {
+        0 => "the map is too big to draw".to_owned(),
+        fitting => format!("use --scale {fitting} or less"),
+    };
+    Err(CliError::Usage(format!(
+        "a picture of {width} x {height} pixels at {scale} per cell is more than \
+         {MAX_PICTURE_PIXELS} pixels; {advice}"
+    )))
 }
 
 /// Writes the picture (with the units of `--units`); with endpoints, first runs the query and
@@ -55,7 +73,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
     let (found, path, waypoints) = match args.from.zip(args.to) {
         Some((from, to)) => {
             let result = path_map.query(&agent.query(from, to));
-            println!("{}", describe(&result, from, to, &agent.unit));
+            say!("{}", describe(&result, from, to, &agent.unit));
             (result.is_ok(), result.path, result.waypoints)
         }
         None => (true, Vec::new(), Vec::new()),
@@ -76,7 +94,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
         units: &units,
         waypoints: &waypoints,
     };
-    write_png(&picture, picture_scale(args.scale, &map.grid), &args.out)?;
-    println!("wrote {}", args.out.display());
+    write_png(&picture, picture_scale(args.scale, &map.grid)?, &args.out)?;
+    say!("wrote {}", args.out.display());
     Ok(exit_status(found))
 }

@@ -42,9 +42,9 @@ pub fn run(args: &ScenArgs) -> Result<ExitCode, CliError> {
     let prepared = Prepared::new(&map, &args.landmarks, &args.occupancy)?;
     let solved = Solved::new(&prepared.path_map, &problems, args);
     if args.json {
-        println!("{}", report_json(args, &prepared, &solved));
+        say!("{}", report_json(args, &prepared, &solved));
     } else {
-        print_report(args, &prepared, &solved);
+        print_report(args, &prepared, &solved)?;
     }
     Ok(exit_status(solved.mismatches.is_empty()))
 }
@@ -136,7 +136,8 @@ impl Solved {
             mismatches.extend(Mismatch::check(problem, &result));
         }
         let count = problems.len().max(1) as f64;
-        let mean_micros = micros.iter().sum::<f64>() / count;
+        // Summed from 0.0: an empty `f64` sum is -0.0, which JSON would print as such.
+        let mean_micros = micros.iter().fold(0.0, |sum, micros| sum + micros) / count;
         micros.sort_by(f64::total_cmp);
         Solved {
             problems: problems.len(),
@@ -181,10 +182,10 @@ fn report_json(args: &ScenArgs, prepared: &Prepared, solved: &Solved) -> serde_j
 }
 
 /// The first mismatches, one line each, then a line of totals and times.
-fn print_report(args: &ScenArgs, prepared: &Prepared, solved: &Solved) {
+fn print_report(args: &ScenArgs, prepared: &Prepared, solved: &Solved) -> Result<(), CliError> {
     let scen = args.scen.display();
     for mismatch in solved.mismatches.iter().take(LISTED_MISMATCHES) {
-        println!(
+        say!(
             "MISMATCH {scen}:{}: optimal {}, found {}",
             mismatch.line,
             mismatch.optimal,
@@ -210,7 +211,7 @@ fn print_report(args: &ScenArgs, prepared: &Prepared, solved: &Solved) {
     } else {
         String::new()
     };
-    println!(
+    say!(
         "{scen}: {} problems, {} mismatches; mean {:.1} us, median {:.1} us per query; \
          mean {:.0} anchors expanded; layers built in {:.0} us{landmark_note}{units_note}",
         solved.problems,
@@ -220,4 +221,5 @@ fn print_report(args: &ScenArgs, prepared: &Prepared, solved: &Solved) {
         solved.mean_expanded,
         prepared.layers_micros,
     );
+    Ok(())
 }

@@ -2,12 +2,13 @@
 //! that a selection sent to one cell spreads out instead of piling on one anchor.
 
 use super::agent::{parse_cell, ProfileArgs};
-use super::{describe_waypoints, exit_status, result_json};
+use super::occupancy::named_units;
+use super::{describe_waypoints, exit_status, result_json, smoothing_of};
 use clap::Args;
 use clearance_cli::draw::{Sketch, UNIT_MARK};
 use clearance_cli::units::{place_units, read_units, UnitEntry};
 use clearance_cli::CliError;
-use clearance_core::{Cell, PathResult, SlotPathOptions, SlotRequest, Smoothing, UnitId};
+use clearance_core::{Cell, PathResult, SlotPathOptions, SlotRequest, UnitId};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,7 +64,7 @@ pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
     let (map, mut path_map) = args.rules.load(&args.map)?;
     let units = read_units(&args.units)?;
     place_units(&mut path_map, &units, &args.units)?;
-    let members = group_members(args, &units)?;
+    let members = named_units("--group", &args.group, &units, &args.units)?;
     let requests: Vec<SlotRequest<'_>> = members
         .iter()
         .map(|member| SlotRequest {
@@ -75,12 +76,7 @@ pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
         .collect();
     let refused = |error| CliError::Usage(format!("--to {},{}: {error}", args.to.x, args.to.y));
     let (slots, results): (Vec<Option<Cell>>, Option<Vec<PathResult>>) = if args.paths {
-        let smoothing = if args.smooth {
-            Smoothing::Taut
-        } else {
-            Smoothing::Off
-        };
-        let options = SlotPathOptions::new().smoothing(smoothing);
+        let options = SlotPathOptions::new().smoothing(smoothing_of(args.smooth));
         let order =
             (path_map.find_paths_to_slots(args.to, &requests, &options)).map_err(refused)?;
         let (slots, results) = order
@@ -107,7 +103,7 @@ pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
                 entry
             })
             .collect();
-        println!("{}", serde_json::Value::Array(array));
+        say!("{}", serde_json::Value::Array(array));
     } else {
         print_listing(
             args,
@@ -116,29 +112,10 @@ pub fn run(args: &SlotsArgs) -> Result<ExitCode, CliError> {
             &members,
             &slots,
             results.as_deref(),
-        );
+        )?;
     }
     let every_path = results.is_none_or(|results| results.iter().all(PathResult::is_ok));
     Ok(exit_status(slots.iter().all(Option::is_some) && every_path))
-}
-
-/// The units of the file named by `--group`, in its order; an id the file lacks, or one named
-/// twice, is a usage error.
-fn group_members(args: &SlotsArgs, units: &[UnitEntry]) -> Result<Vec<UnitEntry>, CliError> {
-    let mut members: Vec<UnitEntry> = Vec::with_capacity(args.group.len());
-    for &id in &args.group {
-        if members.iter().any(|member| member.id == id) {
-            return Err(CliError::Usage(format!("--group names unit {id} twice")));
-        }
-        let unit = units.iter().find(|unit| unit.id == id).ok_or_else(|| {
-            CliError::Usage(format!(
-                "--group: {} has no unit with id {id}",
-                args.units.display()
-            ))
-        })?;
-        members.push(*unit);
-    }
-    Ok(members)
 }
 
 /// The mark of the `position`th member's slot: `A` to `Z`, then `#`.
@@ -157,9 +134,9 @@ fn print_listing(
     members: &[UnitEntry],
     slots: &[Option<Cell>],
     results: Option<&[PathResult]>,
-) {
+) -> Result<(), CliError> {
     let others = units.len() - members.len();
-    println!(
+    say!(
         "{} members to {} ({}); {others} other unit{} on the map",
         members.len(),
         args.to,
@@ -196,10 +173,13 @@ fn print_listing(
             Some(result) if slot.is_some() => format!("; no path: {}", result.code),
             _ => String::new(),
         };
-        println!(
+        say!(
             "{mark} unit {}, size {}, from {}: {place}{way}",
-            member.id, member.size, member.anchor
+            member.id,
+            member.size,
+            member.anchor
         );
     }
-    print!("{sketch}");
+    say!(raw: "{sketch}");
+    Ok(())
 }

@@ -31,10 +31,9 @@ pub struct StraightArgs {
 /// input (a size outside 1 to 255, an anchor off the map or where the unit does not fit, an
 /// unknown unit) is a usage error.
 pub fn run(args: &StraightArgs) -> Result<ExitCode, CliError> {
+    args.unit.checked_size()?;
     let (_, mut path_map) = args.unit.load(&args.map)?;
     args.occupancy.place_on(&mut path_map)?;
-    let mut not_counted = args.occupancy.exempt().to_vec();
-    not_counted.extend(args.occupancy.moving_unit());
     let in_the_way = path_map
         .straight_move_blocker(
             args.ends.from,
@@ -42,18 +41,18 @@ pub fn run(args: &StraightArgs) -> Result<ExitCode, CliError> {
             args.unit.size,
             args.unit.profile(),
             args.occupancy.rule(),
-            &not_counted,
+            args.occupancy.exempt(),
         )
         .map_err(|error| CliError::Usage(named_by_flag(error)))?;
     let (from, to) = (args.ends.from, args.ends.to);
     match (args.json, in_the_way) {
-        (true, None) => println!("{}", json!({ "clear": true })),
-        (true, Some(cell)) => println!(
+        (true, None) => say!("{}", json!({ "clear": true })),
+        (true, Some(cell)) => say!(
             "{}",
             json!({ "clear": false, "blocked_cell": [cell.x, cell.y] })
         ),
-        (false, None) => println!("clear: size {} from {from} to {to}", args.unit.size),
-        (false, Some(cell)) => println!(
+        (false, None) => say!("clear: size {} from {from} to {to}", args.unit.size),
+        (false, Some(cell)) => say!(
             "blocked: size {} from {from} to {to} sweeps {cell}",
             args.unit.size
         ),

@@ -196,6 +196,44 @@ fn cache_memory_limits_are_codes_not_aborts() {
 }
 
 #[test]
+fn profiles_changed_or_removed_leave_no_layer_behind() {
+    // Terrains 0 to 11 on a 64 x 64 map; a profile that learns to enter one more each time
+    // (a unit upgraded to swim, say) needs another clearance layer each time.
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 64, 64), 0).unwrap();
+    for terrain in 1..12u8 {
+        let cell = Cell::new(i32::from(terrain) * 5, 0);
+        grid.fill_rect(Region::new(cell.x, cell.y, 5, 64), terrain)
+            .unwrap();
+    }
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("scout").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    assert_eq!(map.prepare("scout", 1), PathCode::Ok);
+    let mut unit = AgentProfile::new("unit");
+    let mut held = Vec::new();
+    for terrain in 0..12u8 {
+        unit.set_terrain(terrain, 1.0).unwrap();
+        map.set_profile(unit.clone()).unwrap();
+        assert_eq!(map.prepare("unit", 1), PathCode::Ok);
+        held.push(map.cache_memory_bytes());
+        map.verify_caches().unwrap();
+    }
+    // Two layers and two graphs whatever the number of changes: the first `unit` shared
+    // the scout's layer, every later one needed one of its own and dropped the last. (A
+    // graph's size varies by a few bytes with its profile; a layer is 4,096 bytes.)
+    let layer = 64 * 64;
+    assert!(
+        held[2..]
+            .iter()
+            .all(|&bytes| bytes.abs_diff(held[1]) < layer),
+        "{held:?}"
+    );
+    map.remove_profile("unit");
+    map.remove_profile("scout");
+    assert_eq!(map.cache_memory_bytes(), 0);
+}
+
+#[test]
 fn batches_on_any_number_of_threads_equal_single_queries() {
     let mut rng = Rng::new(0x000B_A7C4);
     let grid = random_grid(&mut rng, 50, 50, 20);

@@ -58,14 +58,14 @@ impl PathMap {
     /// since the last edit that raised its profile's costs must equal it; one kept through
     /// such an edit must hold lower bounds of its distances (see the `landmarks` module).
     pub fn verify_caches(&self) -> Result<(), String> {
-        for (capability, layer) in read(&self.clearance).iter() {
+        for (capability, layer) in read(&self.caches.clearance).iter() {
             if **layer != ClearanceLayer::build(&self.grid, capability) {
                 return Err(format!(
                     "the clearance layer for terrains {capability:?} differs from a rebuild"
                 ));
             }
         }
-        for (name, by_size) in read(&self.graphs).iter() {
+        for (name, by_size) in read(&self.caches.graphs).iter() {
             let profile = self
                 .profiles
                 .get(name)
@@ -80,7 +80,7 @@ impl PathMap {
                 }
             }
         }
-        for (name, table) in read(&self.landmarks).iter() {
+        for (name, table) in read(&self.caches.landmarks).iter() {
             let Some(table) = table else { continue };
             let profile = self.profiles.get(name).ok_or_else(|| {
                 format!("a landmark table is cached for unknown profile {name:?}")
@@ -96,16 +96,16 @@ impl PathMap {
 
     /// Bytes held by cached clearance layers, search graphs and landmark tables.
     pub fn cache_memory_bytes(&self) -> usize {
-        let clearance: usize = read(&self.clearance)
+        let clearance: usize = read(&self.caches.clearance)
             .values()
             .map(|layer| layer.memory_bytes())
             .sum();
-        let graphs: usize = read(&self.graphs)
+        let graphs: usize = read(&self.caches.graphs)
             .values()
             .flat_map(|by_size| by_size.values())
             .map(|graph| graph.memory_bytes())
             .sum();
-        let landmarks: usize = read(&self.landmarks)
+        let landmarks: usize = read(&self.caches.landmarks)
             .values()
             .flatten()
             .map(|table| table.memory_bytes())
@@ -136,7 +136,7 @@ impl PathMap {
         &self,
         capability: &TerrainSet,
     ) -> Option<Arc<ClearanceLayer>> {
-        if let Some(layer) = read(&self.clearance).get(capability) {
+        if let Some(layer) = read(&self.caches.clearance).get(capability) {
             return Some(Arc::clone(layer));
         }
         if !self.fits(ClearanceLayer::estimated_bytes(
@@ -146,7 +146,7 @@ impl PathMap {
             return None;
         }
         let layer = Arc::new(ClearanceLayer::build(&self.grid, capability));
-        let mut layers = write(&self.clearance);
+        let mut layers = write(&self.caches.clearance);
         // Another thread may have built it meanwhile; keep the first so all share one.
         Some(Arc::clone(layers.entry(*capability).or_insert(layer)))
     }
@@ -157,7 +157,7 @@ impl PathMap {
         profile: &AgentProfile,
         size: u8,
     ) -> Option<Arc<AnchorGraph>> {
-        if let Some(graph) = read(&self.graphs)
+        if let Some(graph) = read(&self.caches.graphs)
             .get(name)
             .and_then(|by_size| by_size.get(&size))
         {
@@ -178,14 +178,21 @@ impl PathMap {
             size,
             self.movement,
         ));
-        let mut graphs = write(&self.graphs);
+        let mut graphs = write(&self.caches.graphs);
         let by_size = graphs.entry(name.to_owned()).or_default();
         Some(Arc::clone(by_size.entry(size).or_insert(graph)))
     }
 
-    /// Drops the search graphs and the landmark tables built for the profile called `name`.
-    pub(super) fn drop_search_caches_of(&mut self, name: &str) {
-        exclusive(&mut self.graphs).remove(name);
-        exclusive(&mut self.landmarks).remove(name);
+    /// After the profile called `name` was set or removed: drops its search graphs and
+    /// landmark table, and every clearance layer that no registered profile uses any more
+    /// (edits would go on repairing it, and it would count against the memory limit).
+    pub(super) fn drop_caches_of(&mut self, name: &str) {
+        let caches = Arc::make_mut(&mut self.caches);
+        exclusive(&mut caches.graphs).remove(name);
+        exclusive(&mut caches.landmarks).remove(name);
+        let used: Vec<TerrainSet> = (self.profiles.values())
+            .map(|profile| profile.capability())
+            .collect();
+        exclusive(&mut caches.clearance).retain(|capability, _| used.contains(capability));
     }
 }

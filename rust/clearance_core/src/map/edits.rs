@@ -31,8 +31,8 @@ impl PathMap {
         let old: TerrainSet = self.grid.as_bytes().iter().copied().collect();
         Arc::make_mut(&mut self.grid).load(data)?;
         self.bump_version();
-        exclusive(&mut self.clearance).clear();
-        exclusive(&mut self.graphs).clear();
+        exclusive(&mut Arc::make_mut(&mut self.caches).clearance).clear();
+        exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
         self.update_landmarks(old, data.iter().copied().collect(), None);
         Ok(())
     }
@@ -62,8 +62,8 @@ impl PathMap {
         let edited_area: usize = windows.iter().map(|window| window.area()).sum();
         let repair = edited_area.saturating_mul(4) <= self.grid.as_bytes().len();
         if !repair {
-            exclusive(&mut self.clearance).clear();
-            exclusive(&mut self.graphs).clear();
+            exclusive(&mut Arc::make_mut(&mut self.caches).clearance).clear();
+            exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
         }
         for (edit, &window) in edits.iter().zip(&windows) {
             let written = Arc::make_mut(&mut self.grid).fill_rect(edit.rect(), edit.terrain());
@@ -84,13 +84,14 @@ impl PathMap {
     /// changed. Layers shared with a clone of this map are copied first (copy on write), so
     /// the clone keeps seeing its own version.
     fn repair_caches(&mut self, edited: Window) {
-        let layers = exclusive(&mut self.clearance);
+        let caches = Arc::make_mut(&mut self.caches);
+        let layers = exclusive(&mut caches.clearance);
         let mut changed = HashMap::with_capacity(layers.len());
         for (capability, layer) in layers.iter_mut() {
             let window = Arc::make_mut(layer).repair(&self.grid, capability, edited);
             changed.insert(*capability, window);
         }
-        let graphs = exclusive(&mut self.graphs);
+        let graphs = exclusive(&mut caches.graphs);
         graphs.retain(|name, by_size| {
             let Some(profile) = self.profiles.get(name) else {
                 return false;
@@ -132,13 +133,14 @@ impl PathMap {
         edited: Option<&[Window]>,
     ) {
         let width = self.grid.width();
-        let graphs = exclusive(&mut self.graphs);
+        let caches = Arc::make_mut(&mut self.caches);
+        let graphs = exclusive(&mut caches.graphs);
         let given = match &self.landmark_placement {
             LandmarkPlacement::At(_) => &self.landmark_anchors[..],
             _ => &[],
         };
         let profiles = &self.profiles;
-        exclusive(&mut self.landmarks).retain(|name, table| {
+        exclusive(&mut caches.landmarks).retain(|name, table| {
             let Some(profile) = profiles.get(name) else {
                 return false;
             };

@@ -54,7 +54,7 @@ impl PathMap {
         }
         self.landmark_placement = placement;
         self.landmark_anchors = anchors;
-        exclusive(&mut self.landmarks).clear();
+        exclusive(&mut Arc::make_mut(&mut self.caches).landmarks).clear();
         Ok(())
     }
 
@@ -105,7 +105,7 @@ impl PathMap {
 
     /// Describes the landmark table of the profile called `profile`, if it is built.
     pub fn landmark_stats(&self, profile: &str) -> Option<LandmarkStats> {
-        let table = read(&self.landmarks).get(profile)?.clone()?;
+        let table = read(&self.caches.landmarks).get(profile)?.clone()?;
         Some(self.describe(&table))
     }
 
@@ -114,7 +114,7 @@ impl PathMap {
     /// too large to repair around, which only raised costs, left it as lower bounds (see
     /// [`set_landmarks`](Self::set_landmarks)). `None` if no table is built.
     pub fn landmarks_exact(&self, profile: &str) -> Option<bool> {
-        let table = read(&self.landmarks).get(profile)?.clone()?;
+        let table = read(&self.caches.landmarks).get(profile)?.clone()?;
         Some(table.is_exact())
     }
 
@@ -150,7 +150,7 @@ impl PathMap {
         if self.landmark_placement == LandmarkPlacement::None {
             return None;
         }
-        if let Some(table) = read(&self.landmarks).get(name) {
+        if let Some(table) = read(&self.caches.landmarks).get(name) {
             return table.clone();
         }
         let graph = self.graph_for(name, profile, 1)?;
@@ -170,7 +170,7 @@ impl PathMap {
             progress,
         )
         .map(Arc::new);
-        write(&self.landmarks)
+        write(&self.caches.landmarks)
             .entry(name.to_owned())
             .or_insert(table)
             .clone()

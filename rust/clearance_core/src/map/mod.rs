@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `mod.rs` | the type, its contract, movement and profiles |
 //! | `caches.rs` | clearance layers and search graphs built on demand, and the memory limit |
+//! | `cache_store.rs` | where they are kept, shared by the map's clones until one changes |
 //! | `edits.rs` | terrain edits, validated before the first write, and cache repair |
 //! | `queries.rs` | query validation and the path search behind `find_path` |
 //! | `partial.rs` | the nearest reachable anchor, for partial paths |
@@ -21,6 +22,7 @@
 //! | `sharing.rs` | tests: a snapshot shares every cache page an edit did not write |
 
 mod batch;
+mod cache_store;
 mod caches;
 mod edits;
 mod fields;
@@ -41,15 +43,13 @@ pub use slot_orders::{SlotPath, SlotPathOptions};
 pub use slots::SlotRequest;
 pub(crate) use tables::Table;
 
-use crate::clearance::ClearanceLayer;
+use self::cache_store::CacheStore;
 use crate::error::ProfileError;
-use crate::graph::AnchorGraph;
 use crate::grid::{Region, TerrainGrid};
-use crate::landmarks::{LandmarkPlacement, LandmarkTable};
+use crate::landmarks::LandmarkPlacement;
 use crate::movement::Movement;
 use crate::occupancy::Occupancy;
 use crate::profile::AgentProfile;
-use crate::terrain::TerrainSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -111,13 +111,12 @@ pub struct PathMap {
     grid: Arc<TerrainGrid>,
     movement: Movement,
     profiles: Table<String, Arc<AgentProfile>>,
-    clearance: RwLock<Table<TerrainSet, Arc<ClearanceLayer>>>,
-    graphs: RwLock<Table<String, Table<u8, Arc<AnchorGraph>>>>,
+    /// Clearance layers, search graphs and landmark tables, shared with clones until either
+    /// changes them (`cache_store.rs`).
+    caches: Arc<CacheStore>,
     landmark_placement: LandmarkPlacement,
     /// Storage indices of the cells of `LandmarkPlacement::At`.
     landmark_anchors: Vec<usize>,
-    /// Per profile: its landmark table, or `None` if none could be built.
-    landmarks: RwLock<Table<String, Option<Arc<LandmarkTable>>>>,
     cache_memory_limit: usize,
     /// See [`PathMap::version`].
     version: u64,
@@ -134,11 +133,9 @@ impl PathMap {
             grid: Arc::new(grid),
             movement: Movement::EightWay,
             profiles: Table::default(),
-            clearance: RwLock::default(),
-            graphs: RwLock::default(),
+            caches: Arc::default(),
             landmark_placement: LandmarkPlacement::None,
             landmark_anchors: Vec::new(),
-            landmarks: RwLock::default(),
             cache_memory_limit: DEFAULT_CACHE_MEMORY_LIMIT,
             version: fresh_version(),
             occupancy: Occupancy::default(),
@@ -185,8 +182,8 @@ impl PathMap {
         if movement != self.movement {
             self.movement = movement;
             self.bump_version();
-            exclusive(&mut self.graphs).clear();
-            exclusive(&mut self.landmarks).clear();
+            exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
+            exclusive(&mut Arc::make_mut(&mut self.caches).landmarks).clear();
         }
     }
 
@@ -223,27 +220,30 @@ impl PathMap {
         }
         self.grid = Arc::new(grid);
         self.bump_version();
-        exclusive(&mut self.clearance).clear();
-        exclusive(&mut self.graphs).clear();
-        exclusive(&mut self.landmarks).clear();
+        exclusive(&mut Arc::make_mut(&mut self.caches).clearance).clear();
+        exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
+        exclusive(&mut Arc::make_mut(&mut self.caches).landmarks).clear();
     }
 
-    /// Registers `profile` under its name, replacing any profile of the same name.
+    /// Registers `profile` under its name, replacing any profile of the same name. The
+    /// replaced profile's search graphs and landmark table are dropped (rebuilt on demand),
+    /// and so is a clearance layer that no registered profile uses any more.
     pub fn set_profile(&mut self, profile: AgentProfile) -> Result<(), ProfileError> {
         if profile.name().is_empty() {
             return Err(ProfileError::EmptyName);
         }
         let name = profile.name().to_owned();
-        self.drop_search_caches_of(&name);
-        self.profiles.insert(name, Arc::new(profile));
+        self.profiles.insert(name.clone(), Arc::new(profile));
+        self.drop_caches_of(&name);
         self.bump_version();
         Ok(())
     }
 
-    /// Removes the profile called `name`; returns whether there was one.
+    /// Removes the profile called `name`; returns whether there was one. Its caches go with
+    /// it, as [`set_profile`](Self::set_profile) drops a replaced profile's.
     pub fn remove_profile(&mut self, name: &str) -> bool {
-        self.drop_search_caches_of(name);
         let removed = self.profiles.remove(name).is_some();
+        self.drop_caches_of(name);
         if removed {
             self.bump_version();
         }
@@ -262,17 +262,16 @@ impl PathMap {
 }
 
 impl Clone for PathMap {
-    /// Copies terrain and profiles; cached layers are shared, since they describe equal terrain.
+    /// Copies terrain and profiles; the caches are shared, since they describe equal terrain,
+    /// until either map changes them (`cache_store.rs`).
     fn clone(&self) -> Self {
         PathMap {
             grid: self.grid.clone(),
             movement: self.movement,
             profiles: self.profiles.clone(),
-            clearance: RwLock::new(read(&self.clearance).clone()),
-            graphs: RwLock::new(read(&self.graphs).clone()),
+            caches: Arc::clone(&self.caches),
             landmark_placement: self.landmark_placement.clone(),
             landmark_anchors: self.landmark_anchors.clone(),
-            landmarks: RwLock::new(read(&self.landmarks).clone()),
             cache_memory_limit: self.cache_memory_limit,
             version: self.version,
             occupancy: self.occupancy.clone(),

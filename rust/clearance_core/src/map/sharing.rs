@@ -2,7 +2,7 @@
 //! every cache that the edit did not write: an edit copies only the pages whose values change.
 
 use super::{read, PathMap};
-use crate::grid::{Region, TerrainGrid};
+use crate::grid::{Cell, Region, TerrainGrid};
 use crate::landmarks::LandmarkPlacement;
 use crate::movement::Movement;
 use crate::paged::{PageAudit, PAGE_LEN};
@@ -54,18 +54,18 @@ fn warm_map(rng: &mut TestRng, (width, height): (i32, i32), movement: Movement) 
 fn audit(map: &PathMap, snapshot: &PathMap) -> PageAudit {
     let mut audit = PageAudit::default();
     map.grid.audit_pages(&snapshot.grid, &mut audit);
-    let before = read(&snapshot.clearance);
-    for (capability, layer) in read(&map.clearance).iter() {
+    let before = read(&snapshot.caches.clearance);
+    for (capability, layer) in read(&map.caches.clearance).iter() {
         layer.audit_pages(&before[capability], &mut audit);
     }
-    let before = read(&snapshot.graphs);
-    for (name, by_size) in read(&map.graphs).iter() {
+    let before = read(&snapshot.caches.graphs);
+    for (name, by_size) in read(&map.caches.graphs).iter() {
         for (size, graph) in by_size {
             graph.audit_pages(&before[name][size], &mut audit);
         }
     }
-    let before = read(&snapshot.landmarks);
-    for (name, table) in read(&map.landmarks).iter() {
+    let before = read(&snapshot.caches.landmarks);
+    for (name, table) in read(&map.caches.landmarks).iter() {
         if let (Some(table), Some(Some(old))) = (table, before.get(name)) {
             table.audit_pages(old, &mut audit);
         }
@@ -120,4 +120,32 @@ fn a_snapshot_shares_every_page_until_an_edit() {
     let audit = audit(&map, &snapshot);
     assert_eq!((audit.written, audit.needless.len()), (0, 0));
     assert!(audit.shared > 0);
+}
+
+#[test]
+fn what_a_snapshot_builds_serves_the_map_until_either_changes_a_cache() {
+    let mut rng = TestRng(0x5A4E_0002);
+    let mut map = warm_map(&mut rng, (200, 100), Movement::EightWay);
+    map.place_unit(7, Cell::new(0, 0), 1).unwrap();
+    // An async request's snapshot, then the game moves a unit: no cache changes.
+    let snapshot = map.clone();
+    map.move_unit(7, Cell::new(1, 0)).unwrap();
+    let before = map.cache_memory_bytes();
+    // The request builds a graph the map did not have: the map holds it too.
+    assert_eq!(snapshot.prepare("scout", 5), PathCode::Ok);
+    assert!(map.cache_memory_bytes() > before);
+    assert_eq!(map.cache_memory_bytes(), snapshot.cache_memory_bytes());
+    let graph = |on: &PathMap| {
+        on.graph_for("scout", on.profile("scout").unwrap(), 5)
+            .unwrap()
+    };
+    assert!(std::sync::Arc::ptr_eq(&graph(&map), &graph(&snapshot)));
+    // An edit gives the map its own store: the snapshot keeps the old terrain's caches, and
+    // what it builds from now on is its own.
+    map.fill_rect(Region::new(10, 10, 3, 3), WALL).unwrap();
+    let after_edit = map.cache_memory_bytes();
+    assert_eq!(snapshot.prepare("wader", 5), PathCode::Ok);
+    assert_eq!(map.cache_memory_bytes(), after_edit);
+    map.verify_caches().unwrap();
+    snapshot.verify_caches().unwrap();
 }

@@ -1,0 +1,46 @@
+//! Where a map keeps what it derives from its terrain, profiles and movement rule: clearance
+//! layers, search graphs and landmark tables, shared by the map's clones until one of them
+//! changes.
+//!
+//! A clone of a map (an async request's snapshot, say) shares the map's store, not a copy of
+//! it. Whatever either builds while they share it (a layer, a graph, a table) serves the
+//! other: a worker's request that builds a graph leaves it for the map's next query, even
+//! after the map moved its units (which touches no cache). The first change that does touch
+//! a cache (an edit repairing it, a profile or movement rule that drops some, another landmark
+//! placement) goes through [`Arc::make_mut`] and gives the changed map a store of its own: the
+//! tables are copied, their entries stay shared until repaired (copy on write, page by page).
+//!
+//! Sharing is sound because every entry depends only on what the sharers have in common:
+//! both hold the same terrain, profiles, movement rule and landmark placement until a
+//! `&mut` method changes one of them, and each such method writes the store through
+//! `Arc::make_mut` before anything else reads it.
+
+use super::read;
+use super::tables::Table;
+use crate::clearance::ClearanceLayer;
+use crate::graph::AnchorGraph;
+use crate::landmarks::LandmarkTable;
+use crate::terrain::TerrainSet;
+use std::sync::{Arc, RwLock};
+
+/// The derived data of one version of a map; see the module docs.
+#[derive(Debug, Default)]
+pub(super) struct CacheStore {
+    /// Per set of enterable terrains: its clearance layer.
+    pub(super) clearance: RwLock<Table<TerrainSet, Arc<ClearanceLayer>>>,
+    /// Per profile and agent size: its search graph.
+    pub(super) graphs: RwLock<Table<String, Table<u8, Arc<AnchorGraph>>>>,
+    /// Per profile: its landmark table, or `None` if none could be built.
+    pub(super) landmarks: RwLock<Table<String, Option<Arc<LandmarkTable>>>>,
+}
+
+impl Clone for CacheStore {
+    /// The same entries in tables of its own: a copy for a map about to change them.
+    fn clone(&self) -> Self {
+        CacheStore {
+            clearance: RwLock::new(read(&self.clearance).clone()),
+            graphs: RwLock::new(read(&self.graphs).clone()),
+            landmarks: RwLock::new(read(&self.landmarks).clone()),
+        }
+    }
+}

@@ -211,6 +211,28 @@ fn flow_fields_record_the_units_version_they_counted() {
 }
 
 #[test]
+fn a_field_settling_an_anchor_a_unit_blocks_stops_as_early_as_without_it() {
+    let mut map = open_map(200, 200, Movement::EightWay);
+    map.place_unit(7, Cell::new(150, 150), 1).unwrap();
+    let goal = Cell::new(10, 10);
+    let near = Cell::new(14, 10);
+    let field = |settle: &[Cell]| {
+        let options = FlowFieldOptions::new()
+            .settle(settle)
+            .other_units(OtherUnits::Block, &[]);
+        map.flow_field(&[goal], 1, "unit", options).unwrap()
+    };
+    let alone = field(&[near]);
+    let with_blocked = field(&[near, Cell::new(150, 150)]);
+    // The blocked anchor is ignored, as the options say: the search stops where it stops
+    // without it, not after the whole map.
+    assert_eq!(with_blocked.cost(Cell::new(150, 150)), None);
+    assert_eq!(with_blocked.cost(near), alone.cost(near));
+    assert_eq!(with_blocked.reached_count(), alone.reached_count());
+    assert!(alone.reached_count() < 200, "{}", alone.reached_count());
+}
+
+#[test]
 fn free_ground_round_a_unit_on_the_start_gives_paths_without_cycles() {
     // Multipliers of 0 make whole areas free, so many paths cost the optimum, some of them
     // through the start again; a unit standing on the start is counted (no moving unit is

@@ -54,9 +54,11 @@ mod search;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FlowFieldOptions {
     /// Stop as soon as every one of these anchors that can reach a goal has its final cost
-    /// (anchors outside the map, where the unit does not fit, or with no path to a goal are
-    /// ignored). Empty (the default): no such bound. Every anchor cheaper than the last of
-    /// them is reached too.
+    /// (anchors outside the map, where the unit does not fit, under a unit that blocks, or
+    /// with no path to a goal on the terrain are ignored). Empty (the default): no such
+    /// bound. Every anchor cheaper than the last of them is reached too. An anchor that
+    /// blocking units only enclose is not known to be unreachable until the search has
+    /// reached everything else it can: the field then covers what the goals can reach.
     pub settle: Vec<Cell>,
     /// Reach only anchors whose cost to the nearest goal is at most this, in fixed-point units
     /// ([`COST_SCALE`](crate::COST_SCALE) per 1.0 of cost). `None` (the default): no bound.
@@ -208,11 +210,14 @@ impl FlowField {
             .iter()
             .filter_map(|&goal| grid.index_of(goal))
             .collect();
-        // The anchors to settle before stopping: legal ones that can reach a goal.
+        // The anchors to settle before stopping: legal ones that can reach a goal. An anchor
+        // with no move (one a blocking unit stands on: the graph with units took its moves)
+        // is reached only if it is a goal; the region labels, the terrain's, do not know it.
         let pending: Vec<usize> = (options.settle.iter())
             .filter_map(|&cell| grid.index_of(cell))
             .filter(|&anchor| {
                 clearance.at(anchor) >= agent_size
+                    && (graph.moves[anchor] != 0 || goal_indices.contains(&anchor))
                     && goal_indices
                         .iter()
                         .any(|&goal| graph.connected(anchor, goal))

@@ -4,8 +4,8 @@
 //! and enemies (the paths through allies smoothed with them exempt), and bad input.
 
 use clearance_core::{
-    AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, RangeError, RangeOptions, Region,
-    TerrainGrid, COST_SCALE, MAX_TURNS,
+    AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, PathQuery, RangeError,
+    RangeOptions, Region, TerrainGrid, COST_SCALE, MAX_TURNS,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{random_grid, random_profile, Rng};
@@ -14,6 +14,20 @@ use clearance_tests::swept::WaypointChecker;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// The ids of `units` whose squares overlap the footprint of an agent of `size` at `anchor`.
+fn units_on(units: &[Standing], anchor: Cell, size: i64) -> Vec<i64> {
+    let size = size as i32;
+    (units.iter())
+        .filter(|unit| {
+            unit.anchor.x < anchor.x + size
+                && anchor.x < unit.anchor.x + unit.size
+                && unit.anchor.y < anchor.y + size
+                && anchor.y < unit.anchor.y + unit.size
+        })
+        .map(|unit| unit.id)
+        .collect()
+}
 
 /// The budget, as a float, that a fixed-point cost is worth.
 fn as_budget(cost: u64) -> f64 {
@@ -304,7 +318,7 @@ fn several_turns_match_the_reference() {
 fn allies_are_passed_and_enemies_block_or_cost() {
     let mut rng = Rng::new(0x0A46_E000_0003);
     let (mut ally_cells, mut enemy_effect, mut costed_effect) = (0, 0, 0);
-    let mut smoothed_paths = 0;
+    let (mut smoothed_paths, mut occupied_goals) = (0, 0);
     for case in 0..300 {
         let (mut map, movement) = random_case(&mut rng, case);
         let size = rng.range(1, 3);
@@ -395,6 +409,8 @@ fn allies_are_passed_and_enemies_block_or_cost() {
         )
         .costs_from(&[start]);
         let limit = range.budget();
+        // Where the unit fits the terrain, whoever stands there.
+        let fits = Reference::new(map.grid(), &profile, size as i32, eight_way);
         for (index, &cost) in costs.iter().enumerate() {
             let anchor = map.grid().cell_at(index);
             let reachable = cost != u64::MAX && cost <= limit;
@@ -427,10 +443,40 @@ fn allies_are_passed_and_enemies_block_or_cost() {
                 checker.check(&path, &waypoints, &format!("case {case}: {anchor}"));
             }
             if reachable && ally_there {
-                assert_eq!(range.path_to(anchor).code, PathCode::GoalOccupied);
+                let answer = range.path_to(anchor);
+                assert_eq!(answer.code, PathCode::GoalOccupied);
+                let named = answer.occupied_by.expect("an ally on the goal is named");
+                assert!(
+                    units_on(&friends, anchor, size).contains(&named),
+                    "case {case}"
+                );
+            }
+            // A goal under a unit that blocks: named, as a query names it.
+            let under = units_on(&enemies, anchor, size);
+            if rule == OtherUnits::Block && !under.is_empty() && anchor != start {
+                let answer = range.path_to(anchor);
+                assert_eq!(answer.code, PathCode::GoalOccupied, "case {case}: {anchor}");
+                let named = answer.occupied_by.expect("a unit on the goal is named");
+                assert!(under.contains(&named), "case {case}: {anchor}");
+                if fits.legal(anchor) {
+                    let query = PathQuery {
+                        other_units: rule,
+                        moving_unit: Some(100),
+                        exempt_units: &allies,
+                        ..PathQuery::new(start, anchor, size, "unit")
+                    };
+                    let found = map.query(&query);
+                    assert_eq!(
+                        (found.code, found.occupied_by),
+                        (answer.code, answer.occupied_by),
+                        "case {case}: {anchor}"
+                    );
+                    occupied_goals += 1;
+                }
             }
         }
     }
+    assert!(occupied_goals >= 100, "{occupied_goals}");
     assert!(ally_cells >= 100, "{ally_cells}");
     assert!(enemy_effect >= 100, "{enemy_effect}");
     assert!(costed_effect >= 20, "{costed_effect}");

@@ -533,3 +533,22 @@ fn range_smooth_gives_the_way_its_waypoints_across_allies() {
     let output = clearance(&["range", MAP, "--from", "16,9", "--budget", "8", "--smooth"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn range_to_a_goal_under_a_unit_names_it_as_path_does() {
+    let blocked = ["--units", UNITS, "--others", "block"];
+    let args = [
+        &["--from", "6,12", "--budget", "5", "--to", "4,12"][..],
+        &blocked,
+    ]
+    .concat();
+    let (status, range) = range_json(MAP, &args);
+    assert_eq!(status, Some(1));
+    assert_eq!(range["to_code"], "GOAL_OCCUPIED");
+    assert_eq!(range["occupied_by"], 5);
+    let (_, path) = path_json(&[&["--from", "6,12", "--to", "4,12"][..], &blocked].concat());
+    assert_eq!(
+        (&path["code"], &path["occupied_by"]),
+        (&range["to_code"], &range["occupied_by"])
+    );
+}

@@ -269,6 +269,21 @@ impl Occupancy {
     }
 }
 
+/// The first of `units`, in their order, that `counts` accepts and whose footprint overlaps
+/// that of an agent of `size` at `anchor`: who stands on that goal.
+pub(crate) fn unit_on(
+    units: &[Unit],
+    anchor: Cell,
+    size: u8,
+    counts: impl Fn(UnitId) -> bool,
+) -> Option<UnitId> {
+    let side = i32::from(size);
+    let goal = Region::new(anchor.x, anchor.y, side, side);
+    (units.iter())
+        .find(|unit| overlaps(unit.footprint(), goal) && counts(unit.id))
+        .map(|unit| unit.id)
+}
+
 /// Whether two regions share a cell.
 pub(crate) fn overlaps(a: Region, b: Region) -> bool {
     let right = |r: Region| i64::from(r.x) + i64::from(r.width);

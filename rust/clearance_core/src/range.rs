@@ -19,7 +19,7 @@
 use crate::cost::{COST_SCALE, DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::grid::{Cell, Region};
 use crate::movement::{direction_offsets, Movement};
-use crate::occupancy::{OtherUnits, UnitId};
+use crate::occupancy::{unit_on, OtherUnits, Unit, UnitId};
 use crate::result::{PathCode, PathResult, StepWeights};
 use crate::search::{Reached, Window};
 
@@ -111,6 +111,11 @@ pub struct MovementRange {
     pub(crate) places: Vec<u32>,
     /// Per entry of `reached`: an ally stands there, so it may be passed but not stopped on.
     pub(crate) passable_only: Vec<bool>,
+    /// Under [`OtherUnits::Block`], the units that block (neither the mover nor allies), in
+    /// the map's order: the one on a goal is named as a query names it.
+    pub(crate) blockers: Vec<Unit>,
+    /// The allies, in the map's order, to name the one on a goal.
+    pub(crate) allies: Vec<Unit>,
     pub(crate) version: u64,
     pub(crate) units_version: u64,
 }
@@ -226,8 +231,9 @@ impl MovementRange {
 
     /// The way to `anchor`, as [`find_path`](crate::PathMap::find_path) would answer it:
     /// `OK` with the anchors from the start and the cost, if `anchor` is reached within the
-    /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_OCCUPIED` where an ally stands;
-    /// `NO_PATH` otherwise. (`expanded` is 0.) For its taut waypoints, hand the path to
+    /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_OCCUPIED` with `occupied_by`
+    /// where an ally stands, or under [`OtherUnits::Block`] a unit that blocks; `NO_PATH`
+    /// otherwise. (`expanded` is 0.) For its taut waypoints, hand the path to
     /// [`PathMap::smooth_path`](crate::PathMap::smooth_path) with the range's rule for other
     /// units and [`RangeOptions::uncounted_units`] as the exempt ids: the path may cross
     /// allies.
@@ -235,11 +241,18 @@ impl MovementRange {
         if !self.region.contains(anchor) {
             return PathResult::failure(PathCode::GoalOutOfBounds);
         }
+        let occupied = |units: &[Unit]| match unit_on(units, anchor, self.agent_size, |_| true) {
+            Some(id) => PathResult {
+                occupied_by: Some(id),
+                ..PathResult::failure(PathCode::GoalOccupied)
+            },
+            None => PathResult::failure(PathCode::NoPath),
+        };
         let Some(mut entry) = self.entry(anchor) else {
-            return PathResult::failure(PathCode::NoPath);
+            return occupied(&self.blockers);
         };
         if self.passable_only[entry] {
-            return PathResult::failure(PathCode::GoalOccupied);
+            return occupied(&self.allies);
         }
         let offsets = direction_offsets(self.width);
         let cost = self.reached[entry].cost;

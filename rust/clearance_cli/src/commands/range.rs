@@ -179,7 +179,7 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
         }
         say!("{}", describe_range(args, &reached, &border));
         if let (Some(anchor), Some(result)) = (args.to, &to) {
-            say!("{}", describe_to(anchor, result, &range));
+            say!("{}", describe_to(anchor, result, &range, &args.allies));
             if !result.waypoints.is_empty() {
                 say!("{}", describe_waypoints(result));
             }
@@ -352,7 +352,12 @@ fn describe_range(args: &RangeArgs, reached: &[Reach], border: &[Cell]) -> Strin
 }
 
 /// One line for people about the way to `--to`.
-fn describe_to(anchor: Cell, result: &PathResult, range: &MovementRange) -> String {
+fn describe_to(
+    anchor: Cell,
+    result: &PathResult,
+    range: &MovementRange,
+    allies: &[UnitId],
+) -> String {
     match result.code {
         PathCode::Ok => {
             let turns = match (range.turn_count(), range.turns(anchor)) {
@@ -368,9 +373,13 @@ fn describe_to(anchor: Cell, result: &PathResult, range: &MovementRange) -> Stri
             )
         }
         PathCode::GoalOutOfBounds => format!("GOAL_OUT_OF_BOUNDS: {anchor} lies outside the map"),
-        PathCode::GoalOccupied => {
-            format!("GOAL_OCCUPIED: an ally stands on {anchor}: it may be passed, not stopped on")
-        }
+        PathCode::GoalOccupied => match result.occupied_by {
+            Some(id) if allies.contains(&id) => format!(
+                "GOAL_OCCUPIED: ally {id} stands on {anchor}: it may be passed, not stopped on"
+            ),
+            Some(id) => format!("GOAL_OCCUPIED: unit {id} stands on {anchor}"),
+            None => format!("GOAL_OCCUPIED: a unit stands on {anchor}"),
+        },
         PathCode::NoPath if range.turn_count() > 1 => format!(
             "NO_PATH: {anchor} is not reached within {} turns",
             range.turn_count()

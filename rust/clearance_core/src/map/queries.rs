@@ -6,9 +6,8 @@ use crate::clearance::ClearanceLayer;
 use crate::footprint::checked_agent_size;
 use crate::graph::AnchorGraph;
 use crate::grid::Cell;
-use crate::grid::Region;
 use crate::landmarks::LandmarkTable;
-use crate::occupancy::{overlaps, OtherUnits, UnitId};
+use crate::occupancy::{unit_on, OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::query::PathQuery;
 use crate::query::SearchMode;
@@ -395,11 +394,9 @@ impl PathMap {
     /// One unit that `counted` counts whose footprint overlaps that of an agent of `size` at
     /// `anchor`.
     pub(super) fn unit_on(&self, anchor: Cell, size: u8, counted: Counted<'_>) -> Option<UnitId> {
-        let side = i32::from(size);
-        let goal = Region::new(anchor.x, anchor.y, side, side);
-        (self.occupancy.units().iter())
-            .find(|unit| overlaps(unit.footprint(), goal) && counted.counts(unit.id))
-            .map(|unit| unit.id)
+        unit_on(self.occupancy.units(), anchor, size, |id| {
+            counted.counts(id)
+        })
     }
 
     /// Checks a query in the order the [`PathCode`]s are listed, up to the search (and up to
@@ -530,7 +527,7 @@ pub(super) struct CheckedQuery<'a> {
 }
 
 /// The units a query counts: every unit but the moving one and those it exempts.
-fn others_counted<'a>(query: &PathQuery<'a>) -> Counted<'a> {
+pub(super) fn others_counted<'a>(query: &PathQuery<'a>) -> Counted<'a> {
     Counted::AllBut {
         moving: query.moving_unit,
         listed: query.exempt_units,

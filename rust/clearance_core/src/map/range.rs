@@ -1,10 +1,11 @@
 //! Movement ranges from one start: checked as a query is, then one forward search.
 
+use super::queries::others_counted;
 use super::PathMap;
 use crate::error::RangeError;
 use crate::graph::EntryCosts;
 use crate::grid::Cell;
-use crate::occupancy::OtherUnits;
+use crate::occupancy::{OtherUnits, Unit, UnitId};
 use crate::paged::PagedVec;
 use crate::query::PathQuery;
 use crate::range::{fixed_budget, MovementRange, RangeOptions, MAX_TURNS};
@@ -122,6 +123,18 @@ impl PathMap {
             .iter()
             .map(|entry| any_allies && allies.is_blocked(entry.anchor as usize))
             .collect();
+        let standing = |counts: &dyn Fn(UnitId) -> bool| -> Vec<Unit> {
+            (self.occupancy.units().iter())
+                .filter(|unit| counts(unit.id))
+                .copied()
+                .collect()
+        };
+        let counted_enemies = others_counted(&enemies);
+        let blockers = match rule {
+            OtherUnits::Block => standing(&|id| counted_enemies.counts(id)),
+            _ => Vec::new(),
+        };
+        let standing_allies = standing(&is_ally);
         Ok(MovementRange {
             region: self.grid.region(),
             width,
@@ -134,6 +147,8 @@ impl PathMap {
             window,
             places,
             passable_only,
+            blockers,
+            allies: standing_allies,
             version: self.version,
             units_version: self.units_version,
         })

@@ -16,7 +16,7 @@ extends Node2D
 ##
 ## Command-line user args (after `--`): `--quit-after-frames=N`, `--screenshot=PATH`,
 ## `--heat-map`, `--scripted-edits` (walls the east end of the upper bridge at frame 5, as two
-## right clicks would), `--scripted-group-order` (at frame 3, drags a box round every unit and
+## right clicks would, and takes one wall down at frame 60), `--scripted-group-order` (at frame 3, drags a box round every unit and
 ## sends them to the south-east field, showing the units' footprints), `--scripted-blocker` (at
 ## frame 10 the second scout stops on the first scout's path, and the first must re-plan round
 ## it), `--smooth` (starts with smoothing on, as the S key turns it on).
@@ -89,6 +89,8 @@ var scripted_edits := false
 var scripted_group_order := false
 var scripted_blocker := false
 var replans := 0
+## The terrain each wall the player built stands on, put back when it comes down.
+var terrain_under_walls: Dictionary[Vector2i, int] = {}
 
 
 func _ready() -> void:
@@ -157,6 +159,11 @@ func _process(delta: float) -> void:
 	if scripted_edits and frame == 5:
 		for cell: Vector2i in [Vector2i(33, 6), Vector2i(33, 7)]:
 			_toggle_wall(cell)
+	if scripted_edits and frame == 60:
+		var cell := Vector2i(33, 6)
+		var built_on: int = terrain_under_walls.get(cell, -1)
+		_toggle_wall(cell)
+		print("demo: the wall at %s came down to terrain %d, built on %d" % [cell, pathfinder.get_cell_terrain(cell), built_on])
 	if scripted_group_order and frame == 3:
 		_select_box(Rect2(-1e6, -1e6, 2e6, 2e6))
 		_order_selected(pathfinder.to_global(pathfinder.footprint_center(Vector2i(48, 28), 1)))
@@ -269,6 +276,7 @@ func _order_selected(target: Vector2) -> void:
 		else:
 			unit.status = "group order: " + order.code
 	group_target = cell
+	_refresh_group_field()
 	var elapsed := (Time.get_ticks_usec() - began) / 1000.0
 	last_group_order = "%d units, %d slots, %.2f ms (%d with a path)" % [selected.size(), slotted, elapsed, arrived]
 	print("demo: group order: %s; %d anchors on the paths, %d followed" % [last_group_order, anchors, followed])
@@ -343,8 +351,20 @@ func _toggle_group_field() -> void:
 	if pathfinder.debug_flow_field != null or group_target.x < 0:
 		pathfinder.debug_flow_field = null
 		return
+	_show_group_field()
+
+
+## Draws the field to the last group order's target for the selection's lead unit, for the
+## map and units as they are now.
+func _show_group_field() -> void:
 	var lead := units[selected[0]]
 	pathfinder.debug_flow_field = pathfinder.get_flow_field([group_target], lead.agent_size, lead.profile, INF, lead.group)
+
+
+## A field on screen is a snapshot: after an edit or a new group order, it is drawn again.
+func _refresh_group_field() -> void:
+	if pathfinder.debug_flow_field != null and group_target.x >= 0:
+		_show_group_field()
 
 
 ## The anchor of a unit of `agent_size` whose footprint centre is nearest to the global
@@ -402,12 +422,23 @@ func _order_world(index: int, target: Vector2) -> void:
 	_update_status()
 
 
-## Builds a wall on `cell`, or removes the wall there; `map_changed` then re-plans the units.
+## Builds a wall on `cell`, or removes the wall there (back to the terrain it was built on);
+## `map_changed` then re-plans the units. No wall goes up under a unit.
 func _toggle_wall(cell: Vector2i) -> void:
 	var terrain := pathfinder.get_cell_terrain(cell)
 	if terrain < 0:
 		return
-	pathfinder.set_cell_terrain(cell, GROUND if terrain == WALL else WALL)
+	if terrain == WALL:
+		pathfinder.set_cell_terrain(cell, terrain_under_walls.get(cell, GROUND))
+		terrain_under_walls.erase(cell)
+	else:
+		var standing := pathfinder.get_units_at(cell, 1, PackedInt64Array())
+		if not standing.is_empty():
+			last_refusal = "wall at %s: %s stands there" % [cell, units[standing[0] - 1].title]
+			_update_status()
+			return
+		terrain_under_walls[cell] = terrain
+		pathfinder.set_cell_terrain(cell, WALL)
 	queue_redraw()
 
 
@@ -415,6 +446,7 @@ func _toggle_wall(cell: Vector2i) -> void:
 ## units outside its group; a goal cut off by the edit gives a partial path, as close as the
 ## unit can get.
 func _replan_all(_rect: Rect2i) -> void:
+	_refresh_group_field()
 	for unit: Unit in units:
 		if unit.has_goal and not unit.points.is_empty():
 			unit.replan_reason = "after an edit"

@@ -73,6 +73,7 @@ var quit_after_frames := -1
 var screenshot_path := ""
 var scripted := false
 var problems: Array[String] = []
+var last_refusal := "none yet"
 
 
 func _ready() -> void:
@@ -156,14 +157,19 @@ func _check_centres() -> void:
 					problems.append("%dx%d at %s: %s, the layer says %s" % [size, size, anchor, ours, _layer_centre(anchor, size)])
 
 
+## Sends the scout to `goal`; where it finds no way, it keeps its last order and the status
+## line says why.
 func _send_scout(goal: Vector2i) -> void:
 	var target := pathfinder.to_global(pathfinder.footprint_center(goal, 1))
 	var result := pathfinder.find_path_world(scout.position, target, 1, &"walker")
+	if not result.ok:
+		last_refusal = "the scout found no way to %s: %s" % [goal, result.code]
+		problems.append(last_refusal)
+		_update_status()
+		return
 	scout.goal = goal
 	scout.arrived = false
-	scout.points = result.points if result.ok else PackedVector2Array()
-	if not result.ok:
-		problems.append("the scout found no way to %s: %s" % [goal, result.code])
+	scout.points = result.points
 
 
 ## The truck follows a flow field to `goal`; its path is only drawn (the node's last path).
@@ -239,7 +245,7 @@ func _unhandled_input(event: InputEvent) -> void:
 	var key := event as InputEventKey
 	if key and key.pressed and key.keycode == KEY_ESCAPE:
 		get_tree().change_scene_to_file("res://demo/demo.tscn")
-	elif key and key.pressed and key.keycode == KEY_S:
+	elif key and key.pressed and not key.echo and key.keycode == KEY_S:
 		var taut := pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT
 		pathfinder.smoothing = ClearancePathfinder.SMOOTHING_OFF if taut else ClearancePathfinder.SMOOTHING_TAUT
 		_send_scout(scout.goal)
@@ -288,5 +294,6 @@ func _update_status() -> void:
 		"Scout (1x1, yellow): find_path_world through the one-tile door%s" % (", arrived" if scout.arrived else ""),
 		"Truck (2x2, cyan): steered by a flow field's get_direction_world%s through the two-tile gate%s" % [" towards its waypoints" if pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT else "", ", arrived" if truck.arrived else ""],
 		"Outlines: each footprint's diamond from the layer's map_to_local; blue: the node's last path (the truck's, until a click sends the scout). Click: send the scout. S: smoothing (%s). Esc: main demo." % ("on" if pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT else "off"),
+		"Last refused order: " + last_refusal,
 	]
 	status_label.text = "\n".join(lines)

@@ -92,10 +92,16 @@ fi
 run stress 900 --script res://tests/live_map_stress.gd
 receipt_of stress STRESS || failed=1
 
-# --scripted-edits walls a bridge at frame 5: units on their way must re-plan asynchronously.
+# --scripted-edits walls a bridge at frame 5: units on their way must re-plan asynchronously;
+# at frame 60 one wall comes down, back to the road it was built on.
 run demo 300 res://demo/demo.tscn -- --quit-after-frames=120 --scripted-edits
 if ! grep -q 're-planned after an edit' "$logs/demo.log"; then
     echo "FAIL: no unit re-planned after the demo's scripted edit"
+    failed=1
+fi
+if ! grep -qE 'came down to terrain ([0-9]+), built on \1$' "$logs/demo.log"; then
+    echo "FAIL: a wall taken down in the demo did not give back the terrain it was built on"
+    grep 'came down' "$logs/demo.log"
     failed=1
 fi
 # --scripted-blocker stops the second scout on the first one's path at frame 10: the first one

@@ -9,7 +9,8 @@ extends SceneTree
 ## by find_path in each result format and by get_id_path (AStarGrid2D's own call). Maps with more problems than --max-queries use every k-th problem.
 ## Every path cost is checked against the published optimum. Then short trips on a 64 x 64 open
 ## map: start equal to goal, a 10-step and a 60-step straight query, 100,000 calls each, and the cost per
-## returned anchor of each result format and of get_id_path and get_point_path. Prints Markdown tables; exits 1 on any mismatch.
+## returned anchor of each result format and of get_id_path and get_point_path. Prints Markdown tables; exits 1 on any mismatch
+## or when a map or its scenario file is missing, or the file holds no scenarios (with an error naming it).
 
 const MovingAI := preload("res://bench/movingai.gd")
 const MAPS: Array[String] = ["arena", "arena2", "AR0011SR", "maze-100-1", "random-100-33", "AcrosstheCape", "maze512-16-0"]
@@ -41,7 +42,9 @@ func _bench_map(map_path: String, scen_path: String, name: String, rounds: int, 
 	if map == null:
 		push_error("no map at %s" % map_path)
 		return 1
-	var scenarios: MovingAI.Scenarios = MovingAI.read_scenarios(scen_path)
+	var scenarios: MovingAI.Scenarios = MovingAI.required_scenarios(scen_path)
+	if scenarios == null:
+		return 1
 	var starts: Array[Vector2i] = scenarios.starts
 	var goals: Array[Vector2i] = scenarios.goals
 	var optimal: PackedFloat64Array = scenarios.optimal
@@ -139,10 +142,10 @@ func _bench_short_trips() -> void:
 func _time_astar(astar: AStarGrid2D, starts: Array[Vector2i], goals: Array[Vector2i], picked: Array[int], rounds: int) -> Array:
 	var paths: Array[Array] = []
 	var started: int = Time.get_ticks_usec()
-	for round: int in rounds:
+	for pass_index: int in rounds:
 		for i: int in picked:
 			var path: Array[Vector2i] = astar.get_id_path(starts[i], goals[i])
-			if round == 0:
+			if pass_index == 0:
 				paths.append(path)
 	return [float(Time.get_ticks_usec() - started) / float(rounds * picked.size()), paths]
 
@@ -151,10 +154,10 @@ func _time_astar(astar: AStarGrid2D, starts: Array[Vector2i], goals: Array[Vecto
 func _time_id_paths(finder: ClearancePathfinder, starts: Array[Vector2i], goals: Array[Vector2i], picked: Array[int], rounds: int) -> Array:
 	var costs: PackedFloat64Array = []
 	var started: int = Time.get_ticks_usec()
-	for round: int in rounds:
+	for pass_index: int in rounds:
 		for i: int in picked:
 			finder.get_id_path(starts[i], goals[i], 1, PROFILE)
-			if round == 0:
+			if pass_index == 0:
 				costs.append(finder.get_last_total_cost())
 	return [float(Time.get_ticks_usec() - started) / float(rounds * picked.size()), costs]
 
@@ -163,10 +166,10 @@ func _time_id_paths(finder: ClearancePathfinder, starts: Array[Vector2i], goals:
 func _time_finder(finder: ClearancePathfinder, starts: Array[Vector2i], goals: Array[Vector2i], picked: Array[int], rounds: int) -> Array:
 	var costs: PackedFloat64Array = []
 	var started: int = Time.get_ticks_usec()
-	for round: int in rounds:
+	for pass_index: int in rounds:
 		for i: int in picked:
 			var result: Dictionary = finder.find_path(starts[i], goals[i], 1, PROFILE)
-			if round == 0:
+			if pass_index == 0:
 				costs.append(result.total_cost)
 	return [float(Time.get_ticks_usec() - started) / float(rounds * picked.size()), costs]
 
@@ -190,7 +193,9 @@ func _astar(map: MovingAI.Map, jumping: bool) -> AStarGrid2D:
 	astar.update()
 	for index: int in map.terrain.size():
 		if map.terrain[index] == MovingAI.BLOCKED:
-			astar.set_point_solid(Vector2i(index % map.size.x, index / map.size.x), true)
+			@warning_ignore("integer_division")
+			var cell := Vector2i(index % map.size.x, index / map.size.x)
+			astar.set_point_solid(cell, true)
 	return astar
 
 

@@ -65,6 +65,19 @@ static func read_scenarios(path: String) -> Scenarios:
 	return scenarios
 
 
+## The problems of the scenario file at `path`; null, with an error naming the file, when it
+## is missing or holds no problems (a bench on no queries would print NaN timings as results).
+static func required_scenarios(path: String) -> Scenarios:
+	if not FileAccess.file_exists(path):
+		push_error("no scenario file at %s (pass --movingai=DIR, the folder with the Moving AI maps and their .map.scen files)" % path)
+		return null
+	var scenarios: Scenarios = read_scenarios(path)
+	if scenarios.starts.is_empty():
+		push_error("no scenarios in %s" % path)
+		return null
+	return scenarios
+
+
 ## A pathfinder on `map` with the benchmarks' rules: 8-way moves that never cut a blocked
 ## corner, and the profile PROFILE entering OPEN ground at cost 1.
 static func pathfinder(map: Map) -> ClearancePathfinder:

@@ -40,7 +40,7 @@ func _initialize() -> void:
 		# The fastest round of each, as the core's bench reports: other work only adds time.
 		var alone := INF
 		var with_cells := INF
-		for round: int in rounds:
+		for _pass_index: int in rounds:
 			var started := Time.get_ticks_usec()
 			for start: Vector2i in starts:
 				finder.get_movement_range(start, size, PROFILE, BUDGET)

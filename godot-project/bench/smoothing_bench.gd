@@ -11,7 +11,8 @@ extends SceneTree
 ## (`--chunk`), both settings on each chunk, each setting first on every other chunk, so that
 ## the machine's drift falls on both alike. Prints the mean microseconds per query, their
 ## ratio, and the time smoothing adds per path found. `--map=NAME` measures one of the two
-## maps alone, for a profiler.
+## maps alone, for a profiler. Exits 2, with an error naming the file, when a map or its
+## scenario file is missing or the file holds no scenarios.
 
 const MovingAI := preload("res://bench/movingai.gd")
 const MAPS: Array[String] = ["AcrosstheCape", "arena2"]
@@ -39,23 +40,30 @@ func _initialize() -> void:
 		if map == null:
 			quit(2)
 			return
-		var scenarios: MovingAI.Scenarios = MovingAI.read_scenarios(directory.path_join(name + ".map.scen"))
+		var scenarios: MovingAI.Scenarios = MovingAI.required_scenarios(directory.path_join(name + ".map.scen"))
+		if scenarios == null:
+			quit(2)
+			return
 		var finder: ClearancePathfinder = MovingAI.pathfinder(map)
 		for size: int in SIZES:
 			var paths: int = _paths_found(finder, scenarios, size)
 			rows += 1
-			for call: int in CALLS.size():
-				var times: Array[float] = _paired(finder, scenarios, size, CALLS[call], rounds, chunk)
+			for call_index: int in CALLS.size():
+				var times: Array[float] = _paired(finder, scenarios, size, CALLS[call_index], rounds, chunk)
 				var ratio: float = times[1] / times[0]
-				ratio_sums[call] += ratio
+				ratio_sums[call_index] += ratio
 				# Failed queries have no path to smooth, so the time added is spread over the
 				# paths found (at least one, as in the core bench).
 				var added_us: float = (times[1] - times[0]) * scenarios.starts.size() / maxi(1, paths)
-				print("| %s | %d | %s | %.2f | %.2f | %.3fx | %.2f us |" % [name, size, CALLS[call], times[0], times[1], ratio, added_us])
+				print("| %s | %d | %s | %.2f | %.2f | %.3fx | %.2f us |" % [name, size, CALLS[call_index], times[0], times[1], ratio, added_us])
 		finder.free()
+	if rows == 0:
+		push_error("--map=%s names none of the maps %s" % [only, MAPS])
+		quit(2)
+		return
 	print("")
-	for call: int in CALLS.size():
-		print("Mean ratio of %s over %d maps and sizes: %.3fx" % [CALLS[call], rows, ratio_sums[call] / rows])
+	for call_index: int in CALLS.size():
+		print("Mean ratio of %s over %d maps and sizes: %.3fx" % [CALLS[call_index], rows, ratio_sums[call_index] / rows])
 	quit(0)
 
 
@@ -70,26 +78,28 @@ func _paths_found(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, si
 	return found
 
 
-## [microseconds per query with smoothing off, with it taut]: `call` on every scenario, in
+## [microseconds per query with smoothing off, with it taut]: `call_name` on every scenario, in
 ## chunks of `chunk` scenarios, both settings on each chunk, the first round not timed.
-func _paired(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, size: int, call: String, rounds: int, chunk: int) -> Array[float]:
+func _paired(finder: ClearancePathfinder, scenarios: MovingAI.Scenarios, size: int, call_name: String, rounds: int, chunk: int) -> Array[float]:
 	var total_us: Array[float] = [0.0, 0.0]
 	var count: int = scenarios.starts.size()
-	for round: int in rounds + 1:
+	for pass_index: int in rounds + 1:
 		for first: int in range(0, count, chunk):
 			var last: int = mini(first + chunk, count)
 			# Each setting goes first on every other chunk, so that neither always finds the
 			# caches warmed by the other's run of the same queries.
-			for setting: int in ORDERS[(first / chunk) % 2]:
+			@warning_ignore("integer_division")
+			var order: Array = ORDERS[(first / chunk) % 2]
+			for setting: int in order:
 				finder.smoothing = SETTINGS[setting]
 				var started: int = Time.get_ticks_usec()
-				if call == "find_path":
+				if call_name == "find_path":
 					for i: int in range(first, last):
 						finder.find_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
 				else:
 					for i: int in range(first, last):
 						finder.get_point_path(scenarios.starts[i], scenarios.goals[i], size, MovingAI.PROFILE)
-				if round > 0:
+				if pass_index > 0:
 					total_us[setting] += Time.get_ticks_usec() - started
 	var queries: float = float(rounds * count)
 	return [total_us[0] / queries, total_us[1] / queries]

@@ -29,7 +29,10 @@ func _initialize() -> void:
 		if map == null:
 			quit(2)
 			return
-		var scenarios: MovingAI.Scenarios = MovingAI.read_scenarios(directory.path_join(name + ".map.scen"))
+		var scenarios: MovingAI.Scenarios = MovingAI.required_scenarios(directory.path_join(name + ".map.scen"))
+		if scenarios == null:
+			quit(2)
+			return
 		var finder: ClearancePathfinder = MovingAI.pathfinder(map)
 		for size: int in SIZES:
 			var goal: Vector2i = _first_goal_that_fits(finder, scenarios, size)

@@ -1,7 +1,7 @@
 extends "res://tests/check_base.gd"
 ## The verifier's checks of requests on worker threads and of batches.
 
-func check_async_requests() -> String:
+func check_async_requests() -> Variant:
 	var pf := _map(["..........", "....#.....", "....#.....", "....#....."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var arrived := {}
@@ -39,7 +39,7 @@ func check_async_requests() -> String:
 	return "%d results in %d frames" % [arrived.size(), frames]
 
 
-func check_async_versions() -> void:
+func check_async_versions() -> Variant:
 	var pf := _map(["..........", "..........", ".........."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var arrived := {}
@@ -57,9 +57,10 @@ func check_async_versions() -> void:
 	_expect_eq(arrived.get(after, {}).get("code"), "NO_PATH", "the second saw the wall")
 	_expect_eq(pf.find_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit").code, "NO_PATH", "the node's map has the wall")
 	pf.free()
+	return ""
 
 
-func check_batches() -> String:
+func check_batches() -> Variant:
 	var pf := _map(["..........", "...##.....", "...##..s..", ".......s.."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0, SWAMP: 3.0})
 	var queries: Array = []
@@ -77,7 +78,7 @@ func check_batches() -> String:
 	_expect_eq(pf.find_paths(typed), expected, "find_paths takes a typed Array[Dictionary] too")
 	_expect_eq(pf.call(&"find_paths", typed), expected, "a dynamic call of find_paths takes a typed Array[Dictionary] too")
 	var delivered := []
-	pf.paths_found.connect(func(id: int, results: Array) -> void: delivered.append([id, results]))
+	pf.paths_found.connect(func(request_id: int, results: Array) -> void: delivered.append([request_id, results]))
 	var id := pf.request_paths(queries)
 	var empty_id := pf.request_paths([])
 	var frames := 0
@@ -93,12 +94,12 @@ func check_batches() -> String:
 	return "%d queries per batch" % queries.size()
 
 
-func check_search_memory() -> String:
+func check_search_memory() -> Variant:
 	var pf := _map(["..........", "....#.....", "....#.....", "....#....."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var asked := pf.find_path(Vector2i(0, 3), Vector2i(9, 3), 1, &"unit")
 	var arrived := {}
-	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	pf.path_found.connect(func(request_id: int, result: Dictionary) -> void: arrived[request_id] = result)
 	var id := pf.request_path(Vector2i(0, 3), Vector2i(9, 3), 1, &"unit")
 	var frames := 0
 	while pf.get_pending_request_count() > 0 and frames < 600:

@@ -2,6 +2,12 @@ extends RefCounted
 ## What every group of verifier checks shares: the terrain ids of the hand-drawn maps, the
 ## expectations that collect problems, the seeded random numbers, the scene tree, and helpers
 ## that build maps. Each group extends this script; verify.gd runs them.
+##
+## Every check is declared `-> Variant` and returns a String: a detail for the receipt, or "".
+## A function that stops on a script error returns its return type's default: "" for a
+## `-> String` function, which would pass for a clean finish, but null for `-> Variant`, which
+## verify.gd counts as a failure. (An error inside a helper or lambda the check calls stops only
+## that call; the check then goes on.)
 
 const Reference := preload("res://tests/reference.gd")
 const GeneratedMap := preload("res://tests/generated_map.gd")

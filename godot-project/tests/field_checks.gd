@@ -13,11 +13,11 @@ func _generated_map(weighted: bool) -> Array:
 	return [map.node(tree.root), map.solver()]
 
 
-func _legal_anchors(reference: Reference, size: int) -> Array[Vector2i]:
+func _legal_anchors(solver: Reference, size: int) -> Array[Vector2i]:
 	var legal: Array[Vector2i] = []
-	for y: int in reference.height:
-		for x: int in reference.width:
-			if reference.legal(x, y, size):
+	for y: int in solver.height:
+		for x: int in solver.width:
+			if solver.legal(x, y, size):
 				legal.append(Vector2i(x, y))
 	return legal
 
@@ -26,15 +26,15 @@ func _legal_anchors(reference: Reference, size: int) -> Array[Vector2i]:
 ## 8-way): the field's cost is the reference's optimum to the nearest goal and the least
 ## `find_path()` cost over the goals; its path is legal on the raw grid, costs that much and
 ## ends at a goal; following `get_next_anchor()` walks the same path.
-func check_fields_match_reference() -> String:
+func check_fields_match_reference() -> Variant:
 	var compared := 0
 	var unreached := 0
 	for map_index: int in 8:
 		var made := _generated_map(map_index % 2 == 1)
 		var pf: ClearancePathfinder = made[0]
-		var reference: Reference = made[1]
+		var solver: Reference = made[1]
 		var size := 1 + map_index % 3
-		var legal := _legal_anchors(reference, size)
+		var legal := _legal_anchors(solver, size)
 		if legal.size() < 3:
 			pf.free()
 			continue
@@ -54,7 +54,7 @@ func check_fields_match_reference() -> String:
 			var best := INF
 			var best_found := INF
 			for goal: Vector2i in goals:
-				best = minf(best, reference.shortest_cost(anchor, goal, size))
+				best = minf(best, solver.shortest_cost(anchor, goal, size))
 				var found := pf.find_path(anchor, goal, size, &"generated")
 				if found.ok:
 					best_found = minf(best_found, found.total_cost)
@@ -70,7 +70,7 @@ func check_fields_match_reference() -> String:
 			var path: Array = result.path
 			_expect_eq(result.code, "OK", label)
 			_expect(goals.has(path.back()), label + ": the path ends at a goal")
-			_expect(_near(reference.path_cost(path, size), cost), label + ": the path costs what the field says")
+			_expect(_near(solver.path_cost(path, size), cost), label + ": the path costs what the field says")
 			_expect(_near(result.total_cost, cost), label + ": total_cost")
 			var walked: Array[Vector2i] = [anchor]
 			while walked.size() <= path.size() and not goals.has(walked.back()):
@@ -82,21 +82,21 @@ func check_fields_match_reference() -> String:
 
 
 ## `find_paths_to()` gives each start what `find_path()` gives: the same code, cost and ends.
-func check_group_orders() -> String:
+func check_group_orders() -> Variant:
 	var orders := 0
 	for map_index: int in 4:
 		var made := _generated_map(map_index % 2 == 0)
 		var pf: ClearancePathfinder = made[0]
-		var reference: Reference = made[1]
+		var solver: Reference = made[1]
 		var size := 1 + map_index % 3
-		var legal := _legal_anchors(reference, size)
+		var legal := _legal_anchors(solver, size)
 		if legal.is_empty():
 			pf.free()
 			continue
 		var goal := legal[rng.randi_range(0, legal.size() - 1)]
 		var starts: Array = [Vector2i(-1, 0), goal]
 		for i: int in 10:
-			starts.append(Vector2i(rng.randi_range(0, reference.width - 1), rng.randi_range(0, reference.height - 1)))
+			starts.append(Vector2i(rng.randi_range(0, solver.width - 1), rng.randi_range(0, solver.height - 1)))
 		var results := pf.find_paths_to(goal, starts, size, &"generated")
 		_expect_eq(results.size(), starts.size(), "map %d: one result per start" % map_index)
 		for i: int in mini(results.size(), starts.size()):
@@ -114,7 +114,7 @@ func check_group_orders() -> String:
 
 ## `request_flow_field()` delivers, in a later frame, the field of the map as it was asked:
 ## a wall built after the request does not change it, and a refused field says why.
-func check_async_field() -> String:
+func check_async_field() -> Variant:
 	var pf := ClearancePathfinder.new()
 	tree.root.add_child(pf)
 	pf.region = Rect2i(0, 0, 12, 5)
@@ -150,7 +150,7 @@ func check_async_field() -> String:
 
 ## `get_direction_world()` points from a unit's global position to the footprint centre of the
 ## next anchor, also on a moved and scaled node; it is zero at the goal and off the field.
-func check_steering() -> void:
+func check_steering() -> Variant:
 	var pf := ClearancePathfinder.new()
 	tree.root.add_child(pf)
 	pf.region = Rect2i(0, 0, 10, 6)
@@ -182,10 +182,11 @@ func check_steering() -> void:
 	var squashed := pf.get_flow_field([Vector2i(8, 0)], 2, &"unit")
 	_expect_eq(squashed.get_direction_world(here), Vector2.ZERO, "zero on a field made squashed")
 	pf.free()
+	return ""
 
 
 ## Bad input to every flow-field method: the failure value, an error, and nothing changed.
-func check_bad_input() -> void:
+func check_bad_input() -> Variant:
 	var pf := ClearancePathfinder.new()
 	tree.root.add_child(pf)
 	pf.region = Rect2i(0, 0, 6, 4)
@@ -224,3 +225,4 @@ func check_bad_input() -> void:
 	_expect(pf.get_flow_field(typed_goals, 1, &"unit").is_ok(), "goals as a typed Array[Vector2i]")
 	_expect_eq([pf.get_map_version(), pf.get_terrain_data()], [version, terrain], "the map is unchanged")
 	pf.free()
+	return ""

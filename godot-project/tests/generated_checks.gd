@@ -5,21 +5,21 @@ extends "res://tests/check_base.gd"
 ## Random maps of rectangles of ground, wall, road, swamp and water; queries between anchors
 ## (mostly legal ones) compared with the reference Dijkstra, and each returned path checked
 ## step by step on the raw grid.
-func check_generated(weighted: bool, maps: int, queries_per_map: int) -> String:
+func check_generated(weighted: bool, maps: int, queries_per_map: int) -> Variant:
 	var counts := {"OK": 0, "NO_PATH": 0, "START_CLEARANCE_INSUFFICIENT": 0, "GOAL_CLEARANCE_INSUFFICIENT": 0}
 	var queries := 0
 	for map_index: int in maps:
 		var map := GeneratedMap.new(rng, weighted, Rect2i(14, 10, 10, 8))
 		var pf := map.node(root)
-		var reference := map.solver()
+		var solver := map.solver()
 		var eight_way := map.eight_way
 		for query: int in queries_per_map:
 			var size := rng.randi_range(2, 3) if not weighted else rng.randi_range(1, 3)
-			var start := _pick_anchor(reference, size)
-			var goal := _pick_anchor(reference, size)
+			var start := _pick_anchor(solver, size)
+			var goal := _pick_anchor(solver, size)
 			var result := pf.find_path(start, goal, size, &"generated")
 			var label := "map %d %s size %d %s->%s" % [map_index, "8-way" if eight_way else "4-way", size, start, goal]
-			_compare(reference, pf, result, start, goal, size, label)
+			_compare(solver, pf, result, start, goal, size, label)
 			counts[result.code] = counts.get(result.code, 0) + 1
 			queries += 1
 		pf.free()
@@ -27,7 +27,7 @@ func check_generated(weighted: bool, maps: int, queries_per_map: int) -> String:
 	return "%d queries: %s" % [queries, JSON.stringify(counts)]
 
 
-func check_search_modes() -> String:
+func check_search_modes() -> Variant:
 	var modes := [ClearancePathfinder.SEARCH_MODE_AUTO, ClearancePathfinder.SEARCH_MODE_JUMP, ClearancePathfinder.SEARCH_MODE_PLAIN]
 	var compared := 0
 	for map_index: int in 6:
@@ -46,17 +46,17 @@ func check_search_modes() -> String:
 		pf.region = Rect2i(0, 0, width, height)
 		pf.load_terrain(data)
 		pf.set_profile(&"generated", costs)
-		var reference := Reference.new(width, height, data, costs, true)
+		var solver := Reference.new(width, height, data, costs, true)
 		for query: int in 12:
 			var size := rng.randi_range(1, 3)
-			var start := _pick_anchor(reference, size)
-			var goal := _pick_anchor(reference, size)
+			var start := _pick_anchor(solver, size)
+			var goal := _pick_anchor(solver, size)
 			var first: Dictionary = {}
 			for mode: int in modes:
 				pf.search_mode = mode
 				var result := pf.find_path(start, goal, size, &"generated")
 				var label := "map %d mode %d size %d %s->%s" % [map_index, mode, size, start, goal]
-				_compare(reference, pf, result, start, goal, size, label)
+				_compare(solver, pf, result, start, goal, size, label)
 				if first.is_empty():
 					first = result
 				else:
@@ -69,7 +69,7 @@ func check_search_modes() -> String:
 
 ## Every result format against the default: same code, cost and expansions; packed anchors
 ## are the default's anchors, points their footprint centres; failures stay empty.
-func check_result_formats() -> String:
+func check_result_formats() -> Variant:
 	var compared := 0
 	for map_index: int in 4:
 		var width := rng.randi_range(16, 24)
@@ -126,7 +126,7 @@ func check_result_formats() -> String:
 	return "%d queries in 3 formats and by get_id_path and get_point_path" % compared
 
 
-func check_landmarks() -> String:
+func check_landmarks() -> Variant:
 	var compared := 0
 	var fewer := 0
 	for map_index: int in 6:
@@ -154,11 +154,11 @@ func check_landmarks() -> String:
 		_expect(stats.ok and stats.landmarks.size() >= 1, "map %d: landmarks baked: %s" % [map_index, stats])
 		_expect_eq(finders[1].get_landmark_stats(&"unit").ok, true, "stats after baking")
 		_expect_eq(finders[0].get_landmark_stats(&"unit").ok, false, "no table without landmarks")
-		var reference := Reference.new(width, height, data, costs, map_index < 4)
+		var solver := Reference.new(width, height, data, costs, map_index < 4)
 		for query: int in 25:
 			var size := rng.randi_range(1, 3)
-			var start := _pick_anchor(reference, size)
-			var goal := _pick_anchor(reference, size)
+			var start := _pick_anchor(solver, size)
+			var goal := _pick_anchor(solver, size)
 			var plain: Dictionary = finders[0].find_path(start, goal, size, &"unit")
 			var guided: Dictionary = finders[1].find_path(start, goal, size, &"unit")
 			var label := "map %d size %d %s->%s" % [map_index, size, start, goal]
@@ -178,27 +178,27 @@ func check_landmarks() -> String:
 
 
 ## A legal anchor for `size` nine times in ten (when there is one), otherwise any cell.
-func _pick_anchor(reference: Reference, size: int) -> Vector2i:
+func _pick_anchor(solver: Reference, size: int) -> Vector2i:
 	var legal: Array[Vector2i] = []
-	for y: int in reference.height:
-		for x: int in reference.width:
-			if reference.legal(x, y, size):
+	for y: int in solver.height:
+		for x: int in solver.width:
+			if solver.legal(x, y, size):
 				legal.append(Vector2i(x, y))
 	if legal.is_empty() or rng.randf() < 0.1:
-		return Vector2i(rng.randi_range(0, reference.width - 1), rng.randi_range(0, reference.height - 1))
+		return Vector2i(rng.randi_range(0, solver.width - 1), rng.randi_range(0, solver.height - 1))
 	return legal[rng.randi_range(0, legal.size() - 1)]
 
 
-func _compare(reference: Reference, pf: ClearancePathfinder, result: Dictionary, start: Vector2i,
+func _compare(solver: Reference, pf: ClearancePathfinder, result: Dictionary, start: Vector2i,
 		goal: Vector2i, size: int, label: String) -> void:
-	if not reference.legal(start.x, start.y, size):
+	if not solver.legal(start.x, start.y, size):
 		_expect_eq([result.code, result.clearance_needed, result.expanded], ["START_CLEARANCE_INSUFFICIENT", size, 0], label)
 		_expect_eq(result.get("clearance_found"), pf.get_clearance(start, &"generated"), label + " clearance found")
 		return
-	if not reference.legal(goal.x, goal.y, size):
+	if not solver.legal(goal.x, goal.y, size):
 		_expect_eq([result.code, result.clearance_needed, result.expanded], ["GOAL_CLEARANCE_INSUFFICIENT", size, 0], label)
 		return
-	var best := reference.shortest_cost(start, goal, size)
+	var best := solver.shortest_cost(start, goal, size)
 	if best == INF:
 		_expect_eq(result.code, "NO_PATH", label + " unreachable")
 		return
@@ -207,7 +207,7 @@ func _compare(reference: Reference, pf: ClearancePathfinder, result: Dictionary,
 		return
 	var path: Array = result.path
 	_expect(path.front() == start and path.back() == goal, label + " path runs from start to goal")
-	var walked := reference.path_cost(path, size)
+	var walked := solver.path_cost(path, size)
 	_expect(walked != INF, label + " every step of the path is legal on the raw grid")
 	_expect(absf(result.total_cost - best) <= 1e-6 * maxf(1.0, best), "%s cost %.9f, reference %.9f" % [label, result.total_cost, best])
 	_expect(absf(walked - result.total_cost) <= 1e-6 * maxf(1.0, walked), "%s reported cost %.9f, walked %.9f" % [label, result.total_cost, walked])
@@ -215,7 +215,7 @@ func _compare(reference: Reference, pf: ClearancePathfinder, result: Dictionary,
 
 ## Random cell, rectangle and batch edits between queries; every query is compared with the
 ## reference on the terrain as it is after the edits.
-func check_live_edits() -> String:
+func check_live_edits() -> Variant:
 	var width := 20
 	var height := 14
 	var pf := _map(_rows_of(width, height, "."), EIGHT_WAY)
@@ -242,13 +242,13 @@ func check_live_edits() -> String:
 				_expect(pf.apply_terrain_batch(cells, PackedInt32Array([terrain, terrain])), "apply_terrain_batch")
 				_expect(emitted.back().has_point(cells[1]) and emitted.back().has_point(cells[0]), "map_changed covers the batch")
 			edits += 1
-		var reference := Reference.new(width, height, pf.get_terrain_data(), costs, true)
+		var solver := Reference.new(width, height, pf.get_terrain_data(), costs, true)
 		for query: int in 3:
 			var size := rng.randi_range(1, 3)
-			var start := _pick_anchor(reference, size)
-			var goal := _pick_anchor(reference, size)
+			var start := _pick_anchor(solver, size)
+			var goal := _pick_anchor(solver, size)
 			var result := pf.find_path(start, goal, size, &"generated")
-			_compare(reference, pf, result, start, goal, size, "round %d size %d %s->%s" % [round_index, size, start, goal])
+			_compare(solver, pf, result, start, goal, size, "round %d size %d %s->%s" % [round_index, size, start, goal])
 			compared += 1
 	_expect_eq(emitted.size(), edits, "one map_changed per edit")
 	pf.free()

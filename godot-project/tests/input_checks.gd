@@ -2,7 +2,7 @@ extends "res://tests/check_base.gd"
 ## The verifier's checks of bad input: every method and property refuses what it must, says
 ## so, and changes nothing; good edits apply and signal.
 
-func check_bad_queries() -> void:
+func check_bad_queries() -> Variant:
 	var pf := _map(["....", "....", "...."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var before := _snapshot(pf)
@@ -29,9 +29,10 @@ func check_bad_queries() -> void:
 	_expect_eq(inf_goal.code, "GOAL_OUT_OF_BOUNDS", "infinite goal position")
 	_expect_eq(_snapshot(pf), before, "map and profiles unchanged by bad queries")
 	pf.free()
+	return ""
 
 
-func check_bad_edits() -> void:
+func check_bad_edits() -> Variant:
 	var pf := _map(["....", ".#..", "...."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var emitted: Array[Rect2i] = []
@@ -68,9 +69,10 @@ func check_bad_edits() -> void:
 	_expect_eq(emitted, [] as Array[Rect2i], "map_changed not emitted for bad edits")
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(3, 2), 1, &"unit"), query_before, "queries as before")
 	pf.free()
+	return ""
 
 
-func check_good_edits() -> void:
+func check_good_edits() -> Variant:
 	var pf := _map(["....", "....", "...."], EIGHT_WAY)
 	var emitted: Array[Rect2i] = []
 	pf.map_changed.connect(func(rect: Rect2i) -> void: emitted.append(rect))
@@ -93,9 +95,10 @@ func check_good_edits() -> void:
 	_expect(pf.set_cell_terrain(Vector2i(3, 2), WALL), "edit with a re-entrant handler")
 	_expect_eq(seen_from_handler, [[4, "GOAL_CLEARANCE_INSUFFICIENT"]], "handler saw the edited map")
 	pf.free()
+	return ""
 
 
-func check_bad_profiles() -> void:
+func check_bad_profiles() -> Variant:
 	var pf := _map(["xrmr"], NEVER)
 	pf.set_profile(&"walker", {RUBBLE: 9.0, ROAD: 1.0, MUD: 3.0})
 	var before := _snapshot(pf)
@@ -117,9 +120,10 @@ func check_bad_profiles() -> void:
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(3, 0), 1, &"boat").code, "START_CLEARANCE_INSUFFICIENT", "boat cannot stand on land")
 	_expect(pf.remove_profile(&"boat") and not pf.has_profile(&"boat"), "remove_profile")
 	pf.free()
+	return ""
 
 
-func check_bad_properties() -> void:
+func check_bad_properties() -> Variant:
 	var pf := _map(["...", "..."], EIGHT_WAY)
 	pf.diagonal_mode = 2
 	pf.diagonal_mode = 0
@@ -152,9 +156,10 @@ func check_bad_properties() -> void:
 	_expect_eq(pf.footprint_center(Vector2i(0, 0), -1), Vector2.ZERO, "footprint_center of size -1")
 	_expect_eq(pf.local_to_cell(Vector2(NAN, 1)), Vector2i.ZERO, "local_to_cell of NaN")
 	pf.free()
+	return ""
 
 
-func check_region_rebuild() -> void:
+func check_region_rebuild() -> Variant:
 	var pf := _map(["##", "##"], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0, SWAMP: 2.0})
 	var emitted: Array[Rect2i] = []
@@ -167,11 +172,12 @@ func check_region_rebuild() -> void:
 	_expect_eq(pf.find_path(Vector2i(-3, -2), Vector2i(-2, -2), 1, &"unit").total_cost, 2.0, "swamp costs 2")
 	_expect_eq(emitted, [Rect2i(-3, -2, 5, 4), Rect2i(-3, -2, 5, 4)] as Array[Rect2i], "map_changed on rebuilds")
 	pf.free()
+	return ""
 
 
 ## Every method of the node with arguments it must refuse: each returns its failure value,
 ## prints an error, and leaves the map, profiles and settings as they were.
-func check_every_func_bad_input() -> void:
+func check_every_func_bad_input() -> Variant:
 	var pf := _map(["....", ".#..", "...."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var before := _snapshot(pf)
@@ -242,3 +248,4 @@ func check_every_func_bad_input() -> void:
 	_expect_eq(loose.get_cell_terrain(Vector2i.ZERO), WALL, "the edit applied")
 	loose.free()
 	pf.free()
+	return ""

@@ -99,7 +99,9 @@ func _terrain() -> PackedByteArray:
 	var data := PackedByteArray()
 	data.resize(SIDE * SIDE)
 	data.fill(GROUND)
-	for i: int in SIDE * SIDE / 12:
+	@warning_ignore("integer_division")
+	var walls: int = SIDE * SIDE / 12
+	for i: int in walls:
 		data[rng.randi_range(0, SIDE * SIDE - 1)] = WALL
 	for wall: int in WALLS.size():
 		var rect := _wall_rect(wall)

@@ -37,7 +37,7 @@ func _terrain_map() -> ClearancePathfinder:
 ## range's cost, with a path from get_path_to that find_path could return (same keys, code
 ## and total_cost, each anchor on it in range at a rising cost); cells by row, then column;
 ## the border is the cells with a neighbour out of range.
-func check_ranges_match_find_path() -> String:
+func check_ranges_match_find_path() -> Variant:
 	var pf := _terrain_map()
 	var compared := 0
 	for case: Array in [[Vector2i(0, 0), 1, 7.0], [Vector2i(9, 0), 2, 6.5], [Vector2i(0, 7), 3, 9.0], [Vector2i(3, 1), 1, 0.5]]:
@@ -55,20 +55,20 @@ func check_ranges_match_find_path() -> String:
 		for y: int in pf.region.size.y:
 			for x: int in pf.region.size.x:
 				var anchor := Vector2i(x, y)
-				var found := pf.find_path(start, anchor, size, &"walker")
-				var reachable: bool = found.ok and found.total_cost <= budget * (1.0 + 1e-7)
+				var direct := pf.find_path(start, anchor, size, &"walker")
+				var reachable: bool = direct.ok and direct.total_cost <= budget * (1.0 + 1e-7)
 				_expect_eq(area.is_in_range(anchor), reachable, "%s size %d: in range iff find_path costs at most %s" % [anchor, size, budget])
 				if not reachable:
 					_expect_eq(area.get_cost(anchor), INF, "%s out of range costs INF" % anchor)
 					continue
 				expected_cells.append(anchor)
 				compared += 1
-				_expect(_near(area.get_cost(anchor), found.total_cost), "%s size %d: cost %s, find_path %s" % [anchor, size, area.get_cost(anchor), found.total_cost])
+				_expect(_near(area.get_cost(anchor), direct.total_cost), "%s size %d: cost %s, find_path %s" % [anchor, size, area.get_cost(anchor), direct.total_cost])
 				_expect_eq(area.get_turns(anchor), 1, "%s is reached this turn" % anchor)
 				var way := area.get_path_to(anchor)
-				_expect_eq(way.keys(), found.keys(), "%s: get_path_to has find_path's keys" % anchor)
+				_expect_eq(way.keys(), direct.keys(), "%s: get_path_to has find_path's keys" % anchor)
 				_expect_eq([way.ok, way.code, way.expanded], [true, "OK", 0], "%s: get_path_to is OK" % anchor)
-				_expect(_near(way.total_cost, found.total_cost), "%s: get_path_to costs %s, find_path %s" % [anchor, way.total_cost, found.total_cost])
+				_expect(_near(way.total_cost, direct.total_cost), "%s: get_path_to costs %s, find_path %s" % [anchor, way.total_cost, direct.total_cost])
 				var path: Array = way.path
 				_expect(path.size() > 0 and path[0] == start and path[-1] == anchor, "%s: the path runs from the start to it" % anchor)
 				var last := -1.0
@@ -102,7 +102,7 @@ func check_ranges_match_find_path() -> String:
 ## and not two diagonals; 2.0 includes two straight steps and 1.999 does not. Turns label
 ## anchors further out. The overlay is switched on and a frame passes while it draws the last
 ## range (what it draws is checked by eye, in the tactics demo).
-func check_boundary_and_turns() -> String:
+func check_boundary_and_turns() -> Variant:
 	var pf := _map(_rows_of(9, 9, "."), EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	pf.debug_draw_last_range = true
@@ -144,7 +144,7 @@ func check_boundary_and_turns() -> String:
 
 ## Allies may be passed but not stopped on; enemies count as other_units says: blocking,
 ## costing, or ignored; the moving unit never counts against itself.
-func check_allies_and_enemies() -> void:
+func check_allies_and_enemies() -> Variant:
 	var pf := _map(_rows_of(8, 1, "."), EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	pf.other_units = BLOCK
@@ -182,11 +182,12 @@ func check_allies_and_enemies() -> void:
 	_expect(small.is_in_range(Vector2i(7, 0)) and small.is_in_range(Vector2i(3, 2)), "around and beyond it")
 	wide.free()
 	pf.free()
+	return ""
 
 
 ## request_movement_range answers for the map and the units as they were when asked, with
 ## the id it returned; refused arguments return -1 and start nothing.
-func check_async_range() -> String:
+func check_async_range() -> Variant:
 	var pf := _map(_rows_of(10, 3, "."), EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	pf.other_units = BLOCK
@@ -226,7 +227,7 @@ func check_async_range() -> String:
 
 
 ## Bad arguments print an error and return null (or -1), and change nothing.
-func check_bad_input() -> void:
+func check_bad_input() -> Variant:
 	var pf := _map(["....", ".#..", "...."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	_expect(pf.add_unit(1, Vector2i(0, 0), 1), "a unit")
@@ -268,12 +269,13 @@ func check_bad_input() -> void:
 	_expect_eq([_snapshot(pf), pf.get_units(), pf.get_units_version()], before, "map, profiles and units unchanged")
 	_expect(pf.get_movement_range(Vector2i.ZERO, 1, &"unit", 2.0, 1, 1, [1]) != null, "the mover named as its own ally is fine")
 	pf.free()
+	return ""
 
 
 ## With `smoothing` set to SMOOTHING_TAUT a range's paths carry `waypoints`: those
 ## `smooth_path()` gives for the path, by the range's rules (its allies and moving unit not
 ## counted), made at once or on request; with smoothing off they carry none.
-func check_smoothed_paths() -> String:
+func check_smoothed_paths() -> Variant:
 	var pf := _terrain_map()
 	pf.smoothing = ClearancePathfinder.SMOOTHING_TAUT
 	pf.other_units = BLOCK

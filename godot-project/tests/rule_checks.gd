@@ -2,7 +2,7 @@ extends "res://tests/check_base.gd"
 ## The verifier's checks of the path rules on small hand-drawn maps: gaps and sizes, costs
 ## and the entry-cost convention, corners, codes, determinism, partial paths and limits.
 
-func check_gap() -> void:
+func check_gap() -> Variant:
 	var pf := _map(["........", "........", "####.###", "........", "........", "........",
 		"........", "##....##", "........", "........"], NEVER)
 	pf.set_profile(&"unit", {GROUND: 1.0})
@@ -18,9 +18,10 @@ func check_gap() -> void:
 	_expect(wide.path.any(func(a: Vector2i) -> bool: return a.y == 6 and a.x >= 2 and a.x <= 4), "2x2 crosses row 7 at the wide gap")
 	_expect(wide.total_cost > 5.0, "2x2 had to walk round")
 	pf.free()
+	return ""
 
 
-func check_road_vs_swamp() -> void:
+func check_road_vs_swamp() -> Variant:
 	var pf := _map(["rssssr", "rrrrrr"], NEVER)
 	pf.set_profile(&"jeep", {ROAD: 1.0, SWAMP: 3.0})
 	var result := pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep")
@@ -30,9 +31,10 @@ func check_road_vs_swamp() -> void:
 	pf.set_profile(&"jeep", {ROAD: 1.0, SWAMP: 1.0})
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 5.0, "cheap swamp: straight through")
 	pf.free()
+	return ""
 
 
-func check_uncharged_start() -> void:
+func check_uncharged_start() -> Variant:
 	var pf := _map(["xrmr"], NEVER)
 	pf.set_profile(&"walker", {RUBBLE: 9.0, ROAD: 1.0, MUD: 3.0})
 	var result := pf.find_path(Vector2i(0, 0), Vector2i(3, 0), 1, &"walker")
@@ -43,26 +45,29 @@ func check_uncharged_start() -> void:
 	var stay := pf.find_path(Vector2i(0, 0), Vector2i(0, 0), 1, &"walker")
 	_expect_eq([stay.code, stay.path, stay.total_cost], ["OK", [Vector2i(0, 0)], 0.0], "start == goal")
 	pf.free()
+	return ""
 
 
-func check_cheap_road() -> void:
+func check_cheap_road() -> Variant:
 	var pf := _map([".....", "rrrrr"], NEVER)
 	pf.set_profile(&"cart", {GROUND: 1.0, ROAD: 0.25})
 	var result := pf.find_path(Vector2i(0, 0), Vector2i(4, 0), 1, &"cart")
 	_expect_eq(result.total_cost, 2.25, "down, along the 0.25 road and up (not 4.0)")
 	_expect_eq(result.path.size(), 7, "path length")
 	pf.free()
+	return ""
 
 
-func check_footprint_cost() -> void:
+func check_footprint_cost() -> Variant:
 	var pf := _map(["..s.", "...."], NEVER)
 	pf.set_profile(&"tank", {GROUND: 1.0, SWAMP: 3.0})
 	var result := pf.find_path(Vector2i(0, 0), Vector2i(2, 0), 2, &"tank")
 	_expect_eq(result.total_cost, 6.0, "each step's footprint covers the swamp cell")
 	pf.free()
+	return ""
 
 
-func check_corners() -> void:
+func check_corners() -> Variant:
 	var pf := _map(["#.", ".."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	var result := pf.find_path(Vector2i(0, 1), Vector2i(1, 0), 1, &"unit")
@@ -76,9 +81,10 @@ func check_corners() -> void:
 	_expect_eq(open.find_path(Vector2i(0, 0), Vector2i(2, 2), 1, &"unit").total_cost, 4.0, "4-way after switching mode")
 	pf.free()
 	open.free()
+	return ""
 
 
-func check_clearance_codes() -> void:
+func check_clearance_codes() -> Variant:
 	var pf := _map(["....", "....", "...#"], EIGHT_WAY)
 	pf.set_profile(&"tank", {GROUND: 1.0})
 	var goal := pf.find_path(Vector2i(0, 0), Vector2i(3, 0), 2, &"tank")
@@ -93,9 +99,10 @@ func check_clearance_codes() -> void:
 	_expect_eq([pf.get_clearance(Vector2i(0, 0), &"tank"), pf.get_clearance(Vector2i(2, 1), &"tank"),
 		pf.get_clearance(Vector2i(3, 2), &"tank")], [3, 1, 0], "get_clearance")
 	pf.free()
+	return ""
 
 
-func check_determinism() -> String:
+func check_determinism() -> Variant:
 	var rows: Array[String] = ["............", "..####......", "......#.....", "..s...#..s..",
 		"..ss......s.", "........ss..", ".#####......", "............"]
 	var pf := _map(rows, EIGHT_WAY)
@@ -114,7 +121,7 @@ func check_determinism() -> String:
 	return "path of %d anchors, cost %.6f" % [first.path.size(), first.total_cost]
 
 
-func check_partial_paths() -> String:
+func check_partial_paths() -> Variant:
 	# A walled pen in the middle; the goal inside it, or in a gap too narrow for a 2x2.
 	var pf := _map([
 		"..........",
@@ -135,8 +142,8 @@ func check_partial_paths() -> String:
 	# Nearest reachable anchors to (4, 3) lie one diagonal away, outside the pen's corners and
 	# sides; the lowest row wins: (4, 1) is 2 straight steps away, as are none nearer.
 	_expect_eq(partial.path.back(), Vector2i(4, 1), "ends at the nearest reachable anchor")
-	var reference := Reference.new(10, 8, pf.get_terrain_data(), {GROUND: 1.0}, true)
-	_expect(is_equal_approx(partial.total_cost, reference.shortest_cost(Vector2i(0, 0), Vector2i(4, 1), 1)), "optimal to that anchor")
+	var solver := Reference.new(10, 8, pf.get_terrain_data(), {GROUND: 1.0}, true)
+	_expect(is_equal_approx(partial.total_cost, solver.shortest_cost(Vector2i(0, 0), Vector2i(4, 1), 1)), "optimal to that anchor")
 	var narrow := pf.find_path(Vector2i(0, 0), Vector2i(1, 6), 2, &"unit", true)
 	_expect_eq([narrow.code, narrow.clearance_needed], ["PARTIAL_PATH", 2], "goal too narrow for a 2x2")
 	_expect_eq(narrow.path.back(), Vector2i(1, 4), "the 2x2 stops above the gap")
@@ -151,7 +158,7 @@ func check_partial_paths() -> String:
 ## `search_expansion_limit` stops a search with `SEARCH_LIMIT_REACHED`; `cache_memory_limit_mb`
 ## refuses a query whose search graph would not fit with `MEMORY_LIMIT_REACHED` (a flow field
 ## too), and a higher limit lets it through; a region above `max_map_cells` is refused.
-func check_limits() -> void:
+func check_limits() -> Variant:
 	var pf := _map(_rows_of(30, 30, "."), EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	# Plain A* expands anchor by anchor; jump-point search would cross this open map in two.
@@ -182,3 +189,4 @@ func check_limits() -> void:
 	_expect_eq(fresh.region, region, "a region above max_map_cells is refused")
 	pf.free()
 	fresh.free()
+	return ""

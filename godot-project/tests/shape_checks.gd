@@ -38,7 +38,7 @@ func _near(a: Vector2, b: Vector2) -> bool:
 
 ## On every TileSet layout: centres, footprint centres (the mean of their cells' centres),
 ## round trips, and the cells of points near centres as the layer's own `local_to_map()` says.
-func check_tile_set_layouts() -> String:
+func check_tile_set_layouts() -> Variant:
 	var pf := ClearancePathfinder.new()
 	root.add_child(pf)
 	pf.position = Vector2(100, 50)
@@ -89,7 +89,7 @@ func check_tile_set_layouts() -> String:
 
 ## `cell_shape` without a layer: AStarGrid2D's point positions (plus the half cell AStarGrid2D
 ## leaves out only for square cells), and the middle of a 2x2's diamond.
-func check_isometric_cell_shapes() -> void:
+func check_isometric_cell_shapes() -> Variant:
 	var pf := ClearancePathfinder.new()
 	root.add_child(pf)
 	pf.cell_size = Vector2(64, 32)
@@ -111,11 +111,12 @@ func check_isometric_cell_shapes() -> void:
 		var corners := pf.cell_to_local(Vector2i(2, 1)) + pf.cell_to_local(Vector2i(3, 2))
 		_expect(_near(pf.footprint_center(Vector2i(2, 1), 2), corners / 2.0), "shape %d: a 2x2 is centred between its corner cells" % shape)
 	pf.free()
+	return ""
 
 
 ## On diamonds, world queries give global footprint centres and a flow field steers towards the
 ## next anchor's centre.
-func check_isometric_queries() -> void:
+func check_isometric_queries() -> Variant:
 	var pf := _map(_rows_of(8, 8, "."), EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})
 	pf.fill_rect_terrain(Rect2i(3, 0, 1, 5), WALL)
@@ -144,10 +145,11 @@ func check_isometric_queries() -> void:
 		var way := field.get_direction_world(here + Vector2(2, 1))
 		_expect(way.dot((there - here).normalized()) > 0.9, "at %s the field steers %s, towards %s" % [anchor, way, (there - here).normalized()])
 	pf.free()
+	return ""
 
 
 ## Bad layers and cell shapes are refused with an error and change nothing.
-func check_bad_shapes() -> void:
+func check_bad_shapes() -> Variant:
 	var pf := ClearancePathfinder.new()
 	root.add_child(pf)
 	pf.cell_size = Vector2(10, 20)
@@ -176,3 +178,4 @@ func check_bad_shapes() -> void:
 	_expect_eq([pf.cell_size, pf.offset, pf.cell_shape], settings, "settings unchanged")
 	for node: Node in [bare, turned, mirrored, pf]:
 		node.free()
+	return ""

@@ -59,7 +59,7 @@ func _is_taut_subsequence(part: Array, whole: Array) -> bool:
 ## For each result_format and size 1 and 2: `waypoints` start at the start, end at the goal
 ## (as that format writes them), are a subsequence of `path`, and are fewer on a staircase;
 ## with smoothing off there are none.
-func check_find_path_waypoints() -> String:
+func check_find_path_waypoints() -> Variant:
 	var pf := _smoothed_map()
 	var fewer := 0
 	for format: int in [ClearancePathfinder.RESULT_FORMAT_ANCHORS, ClearancePathfinder.RESULT_FORMAT_PACKED_ANCHORS, ClearancePathfinder.RESULT_FORMAT_POINTS]:
@@ -98,7 +98,7 @@ func check_find_path_waypoints() -> String:
 
 ## `get_point_path()` with smoothing gives the footprint centres of the waypoints of
 ## `get_last_result()`; without, of the path.
-func check_point_path_follows_waypoints() -> void:
+func check_point_path_follows_waypoints() -> Variant:
 	var pf := _smoothed_map()
 	for size: int in [1, 2]:
 		var points := pf.get_point_path(Vector2i(0, 0), Vector2i(7, 2), size, &"unit")
@@ -112,12 +112,13 @@ func check_point_path_follows_waypoints() -> void:
 	var plain := pf.get_point_path(Vector2i(0, 0), Vector2i(7, 2), 1, &"unit")
 	_expect_eq(plain.size(), pf.get_last_result().path.size(), "without smoothing, a point per anchor")
 	pf.free()
+	return ""
 
 
 ## `find_path_world()`'s `points` are the global footprint centres of the waypoints (the node
 ## moved off the origin, so local and global differ), and `find_paths()` answers each query
 ## with the waypoints `find_path()` gives.
-func check_world_and_batch_waypoints() -> void:
+func check_world_and_batch_waypoints() -> Variant:
 	var pf := _smoothed_map()
 	pf.position = Vector2(40, 24)
 	for size: int in [1, 2]:
@@ -134,15 +135,17 @@ func check_world_and_batch_waypoints() -> void:
 	for i: int in STARTS.size():
 		queries.append({"start": STARTS[i], "goal": GOALS[i], "agent_size": 1 + i % 2, "profile": &"unit"})
 	var batch := pf.find_paths(queries)
+	_expect_eq(batch.size(), queries.size(), "find_paths answers every query")
 	for i: int in batch.size():
 		var expected := pf.find_path(STARTS[i], GOALS[i], 1 + i % 2, &"unit")
 		_expect_eq(batch[i].get("waypoints"), expected.waypoints, "find_paths %d carries find_path's waypoints" % i)
 	pf.free()
+	return ""
 
 
 ## `request_path()` and `request_paths()` answer with the waypoints `find_path()` gives, in
 ## every `result_format`.
-func check_request_waypoints() -> void:
+func check_request_waypoints() -> Variant:
 	var pf := _smoothed_map()
 	var arrived := {}
 	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
@@ -161,15 +164,16 @@ func check_request_waypoints() -> void:
 		var batch_results: Array = arrived.get(batch, [{}])
 		_expect_eq(batch_results[0].get("waypoints"), expected_batch.waypoints, "format %d: request_paths carries find_path's waypoints" % format)
 	pf.free()
+	return ""
 
 
 ## `request_flow_field()` made with smoothing delivers a field that answers with waypoints, as
 ## `get_flow_field()` does.
-func check_requested_field_waypoints() -> void:
+func check_requested_field_waypoints() -> Variant:
 	var pf := _smoothed_map()
 	var goal := Vector2i(8, 3)
 	var arrived := {}
-	pf.flow_field_ready.connect(func(id: int, field: ClearanceFlowField) -> void: arrived[id] = field)
+	pf.flow_field_ready.connect(func(request_id: int, delivered: ClearanceFlowField) -> void: arrived[request_id] = delivered)
 	var id := pf.request_flow_field([goal], 1, &"unit")
 	var at_once := pf.get_flow_field([goal], 1, &"unit")
 	for frame: int in 600:
@@ -185,11 +189,12 @@ func check_requested_field_waypoints() -> void:
 			_expect(result.has("waypoints"), "%s: requested field's path with waypoints" % start)
 			_expect_eq(result.get("waypoints"), at_once.get_path_from(start).get("waypoints"), "%s: the same waypoints as get_flow_field's" % start)
 	pf.free()
+	return ""
 
 
 ## A field made with smoothing answers `get_path_from()` with waypoints that run from the
 ## anchor to the goal along its path, and so does a group order; a field made without has none.
-func check_flow_field_waypoints() -> void:
+func check_flow_field_waypoints() -> Variant:
 	var pf := _smoothed_map()
 	var goal := Vector2i(8, 3)
 	var field := pf.get_flow_field([goal], 1, &"unit")
@@ -203,6 +208,7 @@ func check_flow_field_waypoints() -> void:
 			_expect(_is_taut_subsequence(waypoints, result.path), "%s: waypoints are a subsequence of the field's path" % start)
 	var starts: Array[Vector2i] = STARTS
 	var orders := pf.find_paths_to(goal, starts, 1, &"unit")
+	_expect_eq(orders.size(), starts.size(), "find_paths_to answers every start")
 	for i: int in orders.size():
 		var order := orders[i]
 		_expect(order.ok and order.has("waypoints"), "group order %d: a path with waypoints" % i)
@@ -213,13 +219,14 @@ func check_flow_field_waypoints() -> void:
 	_expect(not plain.get_path_from(STARTS[0]).has("waypoints"), "a field made without smoothing has no waypoints")
 	_expect(field.get_path_from(STARTS[0]).has("waypoints"), "an older field keeps its own smoothing")
 	pf.free()
+	return ""
 
 
 ## A smoothed field's `get_direction_world()` steers from each reached anchor's centre towards
 ## the first waypoint `get_path_from()` gives there, a move `is_straight_move_clear()` passes,
 ## and so off the 45-degree steps where the ground is open; a field made without smoothing
 ## steers towards the next anchor.
-func check_flow_field_steering() -> String:
+func check_flow_field_steering() -> Variant:
 	var pf := _smoothed_map()
 	var goal := Vector2i(8, 3)
 	var steered := 0
@@ -258,18 +265,18 @@ func check_flow_field_steering() -> String:
 ## smoothing and without, a fifth of a cell a tick from reached anchors: each arrives at the
 ## goal, and at every tick the anchor nearest its centre is one the independent reference
 ## finds legal (a footprint that clipped a wall by more than half a cell would not be).
-func check_steered_walks() -> String:
+func check_steered_walks() -> Variant:
 	var walks := 0
 	var ticks := 0
 	for map_index: int in 40:
 		var made := GeneratedMap.new(rng, map_index % 2 == 1, Rect2i(16, 12, 10, 6))
 		var pf := made.node(tree.root)
-		var reference := made.solver()
+		var solver := made.solver()
 		var size := 1 + map_index % 3
 		var legal: Array[Vector2i] = []
 		for y: int in made.height:
 			for x: int in made.width:
-				if reference.legal(x, y, size):
+				if solver.legal(x, y, size):
 					legal.append(Vector2i(x, y))
 		if legal.is_empty():
 			pf.free()
@@ -295,7 +302,7 @@ func check_steered_walks() -> String:
 					ticks += 1
 					var at := (pf.to_local(position) - origin) / pf.cell_size
 					var anchor := Vector2i(floori(at.x + 0.5), floori(at.y + 0.5))
-					if not reference.legal(anchor.x, anchor.y, size):
+					if not solver.legal(anchor.x, anchor.y, size):
 						_expect(false, "map %d, size %d, smoothing %d, from %s: the unit reached %s, where it does not fit" % [map_index, size, smoothing, start, anchor])
 						break
 				_expect(arrived, "map %d, size %d, smoothing %d: the unit from %s arrives at %s" % [map_index, size, smoothing, start, goal])
@@ -306,7 +313,7 @@ func check_steered_walks() -> String:
 
 
 ## A `smoothing` value that is no choice is refused (with an error) and changes nothing.
-func check_bad_smoothing() -> void:
+func check_bad_smoothing() -> Variant:
 	var pf := _smoothed_map()
 	var before := pf.find_path(STARTS[0], GOALS[0], 1, &"unit")
 	pf.smoothing = 7
@@ -315,12 +322,13 @@ func check_bad_smoothing() -> void:
 	_expect_eq(pf.smoothing, TAUT, "smoothing -1 refused")
 	_expect_eq(pf.find_path(STARTS[0], GOALS[0], 1, &"unit"), before, "results unchanged")
 	pf.free()
+	return ""
 
 
 ## `is_straight_move_clear()`: every segment between waypoints is clear, a move through the
 ## wall is not, a blocking unit stops a move unless it is the moving or an exempt unit, and bad
 ## input is false.
-func check_straight_moves() -> String:
+func check_straight_moves() -> Variant:
 	var pf := _smoothed_map()
 	var segments := 0
 	for size: int in [1, 2]:
@@ -351,7 +359,7 @@ func check_straight_moves() -> String:
 ## `smooth_path()`: the grid path of a smoothed result, smoothed again, gives the result's
 ## waypoints (units ignored and blocking, the moving unit named), the second half of a path
 ## smooths to a taut subsequence of it, and bad input gives an empty array and changes nothing.
-func check_smooth_path() -> String:
+func check_smooth_path() -> Variant:
 	var pf := _smoothed_map()
 	pf.add_unit(5, Vector2i(6, 1), 1)
 	pf.add_unit(6, Vector2i(2, 1), 1)

@@ -52,7 +52,7 @@ func _drain(pf: ClearancePathfinder) -> int:
 	return frames
 
 
-func check_blocking() -> String:
+func check_blocking() -> Variant:
 	var pf := _open(10, 5)
 	pf.debug_draw_units = true
 	_expect(pf.add_unit(1, Vector2i(0, 2), 1), "add the moving unit")
@@ -101,7 +101,7 @@ func check_blocking() -> String:
 	return "round the 3x3 at cost %.3f" % around.total_cost
 
 
-func check_self_exemption() -> void:
+func check_self_exemption() -> Variant:
 	var pf := _open(8, 2)
 	pf.other_units = BLOCK
 	_expect(pf.add_unit(7, Vector2i(0, 0), 2), "a 2x2 filling the corridor's height")
@@ -127,9 +127,10 @@ func check_self_exemption() -> void:
 	_expect_eq(pf.get_units_at(Vector2i(5, 0), 1, PackedInt64Array()), PackedInt64Array(), "get_units_at: a free cell")
 	_expect_eq(pf.get_units_at(Vector2i(4, 1), 1, PackedInt64Array()), PackedInt64Array([8]), "get_units_at: a covered cell, not the anchor")
 	pf.free()
+	return ""
 
 
-func check_goal_occupied() -> void:
+func check_goal_occupied() -> Variant:
 	var pf := _open(10, 3)
 	pf.other_units = BLOCK
 	_expect(pf.add_unit(1, Vector2i(0, 1), 1), "the moving unit")
@@ -152,9 +153,10 @@ func check_goal_occupied() -> void:
 	pf.other_units = IGNORE
 	_expect_eq(pf.find_path(Vector2i(0, 1), Vector2i(7, 1), 1, &"unit", false, 1).total_cost, 7.0, "ignored, straight on")
 	pf.free()
+	return ""
 
 
-func check_cost_mode() -> void:
+func check_cost_mode() -> Variant:
 	var pf := _open(10, 3)
 	_expect(pf.add_unit(1, Vector2i(0, 1), 1), "the moving unit")
 	_expect(pf.add_unit(9, Vector2i(4, 0), 3), "a 3x3 across the corridor")
@@ -177,9 +179,10 @@ func check_cost_mode() -> void:
 	pf.other_units = IGNORE
 	_expect_eq(pf.find_path(start, goal, 1, &"unit", false, 1).total_cost, 9.0, "ignored: 9")
 	pf.free()
+	return ""
 
 
-func check_async_units() -> String:
+func check_async_units() -> Variant:
 	var pf := _open(10, 3)
 	pf.other_units = BLOCK
 	_expect(pf.add_unit(1, Vector2i(0, 1), 1), "the moving unit")
@@ -217,7 +220,7 @@ func check_async_units() -> String:
 
 
 ## Flow fields and group orders count the units as queries do, with the group exempt.
-func check_fields_and_group_orders() -> void:
+func check_fields_and_group_orders() -> Variant:
 	var pf := _open(10, 3)
 	_expect(pf.add_unit(1, Vector2i(0, 1), 1), "a member of the group")
 	_expect(pf.add_unit(2, Vector2i(0, 2), 1), "another member")
@@ -247,6 +250,7 @@ func check_fields_and_group_orders() -> void:
 	pf.other_units = IGNORE
 	_expect_eq(pf.get_flow_field([goal], 1, &"unit").get_cost(Vector2i(0, 1)), 9.0, "ignored, straight on")
 	pf.free()
+	return ""
 
 
 ## The members of the slot checks' group order: four registered, the fifth walled in.
@@ -284,7 +288,7 @@ func _slots_map() -> ClearancePathfinder:
 	return pf
 
 
-func check_arrival_slots() -> String:
+func check_arrival_slots() -> Variant:
 	var pf := _slots_map()
 	var target := SLOT_TARGET
 	var members := _slot_members()
@@ -338,11 +342,11 @@ func check_arrival_slots() -> String:
 
 ## `request_paths_to_slots()` answers through `paths_found` with what `find_paths_to_slots()`
 ## gave when it was asked, though the outsider then moves; bad orders start nothing.
-func check_slot_requests() -> String:
+func check_slot_requests() -> Variant:
 	var pf := _slots_map()
 	var members := _slot_members()
 	var arrived := {}
-	pf.paths_found.connect(func(id: int, results: Array) -> void: arrived[id] = results)
+	pf.paths_found.connect(func(request_id: int, answers: Array) -> void: arrived[request_id] = answers)
 	var expected := pf.find_paths_to_slots(SLOT_TARGET, members)
 	var id := pf.request_paths_to_slots(SLOT_TARGET, members)
 	_expect(id >= 0, "request_paths_to_slots started")
@@ -368,7 +372,7 @@ func check_slot_requests() -> String:
 
 ## Every units method with arguments it must refuse: each returns its failure value and leaves
 ## the units, the versions and the settings as they were.
-func check_bad_input() -> void:
+func check_bad_input() -> Variant:
 	var pf := _open(6, 4)
 	_expect(pf.add_unit(1, Vector2i(0, 0), 1), "unit 1")
 	_expect(pf.add_unit(2, Vector2i(3, 2), 2), "unit 2")
@@ -437,3 +441,4 @@ func check_bad_input() -> void:
 	_expect_eq(_units_state(pf), before, "units and versions unchanged after every refusal")
 	_expect_eq([pf.other_units, pf.other_units_cost], settings, "settings unchanged")
 	pf.free()
+	return ""

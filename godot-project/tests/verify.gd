@@ -119,10 +119,16 @@ func _initialize() -> void:
 	quit(1 if failed > 0 else 0)
 
 
+## Runs one check and records it. A check returns a String (its detail, or ""); a check that
+## stops on a script error returns null instead (see check_base.gd) and fails, whatever it had
+## found by then.
 func _run(check_name: String, check: Callable) -> void:
 	problems.clear()
 	# Checks that wait for signals are coroutines; awaiting a plain call returns at once.
 	var detail: Variant = await check.call()
+	if detail == null:
+		# First, so that the receipt's first eight problems include it.
+		problems.push_front("the check stopped on a script error (it returned null, not a String)")
 	var entry := {"name": check_name, "pass": problems.is_empty()}
 	if not problems.is_empty():
 		entry["problems"] = Array(problems.slice(0, 8))

@@ -39,6 +39,41 @@ func check_async_requests() -> Variant:
 	return "%d results in %d frames" % [arrived.size(), frames]
 
 
+## A request answers in the result format and cell frame the node had when it was asked, and
+## changing `worker_thread_count` between requests loses none of them, finished or queued.
+func check_async_requests_keep_their_moment() -> Variant:
+	var pf := _map(["..........", "..........", ".........."], EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	pf.worker_thread_count = 1
+	var arrived := {}
+	pf.path_found.connect(func(request_id: int, result: Dictionary) -> void: arrived[request_id] = result)
+	var asked := {}
+	var first := pf.request_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit")
+	asked[first] = pf.find_path(Vector2i(0, 1), Vector2i(9, 1), 1, &"unit")
+	# Long enough for the one worker to finish it before the pool is replaced.
+	OS.delay_msec(100)
+	for i: int in 5:
+		var goal := Vector2i(9, i % 3)
+		asked[pf.request_path(Vector2i(0, 0), goal, 1, &"unit")] = pf.find_path(Vector2i(0, 0), goal, 1, &"unit")
+	pf.worker_thread_count = 2
+	var anchors := pf.find_path(Vector2i(0, 2), Vector2i(9, 0), 1, &"unit")
+	var last := pf.request_path(Vector2i(0, 2), Vector2i(9, 0), 1, &"unit")
+	asked[last] = anchors
+	# After the request: the answer is still written as the node wrote it then.
+	pf.result_format = ClearancePathfinder.RESULT_FORMAT_POINTS
+	pf.cell_size = Vector2(100, 100)
+	var frames := 0
+	while pf.get_pending_request_count() > 0 and frames < 600:
+		await tree.process_frame
+		frames += 1
+	_expect_eq(pf.get_pending_request_count(), 0, "every request delivered within 600 frames")
+	_expect_eq(arrived.size(), asked.size(), "no request lost when the pool was replaced")
+	for request_id: int in asked:
+		_expect_eq(arrived.get(request_id), asked[request_id], "request %d equals find_path at the time it was asked" % request_id)
+	pf.free()
+	return "%d requests across two pools" % asked.size()
+
+
 func check_async_versions() -> Variant:
 	var pf := _map(["..........", "..........", ".........."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})

@@ -63,6 +63,7 @@ func _initialize() -> void:
 	await _run("expansion_and_memory_limits_are_codes", rules.check_limits)
 	await _run("async_requests_arrive_with_their_ids", requests.check_async_requests)
 	await _run("async_results_belong_to_the_map_version_they_were_asked_on", requests.check_async_versions)
+	await _run("async_requests_keep_their_format_and_survive_a_new_pool", requests.check_async_requests_keep_their_moment)
 	await _run("batches_equal_single_queries", requests.check_batches)
 	await _run("search_memory_is_reported_and_trimmed", requests.check_search_memory)
 	await _run("every_func_refuses_bad_input_and_changes_nothing", inputs.check_every_func_bad_input)

@@ -29,7 +29,8 @@ use std::rc::Rc;
 /// A field is a snapshot: it answers for the map as it was when it was made
 /// (`get_map_version()`), with the units as they stood then (where the node's `other_units`
 /// counted them), with the node's `smoothing`, `result_format`, `offset`, `cell_size`, cell shape and
-/// global transform of that moment, and later edits do not change it. To follow a changing map,
+/// global transform of that moment (for a requested field, the moment of the request), and
+/// later edits do not change it. To follow a changing map,
 /// make a new field when the node emits `map_changed` (or when
 /// `pathfinder.get_map_version()` differs).
 ///

@@ -37,7 +37,8 @@ use std::rc::Rc;
 ///
 /// A range is a snapshot: it answers for the map and the units as they were when it was made
 /// (`get_map_version()`, `get_units_version()`), with the node's `result_format`, `smoothing`,
-/// `offset`, `cell_size` and cell shape of that moment; later edits and moves do not change it.
+/// `offset`, `cell_size` and cell shape of that moment (for a requested range, the moment of
+/// the request); later edits and moves do not change it.
 #[derive(GodotClass)]
 #[class(no_init, base = RefCounted)]
 pub struct ClearanceMovementRange {

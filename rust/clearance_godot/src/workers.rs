@@ -209,6 +209,8 @@ struct Shared {
     wake: Condvar,
     /// Set when the pool shuts down: workers drop the rest of their batch.
     stopping: AtomicBool,
+    /// Set when the pool is replaced: workers finish what they run, then leave.
+    retiring: AtomicBool,
     /// Per worker: the bytes of search memory its thread held after its last job or trim.
     search_memory: Vec<AtomicUsize>,
     /// Workers still running (a panicking one leaves too).
@@ -248,6 +250,7 @@ impl Workers {
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
             stopping: AtomicBool::new(false),
+            retiring: AtomicBool::new(false),
             search_memory: (0..count).map(|_| AtomicUsize::new(0)).collect(),
             running: AtomicUsize::new(0),
         });
@@ -310,6 +313,24 @@ impl Workers {
     pub fn collect(&self) -> Vec<Finished> {
         self.finished.try_iter().collect()
     }
+
+    /// Stops the pool without losing work, for a pool of another size to take over: the jobs
+    /// no worker has started are handed back, the ones running finish (whole batches), and
+    /// every request finished and not yet collected comes back with them.
+    pub fn retire(mut self) -> (Vec<Finished>, Vec<Job>) {
+        let unstarted = {
+            // Under the lock, so that no worker misses the wake-up between its check and its wait.
+            let mut queue = self.shared.queue();
+            self.shared.retiring.store(true, Ordering::Relaxed);
+            queue.jobs.drain(..).collect()
+        };
+        self.shared.wake.notify_all();
+        for thread in self.threads.drain(..) {
+            // A worker that panicked has nothing left to hand back.
+            let _ = thread.join();
+        }
+        (self.collect(), unstarted)
+    }
 }
 
 impl Drop for Workers {
@@ -349,6 +370,9 @@ fn next(shared: &Shared, trims_done: &mut u64) -> Next {
         }
         if let Some(job) = queue.jobs.pop_front() {
             return Next::Run(job);
+        }
+        if shared.retiring.load(Ordering::Relaxed) {
+            return Next::Stop;
         }
         queue = shared
             .wake

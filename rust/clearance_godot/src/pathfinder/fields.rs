@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 use super::errors::pathfinder_error;
+use super::queries::AnswerStyle;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
 use crate::field::{ClearanceFlowField, FieldContext};
@@ -56,7 +57,7 @@ impl ClearancePathfinder {
             exempt,
         )?;
         let field = order.build(&self.map);
-        Some(self.field_object(field, order, &self.map))
+        Some(self.field_object(field, order, &self.map, self.answer_style()))
     }
 
     /// `get_flow_field()` bounded to what a group order needs: the search stops once every
@@ -81,7 +82,7 @@ impl ClearancePathfinder {
         let exempt = exempt_units.as_slice();
         let order = self.field_order(method, &goals, agent_size, &profile, bound, exempt)?;
         let field = order.build(&self.map);
-        Some(self.field_object(field, order, &self.map))
+        Some(self.field_object(field, order, &self.map, self.answer_style()))
     }
 
     /// Starts `get_flow_field()` on a worker thread and returns its request id at once;
@@ -141,9 +142,9 @@ impl ClearancePathfinder {
     /// jump-point search that stops at each start; otherwise a flow field bounded to reach
     /// every start. Units count as
     /// `other_units` says, but those in `exempt_units` (the group's own ids: under
-    /// `OTHER_UNITS_BLOCK` a start on a unit that is not exempt gets `NO_PATH`), each result
-    /// what `find_path()` would return with that rule and those exemptions (with `smoothing`,
-    /// waypoints too). An entry of
+    /// `OTHER_UNITS_BLOCK` a start on a unit that is not exempt gets `NO_PATH`, where
+    /// `find_path()` lets a unit walk out of another); `smoothing` adds waypoints, as to a
+    /// query's; `search_expansion_limit` does not apply (one search serves every start). An entry of
     /// `starts` that is not a Vector2i prints an error and returns an empty array.
     #[func]
     pub fn find_paths_to(
@@ -247,14 +248,15 @@ impl ClearancePathfinder {
         })
     }
 
-    /// The GDScript object for a field built (or refused) for `order` on `map`, with what it
-    /// needs of this node as it is now. A field with smoothing keeps `map` (the snapshot it
+    /// The GDScript object for a field built (or refused) for `order` on `map`, written in
+    /// `style` (the node's as it is now, or as it was when a request asked). A field with smoothing keeps `map` (the snapshot it
     /// was built on) to smooth its paths by the same terrain and units.
     pub(super) fn field_object(
         &self,
         field: Result<FlowField, PathCode>,
         order: FieldOrder,
         map: &Arc<PathMap>,
+        style: AnswerStyle,
     ) -> Gd<ClearanceFlowField> {
         let context = FieldContext {
             smoother: PathSmoother::new(
@@ -265,9 +267,9 @@ impl ClearancePathfinder {
                 order.options.exempt_units.clone(),
             ),
             keys: Rc::clone(&self.result_keys),
-            format: self.path_format(),
-            frame: self.frame(),
-            global_transform: self.base().get_global_transform(),
+            format: style.format,
+            frame: style.frame,
+            global_transform: style.global_transform,
         };
         ClearanceFlowField::create(field, order, context)
     }

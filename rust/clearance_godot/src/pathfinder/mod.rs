@@ -44,17 +44,18 @@ use self::modes::{
     CELL_SHAPE_SQUARE, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_IGNORE,
     RESULT_FORMAT_ANCHORS, SEARCH_MODE_AUTO, SMOOTHING_OFF,
 };
+use self::queries::AnswerStyle;
 use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
 use crate::frame::CellShape;
 use crate::marshal::ResultKeys;
 use crate::profile::AgentProfile;
 use crate::range::ClearanceMovementRange;
-use crate::workers::Workers;
+use crate::workers::{Finished, Workers};
 use clearance_core::{Cell, PathMap, PathResult, Region, TerrainGrid};
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -215,7 +216,7 @@ pub struct ClearancePathfinder {
     /// Each profile's table is built on its first query after a change, or at once by
     /// `bake_landmarks()`, and holds 4 bytes per cell per landmark slot (8 where the profile's
     /// multipliers differ), the count rounded up to a power of two (`get_landmark_stats()`
-    /// reports it). Edits repair the tables in place; a table is dropped until it is rebuilt
+    /// reports the bytes). Edits repair the tables in place; a table is dropped until it is rebuilt
     /// only when an edit closes one of its landmarks, or covers too much of the map to repair
     /// around and lowers some cost.
     #[export(range = (0.0, 64.0))]
@@ -312,15 +313,18 @@ pub struct ClearancePathfinder {
     #[var(set = set_debug_draw_last_range)]
     debug_draw_last_range: bool,
 
-    /// Worker threads for `request_path()` and `request_paths()` (0: one fewer than the
-    /// machine's processors, at least 1). Applies from the next request; changing it waits for
-    /// running queries to finish and drops queued requests (their signals never come).
+    /// Worker threads for the `request_*()` methods (0: one fewer than the machine's
+    /// processors, at least 1). Applies from the next request, which waits for the queries
+    /// running on the old threads to finish; no request is lost: those finished arrive with
+    /// the next frame's signals, those not started run on the new threads.
     #[export(range = (0.0, 64.0))]
     #[var(set = set_worker_thread_count)]
     worker_thread_count: i64,
 
-    /// Most anchors one query may expand (0: no limit). A query that needs more fails with
-    /// `SEARCH_LIMIT_REACHED`; the limit bounds the time any query can take.
+    /// Most anchors one path query may expand (0: no limit): `find_path()` and the methods
+    /// and requests like it. A query that needs more fails with `SEARCH_LIMIT_REACHED`; the
+    /// limit bounds the time such a query can take. Flow fields, group orders and movement
+    /// ranges are bounded by their reach and budget instead.
     #[export(range = (0.0, 1000000000.0, or_greater))]
     #[var(set = set_search_expansion_limit)]
     search_expansion_limit: i64,
@@ -336,9 +340,12 @@ pub struct ClearancePathfinder {
     /// Edits copy what a running request still reads (copy on write).
     map: Arc<PathMap>,
     workers: Option<Workers>,
+    /// Requests a replaced pool finished, delivered with the next frame's.
+    retired: Vec<Finished>,
     next_request_id: i64,
-    /// Requests whose signal has not been emitted yet.
-    pending: HashSet<i64>,
+    /// Requests whose signal has not been emitted yet, with how their answers are written:
+    /// as the node wrote them when they were asked.
+    pending: HashMap<i64, AnswerStyle>,
     /// `region` or `default_terrain` changed since the map was built.
     map_stale: bool,
     /// `profiles` changed since its resources were registered.
@@ -398,8 +405,9 @@ impl INode2D for ClearancePathfinder {
             max_map_cells: DEFAULT_MAX_MAP_CELLS,
             map: Arc::new(PathMap::new(grid)),
             workers: None,
+            retired: Vec::new(),
             next_request_id: 1,
-            pending: HashSet::new(),
+            pending: HashMap::new(),
             map_stale: false,
             profiles_stale: true,
             resource_profile_names: Vec::new(),

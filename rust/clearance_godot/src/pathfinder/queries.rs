@@ -6,12 +6,26 @@ use super::errors::{agent_size_or_error, pathfinder_error};
 use super::modes::moving_unit_of;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
-use crate::marshal::{anchors_to_follow, query_from_variant, ResultWriter};
+use crate::frame::GridFrame;
+use crate::marshal::{anchors_to_follow, query_from_variant, PathFormat, ResultWriter};
 use crate::workers::{Finished, Job, Outcome, OwnedQuery, Work, Workers};
 use clearance_core::{checked_agent_size, Cell, PathCode, PathQuery, PathResult};
 use godot::classes::Os;
 use godot::prelude::*;
 use std::sync::Arc;
+
+/// How a request's answer is written: the node's `result_format`, where it placed cells and
+/// its global transform, as they were when the request was made (its signal may come after
+/// they changed).
+#[derive(Debug, Clone, Copy)]
+pub struct AnswerStyle {
+    /// `result_format`.
+    pub format: PathFormat,
+    /// `region`, `cell_size`, `offset` and the cell layout.
+    pub frame: GridFrame,
+    /// Where a flow field's `get_direction_world()` places the node.
+    pub global_transform: Transform2D,
+}
 
 #[godot_api(secondary)]
 impl ClearancePathfinder {
@@ -163,7 +177,7 @@ impl ClearancePathfinder {
     /// run to completion on its worker.
     #[func]
     pub fn cancel_request(&mut self, id: i64) -> bool {
-        let cancelled = self.pending.remove(&id);
+        let cancelled = self.pending.remove(&id).is_some();
         if self.pending.is_empty() {
             self.base_mut().set_process(false);
         }
@@ -276,10 +290,9 @@ impl ClearancePathfinder {
                 agent_size_or_error(method, asked.agent_size);
             }
             PathCode::UnknownProfile => pathfinder_error!(method, "no profile called '{name}'"),
-            PathCode::UnknownUnit => {
-                self.report_unknown_units(method, moving_unit, asked.exempt_units);
-            }
-            _ => {}
+            // Also where an earlier check answered (a start off the map, say): the mistake
+            // is the caller's either way.
+            _ => self.report_unknown_units(method, moving_unit, asked.exempt_units),
         }
         if !result.path.is_empty() {
             self.last_path.clone_from(&result.path);
@@ -389,7 +402,8 @@ impl ClearancePathfinder {
             self.workers = None;
             return -1;
         }
-        self.pending.insert(id);
+        let style = self.answer_style();
+        self.pending.insert(id, style);
         self.base_mut().set_process(true);
         id
     }
@@ -405,15 +419,34 @@ impl ClearancePathfinder {
         {
             return true;
         }
-        // Replacing the pool drops what it still had queued (see `worker_thread_count`).
-        self.pending.clear();
+        // Replacing the pool loses no request (see `worker_thread_count`): what the old one
+        // finished is delivered with the next frame's, and what it had not started moves over.
+        let (finished, unstarted) = match self.workers.take() {
+            Some(old) => old.retire(),
+            None => (Vec::new(), Vec::new()),
+        };
+        self.retired.extend(finished);
         self.workers = Workers::start(count);
-        if self.workers.is_none() {
+        let Some(workers) = &self.workers else {
+            for job in &unstarted {
+                self.pending.remove(&job.id);
+            }
             pathfinder_error!(
                 node,
-                "the system refused to start worker threads; the request was not made"
+                "the system refused to start worker threads; the request was not made{}",
+                if unstarted.is_empty() {
+                    ""
+                } else {
+                    ", and the queued ones are dropped"
+                }
             );
             return false;
+        };
+        for job in unstarted {
+            let id = job.id;
+            if !workers.submit(job) {
+                self.pending.remove(&id);
+            }
         }
         true
     }
@@ -431,12 +464,26 @@ impl ClearancePathfinder {
         }
     }
 
-    /// How this node writes result Dictionaries: its keys, `result_format` and frame.
+    /// How this node writes result Dictionaries now: its keys, `result_format` and frame.
     pub(super) fn result_writer(&self) -> ResultWriter<'_> {
-        ResultWriter {
-            keys: &self.result_keys,
+        self.writer_for(self.answer_style())
+    }
+
+    /// How the node writes answers now, kept with each request until its signal.
+    pub(super) fn answer_style(&self) -> AnswerStyle {
+        AnswerStyle {
             format: self.path_format(),
             frame: self.frame(),
+            global_transform: self.base().get_global_transform(),
+        }
+    }
+
+    /// Writes result Dictionaries in `style`, with this node's keys.
+    pub(super) fn writer_for(&self, style: AnswerStyle) -> ResultWriter<'_> {
+        ResultWriter {
+            keys: &self.result_keys,
+            format: style.format,
+            frame: style.frame,
         }
     }
 
@@ -448,14 +495,15 @@ impl ClearancePathfinder {
 
     /// Emits the signals of the requests the workers have finished.
     pub(super) fn deliver_finished_requests(&mut self) {
-        let Some(workers) = &self.workers else {
-            return;
-        };
-        let finished = workers.collect();
+        // First what a replaced pool finished, then the current pool's.
+        let mut finished = std::mem::take(&mut self.retired);
+        if let Some(workers) = &self.workers {
+            finished.extend(workers.collect());
+        }
         for done in finished {
             // A request missing from `pending` was cancelled.
-            if self.pending.remove(&done.id) {
-                self.emit_finished(done);
+            if let Some(style) = self.pending.remove(&done.id) {
+                self.emit_finished(done, style);
             }
         }
         if self.pending.is_empty() {
@@ -465,39 +513,45 @@ impl ClearancePathfinder {
 
     /// Emits `path_found`, `paths_found` (for `request_paths()` and `request_paths_to_slots()`),
     /// `flow_field_ready` or `movement_range_ready` for a finished request.
-    fn emit_finished(&mut self, done: Finished) {
+    fn emit_finished(&mut self, done: Finished, style: AnswerStyle) {
         match done.outcome {
             Outcome::Paths { results, single } if single => {
                 let result = results
                     .first()
-                    .map(|(result, size)| self.result_dictionary(result, *size))
+                    .map(|(result, size)| self.writer_for(style).dictionary(result, *size))
                     .unwrap_or_default();
                 self.signals().path_found().emit(done.id, &result);
             }
             Outcome::Paths { results, .. } => {
                 let results: Vec<Variant> = results
                     .iter()
-                    .map(|(result, size)| self.result_dictionary(result, *size).to_variant())
+                    .map(|(result, size)| {
+                        self.writer_for(style)
+                            .dictionary(result, *size)
+                            .to_variant()
+                    })
                     .collect();
                 self.signals()
                     .paths_found()
                     .emit(done.id, &VarArray::from(results.as_slice()));
             }
             Outcome::Field { order, field, map } => {
-                let field = self.field_object(*field, order, &map);
+                let field = self.field_object(*field, order, &map, style);
                 self.signals().flow_field_ready().emit(done.id, &field);
             }
             Outcome::Range { order, range, map } => {
-                let range = self.range_object("request_movement_range", *range, order, &map);
+                let range = self.range_object("request_movement_range", *range, order, &map, style);
                 self.signals()
                     .movement_range_ready()
                     .emit(done.id, range.as_ref());
             }
             Outcome::Slots { order, sent } => {
                 let results: Vec<Variant> = match sent {
-                    Ok(sent) => (self.slot_order_dictionaries(&sent, &order.members).iter())
-                        .map(ToGodot::to_variant)
-                        .collect(),
+                    Ok(sent) => (self
+                        .slot_order_dictionaries(&sent, &order.members, style)
+                        .iter())
+                    .map(ToGodot::to_variant)
+                    .collect(),
                     // Checked when asked, on the map the worker searched: not expected.
                     Err(error) => {
                         pathfinder_error!("request_paths_to_slots", "{error}; no paths");

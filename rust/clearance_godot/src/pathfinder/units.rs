@@ -7,6 +7,7 @@
 
 use super::errors::pathfinder_error;
 use super::modes::NO_UNIT;
+use super::queries::AnswerStyle;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
 use crate::marshal::{member_from_variant, moves_of, unit_dictionary, unit_from_variant};
@@ -260,7 +261,13 @@ impl ClearancePathfinder {
             .map
             .find_paths_to_slots(cell_of(target), &group, &options)
         {
-            Ok(order) => Array::from(self.slot_order_dictionaries(&order, &members).as_slice()),
+            Ok(order) => {
+                let style = self.answer_style();
+                Array::from(
+                    self.slot_order_dictionaries(&order, &members, style)
+                        .as_slice(),
+                )
+            }
             Err(error) => {
                 pathfinder_error!(method, "{error}; no paths");
                 Array::new()
@@ -313,10 +320,12 @@ impl ClearancePathfinder {
         &self,
         order: &[SlotPath],
         members: &[(UnitId, Cell, i64, String)],
+        style: AnswerStyle,
     ) -> Vec<VarDictionary> {
+        let writer = self.writer_for(style);
         (order.iter().zip(members))
             .map(|(sent, (_, _, agent_size, _))| {
-                let mut dictionary = self.result_dictionary(&sent.result, *agent_size);
+                let mut dictionary = writer.dictionary(&sent.result, *agent_size);
                 dictionary.set("slot", &slot_variant(sent.slot));
                 dictionary
             })
@@ -391,7 +400,8 @@ impl ClearancePathfinder {
     }
 
     /// Prints, for `method`, the first of the ids a query names (its moving unit, then its
-    /// exempt list) that is not registered: the query answers `UNKNOWN_UNIT`.
+    /// exempt list) that is not registered: the query answers `UNKNOWN_UNIT`, unless an
+    /// earlier check (a start off the map, say) answered first.
     pub(super) fn report_unknown_units(&self, method: &str, moving: Option<i64>, exempt: &[i64]) {
         let occupancy = self.map.occupancy();
         if let Some(id) = moving
@@ -406,8 +416,7 @@ impl ClearancePathfinder {
             };
             pathfinder_error!(
                 method,
-                "{argument} names unit {id}, which is not registered (add_unit()); the answer is \
-                 UNKNOWN_UNIT"
+                "{argument} names unit {id}, which is not registered (add_unit())"
             );
         }
     }

@@ -293,7 +293,8 @@ func _update_status() -> void:
 		"Clearance Pathfinder on an isometric TileMapLayer (diamonds 64 x 32, match_tile_map_layer): cell_shape %d" % pathfinder.cell_shape,
 		"Scout (1x1, yellow): find_path_world through the one-tile door%s" % (", arrived" if scout.arrived else ""),
 		"Truck (2x2, cyan): steered by a flow field's get_direction_world%s through the two-tile gate%s" % [" towards its waypoints" if pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT else "", ", arrived" if truck.arrived else ""],
-		"Outlines: each footprint's diamond from the layer's map_to_local; blue: the node's last path (the truck's, until a click sends the scout). Click: send the scout. S: smoothing (%s). Esc: main demo." % ("on" if pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT else "off"),
+		"Outlines: each footprint's diamond from the layer's map_to_local; blue: the node's last path (the truck's, until a click sends the scout).",
+		"Click: send the scout. S: smoothing (%s). Esc: main demo." % ("on" if pathfinder.smoothing == ClearancePathfinder.SMOOTHING_TAUT else "off"),
 		"Last refused order: " + last_refusal,
 	]
 	status_label.text = "\n".join(lines)

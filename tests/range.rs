@@ -318,7 +318,7 @@ fn several_turns_match_the_reference() {
 fn allies_are_passed_and_enemies_block_or_cost() {
     let mut rng = Rng::new(0x0A46_E000_0003);
     let (mut ally_cells, mut enemy_effect, mut costed_effect) = (0, 0, 0);
-    let (mut smoothed_paths, mut occupied_goals) = (0, 0);
+    let (mut smoothed_paths, mut occupied_goals, mut allies_named) = (0, 0, 0);
     for case in 0..300 {
         let (mut map, movement) = random_case(&mut rng, case);
         let size = rng.range(1, 3);
@@ -442,18 +442,21 @@ fn allies_are_passed_and_enemies_block_or_cost() {
                 smoothed_paths += 1;
                 checker.check(&path, &waypoints, &format!("case {case}: {anchor}"));
             }
-            if reachable && ally_there {
+            // A goal under a unit that blocks: named, as a query names it; else one under an
+            // ally, in range or not.
+            let under = units_on(&enemies, anchor, size);
+            let enemy_named = rule == OtherUnits::Block && !under.is_empty();
+            if ally_there && !enemy_named {
                 let answer = range.path_to(anchor);
-                assert_eq!(answer.code, PathCode::GoalOccupied);
+                assert_eq!(answer.code, PathCode::GoalOccupied, "case {case}: {anchor}");
                 let named = answer.occupied_by.expect("an ally on the goal is named");
                 assert!(
                     units_on(&friends, anchor, size).contains(&named),
                     "case {case}"
                 );
+                allies_named += usize::from(!reachable);
             }
-            // A goal under a unit that blocks: named, as a query names it.
-            let under = units_on(&enemies, anchor, size);
-            if rule == OtherUnits::Block && !under.is_empty() && anchor != start {
+            if enemy_named && anchor != start {
                 let answer = range.path_to(anchor);
                 assert_eq!(answer.code, PathCode::GoalOccupied, "case {case}: {anchor}");
                 let named = answer.occupied_by.expect("a unit on the goal is named");
@@ -477,6 +480,10 @@ fn allies_are_passed_and_enemies_block_or_cost() {
         }
     }
     assert!(occupied_goals >= 100, "{occupied_goals}");
+    assert!(
+        allies_named >= 100,
+        "allies out of range named: {allies_named}"
+    );
     assert!(ally_cells >= 100, "{ally_cells}");
     assert!(enemy_effect >= 100, "{enemy_effect}");
     assert!(costed_effect >= 20, "{costed_effect}");

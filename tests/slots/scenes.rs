@@ -4,7 +4,8 @@
 use super::checks::{check_slots, Seen};
 use super::{place, random_map, scatter_units, NAMES};
 use clearance_core::{
-    AgentProfile, Cell, PathMap, Region, SlotPathOptions, SlotRequest, TerrainGrid, UnitError,
+    AgentProfile, Cell, PathCode, PathMap, Region, SlotPathOptions, SlotRequest, TerrainGrid,
+    UnitError,
 };
 use clearance_tests::generate::{random_cell, Rng};
 use clearance_tests::units::Standing;
@@ -187,6 +188,36 @@ fn bad_group_orders_get_their_typed_errors() {
         assert!(
             refusals.get(name).copied().unwrap_or(0) >= 20,
             "{name}: {refusals:?}"
+        );
+    }
+}
+
+#[test]
+fn a_member_past_the_memory_limit_gets_that_code_not_no_path() {
+    let grid = TerrainGrid::new(Region::new(0, 0, 64, 64), 0).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    let member = SlotRequest {
+        id: 1,
+        start: Cell::new(0, 0),
+        agent_size: 1,
+        profile: "unit",
+    };
+    let target = Cell::new(10, 10);
+    // No room for the layer, then room for the layer but not the graph.
+    for limit in [0, 64 * 64 + 100] {
+        map.set_cache_memory_limit(limit);
+        let asked = map.find_path(member.start, target, 1, "unit").code;
+        assert_eq!(asked, PathCode::MemoryLimitReached, "limit {limit}");
+        assert_eq!(map.arrival_slots(target, &[member]), Ok(vec![None]));
+        let sent = map
+            .find_paths_to_slots(target, &[member], &SlotPathOptions::new())
+            .unwrap();
+        assert_eq!(
+            (sent[0].slot, sent[0].result.code),
+            (None, asked),
+            "limit {limit}"
         );
     }
 }

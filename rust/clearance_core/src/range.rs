@@ -13,8 +13,9 @@
 //! diagonal is 3363/2378, about 4.4e-8 longer (relatively) than the square root of 2; so the
 //! budget is compared with a relative allowance of 1e-7, which includes an anchor whose cost
 //! is exactly the budget (a budget of `1 + sqrt 2` includes the anchor one straight and one
-//! diagonal step away) and, for budgets up to 10,000, excludes every anchor dearer by a
-//! thousandth of a straight step (the finest difference multipliers make).
+//! diagonal step away) and, for budgets below 10,000, excludes every anchor dearer by a
+//! thousandth of a straight step (the finest difference multipliers make; at 10,000 exactly
+//! the allowance reaches that thousandth).
 
 use crate::cost::{COST_SCALE, DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::grid::{Cell, Region};
@@ -232,8 +233,9 @@ impl MovementRange {
     /// The way to `anchor`, as [`find_path`](crate::PathMap::find_path) would answer it:
     /// `OK` with the anchors from the start and the cost, if `anchor` is reached within the
     /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_OCCUPIED` with `occupied_by`
-    /// where an ally stands, or under [`OtherUnits::Block`] a unit that blocks; `NO_PATH`
-    /// otherwise. (`expanded` is 0.) For its taut waypoints, hand the path to
+    /// where an ally stands, or under [`OtherUnits::Block`] a unit that blocks (also where the
+    /// unit would not fit the terrain, which `find_path` reports first); `NO_PATH` otherwise.
+    /// (`expanded` is 0.) For its taut waypoints, hand the path to
     /// [`PathMap::smooth_path`](crate::PathMap::smooth_path) with the range's rule for other
     /// units and [`RangeOptions::uncounted_units`] as the exempt ids: the path may cross
     /// allies.
@@ -249,7 +251,10 @@ impl MovementRange {
             None => PathResult::failure(PathCode::NoPath),
         };
         let Some(mut entry) = self.entry(anchor) else {
-            return occupied(&self.blockers);
+            return match occupied(&self.blockers) {
+                answer if answer.occupied_by.is_some() => answer,
+                _ => occupied(&self.allies),
+            };
         };
         if self.passable_only[entry] {
             return occupied(&self.allies);

@@ -25,10 +25,11 @@
 //! openings, and edits that raise some costs and lower others, single cells or rectangles.
 //! The repair touches the anchors whose distance to some landmark changes, and the result
 //! equals a rebuild from the same landmarks. A table is dropped, to be rebuilt on the next
-//! query (where farthest-point placement may then choose other landmarks), when one of its
-//! landmarks is closed, when a given landmark cell it had to skip opens, and when an edit too
-//! large to repair around (a new grid, or a batch over a quarter of the map) lowers costs. An
-//! edit of that size that only raises costs keeps the table, marked inexact
+//! query (where farthest-point placement may then choose other landmarks), when an edit it is
+//! repaired around closes one of its landmarks, when a given landmark cell it had to skip
+//! opens, and when an edit too large to repair around (a new grid, or a batch over a quarter
+//! of the map) lowers costs. An edit of that size that only raises costs keeps the table,
+//! even one that closes a landmark (its old distances still bound the new ones), marked inexact
 //! ([`LandmarkTable::is_exact`]): every true distance grew or stayed, so the old distances
 //! are still lower bounds, and consistent ones (the inequalities above hold between the old
 //! distances, which lower-bound the new step costs). An inexact table is dropped by the next

@@ -14,9 +14,10 @@ impl PathMap {
     ///
     /// Edits repair the tables in place, and a repaired table equals one built from the same
     /// landmarks. A table is dropped instead, and built again on the next query, when an edit
-    /// closes one of its landmarks, opens a given cell it had to skip, or covers too much of
-    /// the map to repair around and lowers some cost (one that only raises costs keeps the
-    /// table as lower bounds, which the next edit that lowers a cost drops).
+    /// it is repaired around closes one of its landmarks or opens a given cell it had to skip,
+    /// or when an edit covers too much of the map to repair around and lowers some cost (one
+    /// that only raises costs keeps the table as lower bounds, a closed landmark's included,
+    /// which the next edit that lowers a cost drops).
     pub fn set_landmarks(&mut self, placement: LandmarkPlacement) -> Result<(), LandmarkError> {
         let mut anchors = Vec::new();
         match &placement {

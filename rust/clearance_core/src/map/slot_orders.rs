@@ -30,9 +30,11 @@
 //! Members' ids that are not registered are left out of the exemptions, since a query refuses
 //! an unknown exempt id; they stand nowhere, so there is nothing to exempt.
 //!
-//! A member with no slot gets no path: `START_CLEARANCE_INSUFFICIENT` (with the shortfall)
-//! if its footprint does not fit where it stands, `NO_PATH` otherwise (it is cut off from
-//! every free anchor round the target, or every one it could reach was taken).
+//! A member with no slot gets no path: `MEMORY_LIMIT_REACHED` if its clearance layer or search
+//! graph would pass the cache memory limit (as a query from its start would answer),
+//! `START_CLEARANCE_INSUFFICIENT` (with the shortfall) if its footprint does not fit where it
+//! stands, `NO_PATH` otherwise (it is cut off from every free anchor round the target, or
+//! every one it could reach was taken).
 
 use super::queries::GivenLandmarks;
 use super::slots::SlotRequest;
@@ -274,7 +276,11 @@ impl PathMap {
 
     /// The result of a member that got no slot.
     fn no_slot_result(&self, member: &SlotRequest<'_>) -> PathResult {
-        // `arrival_slots` checked the size, the start and the profile.
+        // `arrival_slots` checked the size, the start and the profile; a query checks the
+        // memory limit before the start's clearance.
+        if self.prepare(member.profile, member.agent_size) == PathCode::MemoryLimitReached {
+            return PathResult::failure(PathCode::MemoryLimitReached);
+        }
         let shortfall = u8::try_from(member.agent_size)
             .ok()
             .zip(self.clearance(member.start, member.profile))

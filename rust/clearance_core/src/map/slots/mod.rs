@@ -78,7 +78,9 @@ pub struct SlotRequest<'a> {
 impl PathMap {
     /// One arrival slot per member of `group` around `target` (see the module docs of
     /// `map/slots/mod.rs`, summed up in the repository's README): in the order of `group`, the
-    /// anchor each member should go to, or `None` for a member that can reach no free slot.
+    /// anchor each member should go to, or `None` for a member that can reach no free slot
+    /// (or whose search graph would pass the cache memory limit:
+    /// [`find_paths_to_slots`](Self::find_paths_to_slots) then answers `MEMORY_LIMIT_REACHED`).
     ///
     /// ```
     /// use clearance_core::{AgentProfile, Cell, PathMap, Region, SlotRequest, TerrainGrid};

@@ -465,8 +465,14 @@ impl ClearancePathfinder {
     }
 
     /// How this node writes result Dictionaries now: its keys, `result_format` and frame.
+    /// (Not through [`answer_style`](Self::answer_style): a query needs no transform, and
+    /// reading it is a call into the engine.)
     pub(super) fn result_writer(&self) -> ResultWriter<'_> {
-        self.writer_for(self.answer_style())
+        ResultWriter {
+            keys: &self.result_keys,
+            format: self.path_format(),
+            frame: self.frame(),
+        }
     }
 
     /// How the node writes answers now, kept with each request until its signal.

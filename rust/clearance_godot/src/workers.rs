@@ -318,18 +318,24 @@ impl Workers {
     /// no worker has started are handed back, the ones running finish (whole batches), and
     /// every request finished and not yet collected comes back with them.
     pub fn retire(mut self) -> (Vec<Finished>, Vec<Job>) {
-        let unstarted = {
-            // Under the lock, so that no worker misses the wake-up between its check and its wait.
-            let mut queue = self.shared.queue();
-            self.shared.retiring.store(true, Ordering::Relaxed);
+        let unstarted = self.shut_down(|shared, queue| {
+            shared.retiring.store(true, Ordering::Relaxed);
             queue.jobs.drain(..).collect()
-        };
+        });
+        (self.collect(), unstarted)
+    }
+
+    /// Runs `signal` under the queue's lock (so that no worker misses the wake-up between its
+    /// check and its wait), wakes every worker and waits for all of them to leave; returns
+    /// what `signal` returned.
+    fn shut_down<T>(&mut self, signal: impl FnOnce(&Shared, &mut Queue) -> T) -> T {
+        let signalled = signal(&self.shared, &mut self.shared.queue());
         self.shared.wake.notify_all();
         for thread in self.threads.drain(..) {
-            // A worker that panicked has nothing left to hand back.
+            // A worker that panicked has nothing left to hand back or clean up.
             let _ = thread.join();
         }
-        (self.collect(), unstarted)
+        signalled
     }
 }
 
@@ -337,16 +343,7 @@ impl Drop for Workers {
     /// Stops the threads and waits for them, so that none outlives the extension library: a
     /// query already running finishes, the rest of its batch and the queued jobs are dropped.
     fn drop(&mut self) {
-        {
-            // Under the lock, so that no worker misses the wake-up between its check and its wait.
-            let _queue = self.shared.queue();
-            self.shared.stopping.store(true, Ordering::Relaxed);
-        }
-        self.shared.wake.notify_all();
-        for thread in self.threads.drain(..) {
-            // A worker that panicked has nothing left to clean up.
-            let _ = thread.join();
-        }
+        self.shut_down(|shared, _| shared.stopping.store(true, Ordering::Relaxed));
     }
 }
 

@@ -546,7 +546,9 @@ impl ClearancePathfinder {
                 self.signals().flow_field_ready().emit(done.id, &field);
             }
             Outcome::Range { order, range, map } => {
-                let range = self.range_object("request_movement_range", *range, order, &map, style);
+                let writer = self.writer_for(style);
+                let range =
+                    self.range_object("request_movement_range", *range, order, &map, &writer);
                 self.signals()
                     .movement_range_ready()
                     .emit(done.id, range.as_ref());
@@ -554,7 +556,7 @@ impl ClearancePathfinder {
             Outcome::Slots { order, sent } => {
                 let results: Vec<Variant> = match sent {
                     Ok(sent) => (self
-                        .slot_order_dictionaries(&sent, &order.members, style)
+                        .slot_order_dictionaries(&sent, &order.members, &self.writer_for(style))
                         .iter())
                     .map(ToGodot::to_variant)
                     .collect(),

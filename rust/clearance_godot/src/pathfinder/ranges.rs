@@ -4,9 +4,9 @@
 
 use super::errors::pathfinder_error;
 use super::modes::moving_unit_of;
-use super::queries::AnswerStyle;
 use super::ClearancePathfinder;
 use crate::convert::cell_of;
+use crate::marshal::ResultWriter;
 use crate::range::{ClearanceMovementRange, RangeContext};
 use crate::waypoints::PathSmoother;
 use crate::workers::{RangeOrder, Work};
@@ -63,7 +63,7 @@ impl ClearancePathfinder {
         };
         let order = self.range_order(method, asked)?;
         let range = order.build(&self.map);
-        let range = self.range_object(method, range, order, &self.map, self.answer_style())?;
+        let range = self.range_object(method, range, order, &self.map, &self.result_writer())?;
         self.last_range = Some(range.clone());
         if self.debug_draw_last_range {
             self.base_mut().queue_redraw();
@@ -188,8 +188,9 @@ impl ClearancePathfinder {
         })
     }
 
-    /// The GDScript object for a range built for `order` on `map`, written in `style` (the
-    /// node's as it is now, or as it was when a request asked); or `None` after an error naming `method` if the core refused it. A
+    /// The GDScript object for a range built for `order` on `map`, writing paths as `writer`
+    /// does (the node's way now, or the way it was when a request asked); or `None` after an
+    /// error naming `method` if the core refused it. A
     /// range with smoothing keeps `map` (the snapshot it was built on) to smooth its paths by
     /// the same terrain and units.
     pub(super) fn range_object(
@@ -198,7 +199,7 @@ impl ClearancePathfinder {
         range: Result<MovementRange, RangeError>,
         order: RangeOrder,
         map: &Arc<PathMap>,
-        style: AnswerStyle,
+        writer: &ResultWriter,
     ) -> Option<Gd<ClearanceMovementRange>> {
         match range {
             Ok(range) => {
@@ -211,8 +212,8 @@ impl ClearancePathfinder {
                         order.options.uncounted_units(),
                     ),
                     keys: Rc::clone(&self.result_keys),
-                    format: style.format,
-                    frame: style.frame,
+                    format: writer.format,
+                    frame: writer.frame,
                 };
                 Some(ClearanceMovementRange::create(range, order, context))
             }

@@ -7,10 +7,11 @@
 
 use super::errors::pathfinder_error;
 use super::modes::NO_UNIT;
-use super::queries::AnswerStyle;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
-use crate::marshal::{member_from_variant, moves_of, unit_dictionary, unit_from_variant};
+use crate::marshal::{
+    member_from_variant, moves_of, unit_dictionary, unit_from_variant, ResultWriter,
+};
 use crate::workers::{slot_requests, SlotsOrder, Work};
 use clearance_core::{
     checked_agent_size, footprint, Cell, SlotPath, SlotPathOptions, UnitError, UnitId,
@@ -262,9 +263,9 @@ impl ClearancePathfinder {
             .find_paths_to_slots(cell_of(target), &group, &options)
         {
             Ok(order) => {
-                let style = self.answer_style();
+                let writer = self.result_writer();
                 Array::from(
-                    self.slot_order_dictionaries(&order, &members, style)
+                    self.slot_order_dictionaries(&order, &members, &writer)
                         .as_slice(),
                 )
             }
@@ -320,9 +321,8 @@ impl ClearancePathfinder {
         &self,
         order: &[SlotPath],
         members: &[(UnitId, Cell, i64, String)],
-        style: AnswerStyle,
+        writer: &ResultWriter,
     ) -> Vec<VarDictionary> {
-        let writer = self.writer_for(style);
         (order.iter().zip(members))
             .map(|(sent, (_, _, agent_size, _))| {
                 let mut dictionary = writer.dictionary(&sent.result, *agent_size);

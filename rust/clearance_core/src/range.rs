@@ -243,21 +243,19 @@ impl MovementRange {
         if !self.region.contains(anchor) {
             return PathResult::failure(PathCode::GoalOutOfBounds);
         }
-        let occupied = |units: &[Unit]| match unit_on(units, anchor, self.agent_size, |_| true) {
-            Some(id) => PathResult {
-                occupied_by: Some(id),
-                ..PathResult::failure(PathCode::GoalOccupied)
-            },
-            None => PathResult::failure(PathCode::NoPath),
+        let on_goal = |units: &[Unit]| unit_on(units, anchor, self.agent_size, |_| true);
+        let occupied = |id| PathResult {
+            occupied_by: Some(id),
+            ..PathResult::failure(PathCode::GoalOccupied)
         };
         let Some(mut entry) = self.entry(anchor) else {
-            return match occupied(&self.blockers) {
-                answer if answer.occupied_by.is_some() => answer,
-                _ => occupied(&self.allies),
-            };
+            let standing = on_goal(&self.blockers).or_else(|| on_goal(&self.allies));
+            return standing.map_or(PathResult::failure(PathCode::NoPath), occupied);
         };
         if self.passable_only[entry] {
-            return occupied(&self.allies);
+            // An ally stands there (`passable_only` says so), whom the list names.
+            return on_goal(&self.allies)
+                .map_or(PathResult::failure(PathCode::GoalOccupied), occupied);
         }
         let offsets = direction_offsets(self.width);
         let cost = self.reached[entry].cost;

@@ -9,6 +9,7 @@
 //! a cache (an edit repairing it, a profile or movement rule that drops some, another landmark
 //! placement) goes through [`Arc::make_mut`] and gives the changed map a store of its own: the
 //! tables are copied, their entries stay shared until repaired (copy on write, page by page).
+//! A new grid starts from an empty store instead, since nothing carries over to it.
 //!
 //! Sharing is sound because every entry depends only on what the sharers have in common:
 //! both hold the same terrain, profiles, movement rule and landmark placement until a

@@ -188,6 +188,7 @@ impl PathMap {
     /// (edits would go on repairing it, and it would count against the memory limit).
     pub(super) fn drop_caches_of(&mut self, name: &str) {
         let caches = Arc::make_mut(&mut self.caches);
+        // Not `caches_mut()`: the profiles are read while the tables are held.
         exclusive(&mut caches.graphs).remove(name);
         exclusive(&mut caches.landmarks).remove(name);
         let used: Vec<TerrainSet> = (self.profiles.values())

@@ -31,8 +31,9 @@ impl PathMap {
         let old: TerrainSet = self.grid.as_bytes().iter().copied().collect();
         Arc::make_mut(&mut self.grid).load(data)?;
         self.bump_version();
-        exclusive(&mut Arc::make_mut(&mut self.caches).clearance).clear();
-        exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
+        let caches = self.caches_mut();
+        exclusive(&mut caches.clearance).clear();
+        exclusive(&mut caches.graphs).clear();
         self.update_landmarks(old, data.iter().copied().collect(), None);
         Ok(())
     }
@@ -62,8 +63,9 @@ impl PathMap {
         let edited_area: usize = windows.iter().map(|window| window.area()).sum();
         let repair = edited_area.saturating_mul(4) <= self.grid.as_bytes().len();
         if !repair {
-            exclusive(&mut Arc::make_mut(&mut self.caches).clearance).clear();
-            exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
+            let caches = self.caches_mut();
+            exclusive(&mut caches.clearance).clear();
+            exclusive(&mut caches.graphs).clear();
         }
         for (edit, &window) in edits.iter().zip(&windows) {
             let written = Arc::make_mut(&mut self.grid).fill_rect(edit.rect(), edit.terrain());

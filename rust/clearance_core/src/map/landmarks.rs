@@ -55,7 +55,7 @@ impl PathMap {
         }
         self.landmark_placement = placement;
         self.landmark_anchors = anchors;
-        exclusive(&mut Arc::make_mut(&mut self.caches).landmarks).clear();
+        exclusive(&mut self.caches_mut().landmarks).clear();
         Ok(())
     }
 

@@ -182,8 +182,9 @@ impl PathMap {
         if movement != self.movement {
             self.movement = movement;
             self.bump_version();
-            exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
-            exclusive(&mut Arc::make_mut(&mut self.caches).landmarks).clear();
+            let caches = self.caches_mut();
+            exclusive(&mut caches.graphs).clear();
+            exclusive(&mut caches.landmarks).clear();
         }
     }
 
@@ -220,9 +221,8 @@ impl PathMap {
         }
         self.grid = Arc::new(grid);
         self.bump_version();
-        exclusive(&mut Arc::make_mut(&mut self.caches).clearance).clear();
-        exclusive(&mut Arc::make_mut(&mut self.caches).graphs).clear();
-        exclusive(&mut Arc::make_mut(&mut self.caches).landmarks).clear();
+        // Nothing carries over to another grid: a store of its own, not a copy emptied.
+        self.caches = Arc::default();
     }
 
     /// Registers `profile` under its name, replacing any profile of the same name. The
@@ -277,6 +277,15 @@ impl Clone for PathMap {
             occupancy: self.occupancy.clone(),
             units_version: self.units_version,
         }
+    }
+}
+
+impl PathMap {
+    /// The map's own cache store, copied first if a clone shares it (see `cache_store.rs`).
+    /// Code that also reads other fields while it holds a table calls `Arc::make_mut` on
+    /// `self.caches` itself, to borrow the fields apart.
+    fn caches_mut(&mut self) -> &mut CacheStore {
+        Arc::make_mut(&mut self.caches)
     }
 }
 

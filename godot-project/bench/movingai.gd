@@ -78,6 +78,12 @@ static func required_scenarios(path: String) -> Scenarios:
 	return scenarios
 
 
+## The scenarios of the Moving AI map `name` in `directory` (its `.map.scen`), or null after an
+## error, as required_scenarios() says.
+static func named_scenarios(directory: String, name: String) -> Scenarios:
+	return required_scenarios(directory.path_join(name + ".map.scen"))
+
+
 ## A pathfinder on `map` with the benchmarks' rules: 8-way moves that never cut a blocked
 ## corner, and the profile PROFILE entering OPEN ground at cost 1.
 static func pathfinder(map: Map) -> ClearancePathfinder:

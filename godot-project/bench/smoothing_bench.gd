@@ -40,7 +40,7 @@ func _initialize() -> void:
 		if map == null:
 			quit(2)
 			return
-		var scenarios: MovingAI.Scenarios = MovingAI.required_scenarios(directory.path_join(name + ".map.scen"))
+		var scenarios: MovingAI.Scenarios = MovingAI.named_scenarios(directory, name)
 		if scenarios == null:
 			quit(2)
 			return

@@ -4,7 +4,7 @@
 
 use super::agent::{describe, parse_cell, UnitArgs};
 use super::occupancy::OccupancyArgs;
-use super::render::picture_scale;
+use super::render::scale_if_drawn;
 use super::{add_waypoints, describe_waypoints, exit_status, result_json};
 use clap::Args;
 use clearance_cli::render::{write_field_png, FieldPicture};
@@ -56,9 +56,7 @@ pub fn run(args: &FieldArgs) -> Result<ExitCode, CliError> {
     let unit = &args.unit;
     let (map, mut path_map) = unit.load(&args.map)?;
     // A picture too big to make is refused before any work.
-    let scale = (args.out.as_ref())
-        .map(|_| picture_scale(args.scale, &map.grid))
-        .transpose()?;
+    let scale = scale_if_drawn(args.out.as_deref(), args.scale, &map.grid)?;
     args.occupancy.place_on(&mut path_map)?;
     let options = match args.out {
         // The picture shows the whole field.

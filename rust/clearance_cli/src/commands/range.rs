@@ -4,7 +4,7 @@
 
 use super::agent::{parse_cell, UnitArgs};
 use super::occupancy::{named_units, OccupancyArgs};
-use super::render::picture_scale;
+use super::render::scale_if_drawn;
 use super::{add_waypoints, describe_waypoints, exit_status, field_json};
 use clap::Args;
 use clearance_cli::draw::{Sketch, START_MARK, UNIT_MARK};
@@ -106,9 +106,7 @@ pub fn run(args: &RangeArgs) -> Result<ExitCode, CliError> {
     let unit = &args.unit;
     let (map, mut path_map) = unit.load(&args.map)?;
     // A picture too big to make is refused before any work.
-    let scale = (args.out.as_ref())
-        .map(|_| picture_scale(args.scale, &map.grid))
-        .transpose()?;
+    let scale = scale_if_drawn(args.out.as_deref(), args.scale, &map.grid)?;
     let units = args.occupancy.place_on(&mut path_map)?;
     check_allies(args, &units)?;
     let mut options = RangeOptions::new()

@@ -7,7 +7,7 @@ use clap::Args;
 use clearance_cli::render::{write_png, Picture};
 use clearance_cli::CliError;
 use clearance_core::{Cell, TerrainGrid};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The longest side, in pixels, that the default scale keeps the picture within.
@@ -62,6 +62,15 @@ pub fn picture_scale(scale: Option<u16>, grid: &TerrainGrid) -> Result<usize, Cl
         "a picture of {width} x {height} pixels at {scale} per cell is more than \
          {MAX_PICTURE_PIXELS} pixels; {advice}"
     )))
+}
+
+/// With a picture to write (`out`), its [`picture_scale`]; `None` without one.
+pub fn scale_if_drawn(
+    out: Option<&Path>,
+    scale: Option<u16>,
+    grid: &TerrainGrid,
+) -> Result<Option<usize>, CliError> {
+    out.map(|_| picture_scale(scale, grid)).transpose()
 }
 
 /// Writes the picture (with the units of `--units`); with endpoints, first runs the query and

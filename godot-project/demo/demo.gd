@@ -306,7 +306,7 @@ func _replan_blocked() -> void:
 		var in_the_way := _unit_in_the_way(unit)
 		if in_the_way < 0:
 			continue
-		var blocker := units[in_the_way - 1].title
+		var blocker := _unit_with_id(in_the_way).title
 		unit.retry_at = now + BLOCKED_RETRY_MS
 		unit.status = "blocked by %s: re-planning" % blocker
 		unit.replan_reason = "round " + blocker
@@ -367,6 +367,11 @@ func _refresh_group_field() -> void:
 		_show_group_field()
 
 
+## The unit registered under `id`: the units are numbered from 1 in the order of `units`.
+func _unit_with_id(id: int) -> Unit:
+	return units[id - 1]
+
+
 ## The anchor of a unit of `agent_size` whose footprint centre is nearest to the global
 ## `position`.
 func _anchor_at(position: Vector2, agent_size: int) -> Vector2i:
@@ -416,7 +421,7 @@ func _order_world(index: int, target: Vector2) -> void:
 		if result.has("clearance_found"):
 			unit.status += " (clearance %d, needs %d)" % [result.clearance_found, result.clearance_needed]
 		if result.has("occupied_by"):
-			unit.status += " (%s stands there)" % units[result.occupied_by - 1].title
+			unit.status += " (%s stands there)" % _unit_with_id(result.occupied_by).title
 		last_refusal = "%s to %s: %s" % [unit.title, result.goal_anchor, unit.status]
 		print("demo: refused: " + last_refusal)
 	_update_status()
@@ -434,7 +439,7 @@ func _toggle_wall(cell: Vector2i) -> void:
 	else:
 		var standing := pathfinder.get_units_at(cell, 1, PackedInt64Array())
 		if not standing.is_empty():
-			last_refusal = "wall at %s: %s stands there" % [cell, units[standing[0] - 1].title]
+			last_refusal = "wall at %s: %s stands there" % [cell, _unit_with_id(standing[0]).title]
 			_update_status()
 			return
 		terrain_under_walls[cell] = terrain

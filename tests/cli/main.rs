@@ -24,6 +24,21 @@ fn scratch_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("clearance-{}-{name}", std::process::id()))
 }
 
+/// A `width x height` map of open ground, written under a fresh temporary folder named for
+/// `test`.
+fn open_map(test: &str, width: usize, height: usize) -> PathBuf {
+    let folder = scratch_path(test);
+    std::fs::create_dir_all(&folder).unwrap();
+    let map = folder.join("open.map");
+    let row = ".".repeat(width) + "\n";
+    let text = format!(
+        "type octile\nheight {height}\nwidth {width}\nmap\n{}",
+        row.repeat(height)
+    );
+    std::fs::write(&map, text).unwrap();
+    map
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

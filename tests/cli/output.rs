@@ -5,21 +5,6 @@ use super::*;
 use std::io::Read;
 use std::process::Stdio;
 
-/// A `width x height` map of open ground, written under a fresh temporary folder named for
-/// `test`.
-fn open_map(test: &str, width: usize, height: usize) -> PathBuf {
-    let folder = scratch_path(test);
-    std::fs::create_dir_all(&folder).unwrap();
-    let map = folder.join("open.map");
-    let row = ".".repeat(width) + "\n";
-    let text = format!(
-        "type octile\nheight {height}\nwidth {width}\nmap\n{}",
-        row.repeat(height)
-    );
-    std::fs::write(&map, text).unwrap();
-    map
-}
-
 #[test]
 fn a_reader_that_stops_early_ends_the_command_quietly() {
     // The drawing of a 700 x 700 map is far more than a pipe holds, so the command is still

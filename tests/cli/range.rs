@@ -41,15 +41,6 @@ fn same_cost(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * a.abs().max(1.0)
 }
 
-/// An open 9 x 9 map, written under `temporary`.
-fn open_map(temporary: &Path) -> String {
-    std::fs::create_dir_all(temporary).unwrap();
-    let map = temporary.join("open.map");
-    let rows = ".........\n".repeat(9);
-    std::fs::write(&map, format!("type octile\nheight 9\nwidth 9\nmap\n{rows}")).unwrap();
-    map.to_str().unwrap().to_owned()
-}
-
 #[test]
 fn range_json_lists_each_anchor_in_range_by_row_at_path_costs() {
     let infantry = ["--profiles", PROFILES, "--profile", "infantry"];
@@ -106,8 +97,9 @@ fn range_json_lists_each_anchor_in_range_by_row_at_path_costs() {
 
 #[test]
 fn a_budget_of_one_plus_root_two_reaches_one_straight_and_one_diagonal_step() {
-    let temporary = scratch_path("range");
-    let map = open_map(&temporary);
+    let map = open_map("range", 9, 9);
+    let temporary = map.parent().unwrap().to_owned();
+    let map = map.to_str().unwrap();
     let exact = (1.0 + 2f64.sqrt()).to_string();
     let (status, value) = range_json(&map, &["--from", "4,4", "--budget", &exact]);
     assert_eq!(status, Some(0), "{value}");

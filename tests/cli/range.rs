@@ -101,7 +101,7 @@ fn a_budget_of_one_plus_root_two_reaches_one_straight_and_one_diagonal_step() {
     let temporary = map.parent().unwrap().to_owned();
     let map = map.to_str().unwrap();
     let exact = (1.0 + 2f64.sqrt()).to_string();
-    let (status, value) = range_json(&map, &["--from", "4,4", "--budget", &exact]);
+    let (status, value) = range_json(map, &["--from", "4,4", "--budget", &exact]);
     assert_eq!(status, Some(0), "{value}");
     // The start, 4 straight and 4 diagonal steps, 4 double straight ones, 8 knight's moves.
     assert_eq!(range_cells(&value).len(), 21, "{value}");
@@ -120,11 +120,11 @@ fn a_budget_of_one_plus_root_two_reaches_one_straight_and_one_diagonal_step() {
     assert_eq!(range_cost(&value, (4, 2)), Some(2.0));
     // A thousandth less, and the knight's moves are out.
     let less = (1.0 + 2f64.sqrt() - 1e-3).to_string();
-    let (_, value) = range_json(&map, &["--from", "4,4", "--budget", &less]);
+    let (_, value) = range_json(map, &["--from", "4,4", "--budget", &less]);
     assert_eq!(range_cells(&value).len(), 13, "{value}");
     assert_eq!(range_cost(&value, (6, 5)), None);
     // The way there.
-    let (status, value) = range_json(&map, &["--from", "4,4", "--budget", &exact, "--to", "6,5"]);
+    let (status, value) = range_json(map, &["--from", "4,4", "--budget", &exact, "--to", "6,5"]);
     assert_eq!(status, Some(0), "{value}");
     assert_eq!(value["to_code"], "OK");
     assert_eq!(anchors(&value).len(), 3);

@@ -6,6 +6,10 @@
 //! Each worker's searches use its thread's search memory (the core keeps it per thread). The
 //! workers publish how much they hold after every job, and a trim wakes the idle ones, so the
 //! node can report and give back that memory without waiting for more requests.
+//!
+//! A job that panics (a bug in the pathfinder, never an outcome of input) is caught: its
+//! request finishes as [`Outcome::Failed`], so the node can answer it and code awaiting it
+//! does not hang, and the worker goes on with the next job.
 #![forbid(unsafe_code)]
 
 use clearance_core::{
@@ -13,7 +17,9 @@ use clearance_core::{
     PathResult, RangeError, RangeOptions, SearchMode, SlotPath, SlotPathOptions, SlotRequest,
     Smoothing, UnitError, UnitId,
 };
+use std::any::Any;
 use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -78,6 +84,9 @@ pub enum Work {
     Range(RangeOrder),
     /// A group order sent to arrival slots, from `request_paths_to_slots()`.
     Slots(SlotsOrder),
+    /// Panics on the worker: lets the tests show that a panicking job is answered.
+    #[cfg(test)]
+    Panic,
 }
 
 /// A flow field to build, with everything it needs to cross to a worker thread.
@@ -191,6 +200,8 @@ pub enum Outcome {
         order: SlotsOrder,
         sent: Result<Vec<SlotPath>, UnitError>,
     },
+    /// The work panicked (a bug in the pathfinder); what the panic said.
+    Failed { message: String },
 }
 
 /// A fixed set of threads taking jobs from one queue.
@@ -284,15 +295,15 @@ impl Workers {
         self.requested
     }
 
-    /// Queues a job; returns `false` if the workers are gone (every one stopped after a
-    /// panic), in which case the job is dropped.
-    pub fn submit(&self, job: Job) -> bool {
+    /// Queues a job, or hands it back if the workers are gone (every one stopped, which a
+    /// job's panic does not do: see the module docs).
+    pub fn submit(&self, job: Job) -> Result<(), Box<Job>> {
         if self.shared.running.load(Ordering::Relaxed) == 0 {
-            return false;
+            return Err(Box::new(job));
         }
         self.shared.queue().jobs.push_back(job);
         self.shared.wake.notify_one();
-        true
+        Ok(())
     }
 
     /// Bytes of search memory the worker threads hold, as of each one's last job or trim.
@@ -395,45 +406,143 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
             }
             Next::Stop => return,
         };
-        let outcome = match job.work {
-            Work::Paths { queries, single } => {
-                let mut results = Vec::with_capacity(queries.len());
-                for query in &queries {
-                    if stopping.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    results.push((job.map.query(&query.as_query()), query.agent_size));
+        let Job { id, map, work } = job;
+        let outcome = match catch_unwind(AssertUnwindSafe(|| run(work, map, stopping))) {
+            Ok(Some(outcome)) => outcome,
+            // The pool is shutting down: the rest of the batch is dropped.
+            Ok(None) => return,
+            Err(panic) => {
+                // The search memory may hold a search cut short: start the next job afresh.
+                PathMap::trim_thread_search_memory();
+                Outcome::Failed {
+                    message: panic_message(panic.as_ref()),
                 }
-                Outcome::Paths { results, single }
-            }
-            Work::Field(order) => {
-                let field = Box::new(order.build(&job.map));
-                Outcome::Field {
-                    order,
-                    field,
-                    map: Arc::clone(&job.map),
-                }
-            }
-            Work::Range(order) => {
-                let range = Box::new(order.build(&job.map));
-                Outcome::Range {
-                    order,
-                    range,
-                    map: Arc::clone(&job.map),
-                }
-            }
-            Work::Slots(order) => {
-                let sent = order.send(&job.map);
-                Outcome::Slots { order, sent }
             }
         };
         publish_search_memory();
-        let done = Finished {
-            id: job.id,
-            outcome,
-        };
+        let done = Finished { id, outcome };
         if finished.send(done).is_err() {
             return;
         }
+    }
+}
+
+/// Does `work` on `map`; `None` if the pool started shutting down during a batch of queries.
+fn run(work: Work, map: Arc<PathMap>, stopping: &AtomicBool) -> Option<Outcome> {
+    Some(match work {
+        Work::Paths { queries, single } => {
+            let mut results = Vec::with_capacity(queries.len());
+            for query in &queries {
+                if stopping.load(Ordering::Relaxed) {
+                    return None;
+                }
+                results.push((map.query(&query.as_query()), query.agent_size));
+            }
+            Outcome::Paths { results, single }
+        }
+        Work::Field(order) => {
+            let field = Box::new(order.build(&map));
+            Outcome::Field { order, field, map }
+        }
+        Work::Range(order) => {
+            let range = Box::new(order.build(&map));
+            Outcome::Range { order, range, map }
+        }
+        Work::Slots(order) => {
+            let sent = order.send(&map);
+            Outcome::Slots { order, sent }
+        }
+        #[cfg(test)]
+        Work::Panic => panic!("a job made to panic"),
+    })
+}
+
+/// What a caught panic said, when it said it with a string (as `panic!` does).
+fn panic_message(panic: &(dyn Any + Send)) -> String {
+    if let Some(message) = panic.downcast_ref::<&str>() {
+        (*message).to_owned()
+    } else if let Some(message) = panic.downcast_ref::<String>() {
+        message.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clearance_core::{AgentProfile, Region, TerrainGrid};
+    use std::time::Duration;
+
+    /// A 16 x 16 map of open ground with the profile "walker".
+    fn open_map() -> Arc<PathMap> {
+        let grid = TerrainGrid::new(Region::new(0, 0, 16, 16), 0).expect("a valid region");
+        let mut map = PathMap::new(grid);
+        let walker = AgentProfile::new("walker").with_terrain(0, 1.0);
+        map.set_profile(walker.expect("a valid multiplier"))
+            .expect("a new profile");
+        Arc::new(map)
+    }
+
+    fn path_job(id: i64, map: &Arc<PathMap>) -> Job {
+        let query = OwnedQuery {
+            start: Cell::new(0, 0),
+            goal: Cell::new(9, 4),
+            agent_size: 1,
+            profile: "walker".to_owned(),
+            allow_partial_path: false,
+            max_expansions: None,
+            search: SearchMode::default(),
+            other_units: OtherUnits::default(),
+            moving_unit: None,
+            exempt_units: Vec::new(),
+            smoothing: Smoothing::default(),
+        };
+        Job {
+            id,
+            map: Arc::clone(map),
+            work: Work::Paths {
+                queries: vec![query],
+                single: true,
+            },
+        }
+    }
+
+    /// The next request `workers` finish, waiting for it (a test that hangs fails).
+    fn next_finished(workers: &Workers) -> Finished {
+        (workers.finished)
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a request finishes")
+    }
+
+    #[test]
+    fn a_job_that_panics_is_answered_and_its_worker_goes_on() {
+        let map = open_map();
+        let workers = Workers::start(1).expect("a thread");
+        for id in [1, 3] {
+            let panics = Job {
+                id,
+                map: Arc::clone(&map),
+                work: Work::Panic,
+            };
+            assert!(workers.submit(panics).is_ok());
+            assert!(workers.submit(path_job(id + 1, &map)).is_ok());
+        }
+        for id in 1..=4 {
+            let done = next_finished(&workers);
+            assert_eq!(done.id, id, "one worker answers in order");
+            match done.outcome {
+                Outcome::Failed { message } if id % 2 == 1 => {
+                    assert_eq!(message, "a job made to panic");
+                }
+                Outcome::Paths { results, single } if id % 2 == 0 => {
+                    assert!(single);
+                    assert_eq!(results[0].0.code, PathCode::Ok);
+                    assert_eq!(results[0].0.path.len(), 10);
+                }
+                _ => panic!("request {id} got the wrong outcome"),
+            }
+        }
+        assert_eq!(workers.shared.running.load(Ordering::Relaxed), 1);
     }
 }

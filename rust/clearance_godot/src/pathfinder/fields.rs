@@ -162,9 +162,7 @@ impl ClearancePathfinder {
         };
         let name = profile.to_string();
         let exempt = exempt_units.as_slice();
-        if self.report_bad_size_or_profile(method, agent_size, &name) {
-            self.report_unknown_units(method, None, exempt);
-        }
+        self.report_query_mistakes(method, agent_size, &name, None, exempt);
         let rule = self.other_units_rule();
         let mut results = (self.map).find_paths_to_counting(
             cell_of(goal),
@@ -236,9 +234,7 @@ impl ClearancePathfinder {
             }
         };
         let name = profile.to_string();
-        if self.report_bad_size_or_profile(method, agent_size, &name) {
-            self.report_unknown_units(method, None, exempt);
-        }
+        self.report_query_mistakes(method, agent_size, &name, None, exempt);
         Some(FieldOrder {
             goals,
             agent_size,

@@ -40,6 +40,7 @@ mod smoothing;
 mod terrain;
 mod units;
 
+pub(crate) use self::modes::smoothing_value;
 use self::modes::{
     CELL_SHAPE_SQUARE, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_IGNORE,
     RESULT_FORMAT_ANCHORS, SEARCH_MODE_AUTO, SMOOTHING_OFF,
@@ -211,6 +212,14 @@ pub struct ClearancePathfinder {
     #[var(set = set_empty_cell_terrain)]
     empty_cell_terrain: i64,
 
+    /// Most memory, in MiB, the map's cached clearance layers, search graphs and landmark
+    /// tables may hold together (1 to 1048576). A query that would need more fails with
+    /// `MEMORY_LIMIT_REACHED` instead of exhausting memory. (Before `landmark_count` in a saved
+    /// scene, so that a scene's landmarks are checked against its own limit.)
+    #[export(range = (1.0, 1048576.0))]
+    #[var(set = set_cache_memory_limit_mb)]
+    cache_memory_limit_mb: i64,
+
     /// Landmarks per profile for the differential heuristic (0 to 64; 0 turns them off).
     /// Landmarks let long queries on maps with walls expand fewer cells; results stay optimal.
     /// Each profile's table is built on its first query after a change, or at once by
@@ -287,8 +296,8 @@ pub struct ClearancePathfinder {
     #[var(set = set_debug_profile)]
     debug_profile: StringName,
 
-    /// Draws the footprints and centre line of the last path `find_path()` or
-    /// `find_path_world()` found, and with `smoothing` the straight lines of its waypoints.
+    /// Draws the footprints and centre line of the last path `find_path()`,
+    /// `find_path_world()`, `get_id_path()` or `get_point_path()` found, and with `smoothing` the straight lines of its waypoints.
     #[export]
     #[var(set = set_debug_draw_last_path)]
     debug_draw_last_path: bool,
@@ -323,18 +332,12 @@ pub struct ClearancePathfinder {
 
     /// Most anchors one path query may expand (0: no limit): `find_path()` and the methods
     /// and requests like it. A query that needs more fails with `SEARCH_LIMIT_REACHED`; the
-    /// limit bounds the time such a query can take. Flow fields, group orders and movement
-    /// ranges are bounded by their reach and budget instead.
+    /// limit bounds the time such a query can take, and each member's search in
+    /// `find_paths_to_slots()` and `request_paths_to_slots()`. Flow fields, `find_paths_to()`
+    /// and movement ranges are bounded by their reach and budget instead.
     #[export(range = (0.0, 1000000000.0, or_greater))]
     #[var(set = set_search_expansion_limit)]
     search_expansion_limit: i64,
-
-    /// Most memory, in MiB, the map's cached clearance layers, search graphs and landmark
-    /// tables may hold together (1 to 1048576). A query that would need more fails with
-    /// `MEMORY_LIMIT_REACHED` instead of exhausting memory.
-    #[export(range = (1.0, 1048576.0))]
-    #[var(set = set_cache_memory_limit_mb)]
-    cache_memory_limit_mb: i64,
 
     /// The map; shared with worker threads, which see the version current at their request.
     /// Edits copy what a running request still reads (copy on write).
@@ -486,6 +489,13 @@ impl ClearancePathfinder {
     /// unit did not fit at the start or the cache memory limit refused it.
     #[signal]
     fn movement_range_ready(id: i64, range: Option<Gd<ClearanceMovementRange>>);
+
+    /// Emitted on the main thread instead of the request's own signal when the work of the
+    /// request `id` (from any `request_*()` method) failed inside the pathfinder: a bug to
+    /// report, never an outcome of the input, with an error printed; `message` says what
+    /// failed. The node goes on answering other requests.
+    #[signal]
+    fn request_failed(id: i64, message: GString);
 
     // ---------------------------------------------------------------------------------------
     // Property setters: the work is in `properties.rs`.

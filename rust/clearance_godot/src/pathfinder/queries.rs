@@ -94,8 +94,9 @@ impl ClearancePathfinder {
         })
     }
 
-    /// Starts `find_path()` on a worker thread and returns its request id (1, 2, ...) at once;
-    /// `path_found(id, result)` follows on the main thread, in a later frame, with the result
+    /// Starts `find_path()` on a worker thread and returns its request id (1, 2, ...) at once,
+    /// or -1 with an error if the system refuses to start worker threads;
+    /// `path_found(id, result)` (or `request_failed(id, message)`) follows on the main thread, in a later frame, with the result
     /// for the map as it is now: edits made meanwhile do not affect it (subscribe to
     /// `map_changed` to re-plan), and neither do units moved meanwhile: the request counts
     /// the units where they stood when it was made, by the `other_units` of that moment, with
@@ -312,9 +313,13 @@ impl ClearancePathfinder {
     fn owned_query(&self, method: &str, asked: Asked<'_>, profile: &StringName) -> OwnedQuery {
         let name = profile.to_string();
         let moving_unit = moving_unit_of(asked.moving_unit);
-        if self.report_bad_size_or_profile(method, asked.agent_size, &name) {
-            self.report_unknown_units(method, moving_unit, asked.exempt_units);
-        }
+        self.report_query_mistakes(
+            method,
+            asked.agent_size,
+            &name,
+            moving_unit,
+            asked.exempt_units,
+        );
         OwnedQuery {
             start: asked.start,
             goal: asked.goal,
@@ -327,6 +332,21 @@ impl ClearancePathfinder {
             moving_unit,
             exempt_units: asked.exempt_units.to_vec(),
             smoothing: self.smoothing(),
+        }
+    }
+
+    /// Prints the errors a query's programming mistakes get: an invalid agent size or an
+    /// unknown profile, else a moving or exempt unit that is not registered.
+    pub(super) fn report_query_mistakes(
+        &self,
+        method: &str,
+        agent_size: i64,
+        profile: &str,
+        moving_unit: Option<i64>,
+        exempt_units: &[i64],
+    ) {
+        if self.report_bad_size_or_profile(method, agent_size, profile) {
+            self.report_unknown_units(method, moving_unit, exempt_units);
         }
     }
 
@@ -356,7 +376,9 @@ impl ClearancePathfinder {
     }
 
     /// The queries of a `request_paths()` or `find_paths()` batch, or `None` (with an error
-    /// naming the first bad entry) if any entry is malformed.
+    /// naming the first bad entry) if any entry is malformed. Entries with a bad size, an
+    /// unknown profile or an unknown unit are kept (their results carry the code) and get
+    /// `find_path()`'s errors, each naming its entry.
     fn owned_queries(&self, method: &str, queries: &AnyArray) -> Option<Vec<OwnedQuery>> {
         let mut owned = Vec::with_capacity(queries.len());
         for (index, entry) in queries.iter_shared().enumerate() {
@@ -374,6 +396,17 @@ impl ClearancePathfinder {
                 }
             }
         }
+        for (index, query) in owned.iter().enumerate() {
+            let entry = format!("{method}: queries[{index}]");
+            let OwnedQuery {
+                agent_size,
+                profile,
+                moving_unit,
+                exempt_units,
+                ..
+            } = query;
+            self.report_query_mistakes(&entry, *agent_size, profile, *moving_unit, exempt_units);
+        }
         Some(owned)
     }
 
@@ -384,22 +417,12 @@ impl ClearancePathfinder {
     pub(super) fn submit(&mut self, work: Work) -> i64 {
         let id = self.next_request_id;
         self.next_request_id += 1;
-        if !self.start_workers() {
-            return -1;
-        }
         let job = Job {
             id,
             map: Arc::clone(&self.map),
             work,
         };
-        let accepted = self
-            .workers
-            .as_ref()
-            .is_some_and(|workers| workers.submit(job));
-        if !accepted {
-            // Only if a worker died: start afresh rather than lose the request.
-            pathfinder_error!(node, "the worker threads stopped; restarting them");
-            self.workers = None;
+        if !self.hand_to_workers(job) {
             return -1;
         }
         let style = self.answer_style();
@@ -408,15 +431,33 @@ impl ClearancePathfinder {
         id
     }
 
+    /// Queues `job` on the pool, starting or replacing the pool as needed; `false` (with an
+    /// error) if no pool can take it.
+    fn hand_to_workers(&mut self, job: Job) -> bool {
+        if !self.start_workers(false) {
+            return false;
+        }
+        let Some(workers) = &self.workers else {
+            return false;
+        };
+        let Err(job) = workers.submit(job) else {
+            return true;
+        };
+        // Every worker stopped (a job's panic does not do that): a new pool takes over what
+        // the old one finished or had not started, and this job.
+        pathfinder_error!(node, "the worker threads stopped; restarting them");
+        if !self.start_workers(true) {
+            return false;
+        }
+        (self.workers.as_ref()).is_some_and(|workers| workers.submit(*job).is_ok())
+    }
+
     /// Makes sure a pool of `worker_thread_count` threads is running, replacing one of another
-    /// size; `false` (with an error) if the system refuses to start threads.
-    fn start_workers(&mut self) -> bool {
+    /// size (or, if `replace`, any); `false` (with an error) if the system refuses to start
+    /// threads.
+    fn start_workers(&mut self, replace: bool) -> bool {
         let count = self.resolved_worker_count();
-        if self
-            .workers
-            .as_ref()
-            .is_some_and(|workers| workers.requested() == count)
-        {
+        if !replace && (self.workers.as_ref()).is_some_and(|workers| workers.requested() == count) {
             return true;
         }
         // Replacing the pool loses no request (see `worker_thread_count`): what the old one
@@ -443,9 +484,8 @@ impl ClearancePathfinder {
             return false;
         };
         for job in unstarted {
-            let id = job.id;
-            if !workers.submit(job) {
-                self.pending.remove(&id);
+            if let Err(job) = workers.submit(job) {
+                self.pending.remove(&job.id);
             }
         }
         true
@@ -480,7 +520,13 @@ impl ClearancePathfinder {
         AnswerStyle {
             format: self.path_format(),
             frame: self.frame(),
-            global_transform: self.base().get_global_transform(),
+            // Outside the tree the engine has no global transform (and prints an error if
+            // asked): the node's own is the one it will have at the root.
+            global_transform: if self.base().is_inside_tree() {
+                self.base().get_global_transform()
+            } else {
+                self.base().get_transform()
+            },
         }
     }
 
@@ -552,6 +598,16 @@ impl ClearancePathfinder {
                 self.signals()
                     .movement_range_ready()
                     .emit(done.id, range.as_ref());
+            }
+            Outcome::Failed { message } => {
+                pathfinder_error!(
+                    node,
+                    "request {} failed inside the pathfinder (a bug; please report it): {message}",
+                    done.id
+                );
+                self.signals()
+                    .request_failed()
+                    .emit(done.id, &GString::from(message.as_str()));
             }
             Outcome::Slots { order, sent } => {
                 let results: Vec<Variant> = match sent {

@@ -155,6 +155,14 @@ func check_bad_properties() -> Variant:
 	_expect_eq(pf.get_footprint_cells(Vector2i(2147483647, 0), 2), [] as Array[Vector2i], "footprint past the 32-bit range")
 	_expect_eq(pf.footprint_center(Vector2i(0, 0), -1), Vector2.ZERO, "footprint_center of size -1")
 	_expect_eq(pf.local_to_cell(Vector2(NAN, 1)), Vector2i.ZERO, "local_to_cell of NaN")
+	# Landmarks are checked against the region just set, not the map it replaces: 16 slots of
+	# 8 bytes on 2048 x 2048 cells need 512 MiB.
+	pf.cache_memory_limit_mb = 64
+	pf.region = Rect2i(0, 0, 2048, 2048)
+	pf.landmark_count = 16
+	_expect_eq(pf.landmark_count, 0, "landmarks the new region cannot hold refused")
+	pf.landmark_count = 1
+	_expect_eq(pf.landmark_count, 1, "one landmark (32 MiB) taken")
 	pf.free()
 	return ""
 

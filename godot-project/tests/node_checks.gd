@@ -167,7 +167,10 @@ func check_resources() -> Variant:
 	var only_walker: Array[AgentProfile] = [walker]
 	pf.profiles = only_walker
 	_expect(pf.reload_profiles(), "all valid")
-	_expect_eq(pf.get_profile_names(), PackedStringArray(["walker"]), "retired resource profiles are removed")
+	_expect_eq(pf.get_profile_names(), PackedStringArray(["jeep", "walker"]), "the code's jeep stays")
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 7.0, "as the code set it")
+	pf.profiles = [] as Array[AgentProfile]
+	_expect_eq(pf.get_profile_names(), PackedStringArray(["jeep"]), "retired resource profiles are removed")
 	pf.free()
 	return ""
 
@@ -207,7 +210,10 @@ func check_saved_settings() -> Variant:
 		"result_format": ClearancePathfinder.RESULT_FORMAT_POINTS,
 		"default_terrain": MUD,
 		"empty_cell_terrain": WATER,
-		"landmark_count": 16,
+		# 32 slots of 8 bytes on 20 million cells fit the saved limit, not the default 4 GiB:
+		# the scene loads only if it sets the limit first.
+		"cache_memory_limit_mb": 8192,
+		"landmark_count": 32,
 		"profiles": saved_profiles,
 		"other_units": ClearancePathfinder.OTHER_UNITS_BLOCK,
 		"smoothing": ClearancePathfinder.SMOOTHING_TAUT,
@@ -219,7 +225,6 @@ func check_saved_settings() -> Variant:
 		"debug_draw_last_range": true,
 		"worker_thread_count": 3,
 		"search_expansion_limit": 250000,
-		"cache_memory_limit_mb": 512,
 	}
 	var stored := PackedStringArray()
 	for property: Dictionary in ClassDB.class_get_property_list(&"ClearancePathfinder", true):

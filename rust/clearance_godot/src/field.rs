@@ -6,9 +6,10 @@
 use crate::convert::{cell_of, inverse_of, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::{anchor_array, PathFormat, ResultKeys, ResultWriter};
+use crate::pathfinder::smoothing_value;
 use crate::waypoints::PathSmoother;
 use crate::workers::FieldOrder;
-use clearance_core::{Cell, FlowField, PathCode, PathResult, Smoothing};
+use clearance_core::{Cell, FlowField, PathCode, PathResult};
 use godot::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -208,11 +209,7 @@ impl ClearanceFlowField {
     /// `SMOOTHING_TAUT` (1).
     #[func]
     pub fn get_smoothing(&self) -> i64 {
-        // The node's constants are the positions in `Smoothing::ALL` (its modes tests check).
-        let position = Smoothing::ALL
-            .iter()
-            .position(|&choice| choice == self.order.smoothing);
-        position.map_or(0, |index| index as i64)
+        smoothing_value(self.order.smoothing)
     }
 
     /// Which way a unit whose footprint centre is at the **global** `position` should go: the
@@ -257,7 +254,8 @@ impl ClearanceFlowField {
         if way.length() <= cell.length() * 0.01 {
             return Vector2::ZERO;
         }
-        way.normalized()
+        // A NaN cell size would let a zero `way` through the test above.
+        way.normalized_or_zero()
     }
 }
 

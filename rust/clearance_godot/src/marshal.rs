@@ -49,12 +49,7 @@ pub fn anchors_of(array: &AnyArray) -> Result<Vec<Cell>, String> {
         .iter_shared()
         .enumerate()
         .map(|(index, value)| {
-            value
-                .try_to::<Vector2i>()
-                .ok()
-                .filter(|_| value.get_type() == VariantType::VECTOR2I)
-                .map(cell_of)
-                .ok_or_else(|| format!("[{index}] is {value}, not a Vector2i"))
+            exact_anchor(&value).ok_or_else(|| format!("[{index}] is {value}, not a Vector2i"))
         })
         .collect()
 }
@@ -257,6 +252,15 @@ fn exact_int(value: &Variant) -> Option<i64> {
         .filter(|_| value.get_type() == VariantType::INT)
 }
 
+/// `value` as an anchor if it holds a Vector2i (not a Vector2, which GDScript would convert).
+fn exact_anchor(value: &Variant) -> Option<Cell> {
+    value
+        .try_to::<Vector2i>()
+        .ok()
+        .filter(|_| value.get_type() == VariantType::VECTOR2I)
+        .map(cell_of)
+}
+
 /// `value` as a float if it holds an int or a float.
 fn number(value: &Variant) -> Option<f64> {
     match value.get_type() {
@@ -314,12 +318,7 @@ fn required_field(entry: &VarDictionary, key: &str) -> Result<Variant, String> {
 /// The entry's `key`, a Vector2i, as a cell.
 fn anchor_field(entry: &VarDictionary, key: &str) -> Result<Cell, String> {
     let value = required_field(entry, key)?;
-    value
-        .try_to::<Vector2i>()
-        .ok()
-        .filter(|_| value.get_type() == VariantType::VECTOR2I)
-        .map(cell_of)
-        .ok_or_else(|| format!("has '{key}' = {value}, not a Vector2i"))
+    exact_anchor(&value).ok_or_else(|| format!("has '{key}' = {value}, not a Vector2i"))
 }
 
 /// `value`, the entry's `key`, if it is an int.
@@ -435,11 +434,8 @@ pub fn moves_of(moves: &AnyDictionary) -> Result<Vec<(UnitId, Cell)>, String> {
         .iter_shared()
         .map(|(id, anchor)| {
             let id = exact_int(&id).ok_or_else(|| format!("key {id} is not an int unit id"))?;
-            anchor
-                .try_to::<Vector2i>()
-                .ok()
-                .filter(|_| anchor.get_type() == VariantType::VECTOR2I)
-                .map(|anchor| (id, cell_of(anchor)))
+            exact_anchor(&anchor)
+                .map(|anchor| (id, anchor))
                 .ok_or_else(|| format!("the anchor of unit {id} is {anchor}, not a Vector2i"))
         })
         .collect()

@@ -151,6 +151,14 @@ pub(super) fn smoothing_of(value: i64) -> Option<Smoothing> {
     }
 }
 
+/// The `smoothing` value that stands for `smoothing`.
+pub(crate) fn smoothing_value(smoothing: Smoothing) -> i64 {
+    match smoothing {
+        Smoothing::Off => SMOOTHING_OFF,
+        Smoothing::Taut => SMOOTHING_TAUT,
+    }
+}
+
 /// The search a `search_mode` value stands for, if it is one.
 pub(super) fn search_mode_of(mode: i64) -> Option<SearchMode> {
     match mode {

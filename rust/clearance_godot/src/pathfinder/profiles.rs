@@ -28,12 +28,18 @@ impl ClearancePathfinder {
             pathfinder_error!("set_profile", "{error}; nothing changed");
             return false;
         }
+        // The profile is the code's now: reloading the resources must not remove it, only
+        // replace it if a resource still defines that name.
+        let name = name.to_string();
+        self.resource_profile_names
+            .retain(|resource| *resource != name);
         self.after_profile_edit();
         true
     }
 
     /// Unregisters the profile called `name`. Returns `false` and prints an error if there is
-    /// none. A profile from `profiles` comes back on the next `reload_profiles()`.
+    /// none. A profile from `profiles` comes back when the resources are registered again:
+    /// `reload_profiles()`, an assignment to `profiles`, or a `changed` signal of one of them.
     #[func]
     pub fn remove_profile(&mut self, name: StringName) -> bool {
         self.ensure_ready();

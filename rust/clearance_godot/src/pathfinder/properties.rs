@@ -211,6 +211,9 @@ impl ClearancePathfinder {
                 return;
             }
         };
+        // The table's memory is checked against the map of the current `region`, not one a
+        // new region will replace.
+        self.ensure_map();
         match self.map_mut().set_landmarks(placement) {
             Ok(()) => self.landmark_count = count,
             Err(error) => pathfinder_error!("landmark_count", "{error}"),

@@ -3,7 +3,8 @@
 //! `flow_field.rs` check that costs are optimal and that paths follow the tie rules; this one
 //! pins down everything else a field answers (which equal-cost neighbour each `next` picks,
 //! exactly which anchors a bounded field reaches, its reached count and completeness), so a
-//! change to the search that alters any answer at all shows here.
+//! change to the search that alters any answer at all shows here. The digest is a pin, not a
+//! proof: it was computed by the engine itself.
 //!
 //! Per field it hashes (64-bit FNV-1a, one byte at a time, little-endian integers): the
 //! reached count as u64, completeness as one byte, then for every cell of the map in storage

@@ -78,6 +78,7 @@ fn every_mode_matches_the_reference_on_generated_maps() {
 fn every_mode_matches_the_reference_on_checkerboards_of_costs() {
     // Every cell a cost boundary: the weighted rules must force turns everywhere.
     let mut rng = Rng::new(0x0C4E_C4E2);
+    let mut found = 0;
     for case in 0..300 {
         let side = rng.range(4, 22) as i32;
         let mut grid = TerrainGrid::new(Region::new(0, 0, side, side), 0).unwrap();
@@ -110,9 +111,11 @@ fn every_mode_matches_the_reference_on_checkerboards_of_costs() {
             let size = rng.range(1, 3);
             let start = random_cell(&mut rng, map.region());
             let goal = random_cell(&mut rng, map.region());
-            check_every_mode(&map, start, goal, size, "walker");
+            found +=
+                usize::from(check_every_mode(&map, start, goal, size, "walker") == PathCode::Ok);
         }
     }
+    assert!(found > 1400, "{found} paths");
 }
 
 #[test]
@@ -209,6 +212,7 @@ fn auto_distance(movement: Movement, from: (i32, i32), to: (i32, i32)) -> u64 {
 #[test]
 fn paths_list_every_anchor_with_unit_steps() {
     let mut rng = Rng::new(0x0005_7E95);
+    let mut found = 0;
     for _ in 0..200 {
         let grid = random_grid(&mut rng, 30, 30, 10);
         let mut map = PathMap::new(grid);
@@ -216,6 +220,11 @@ fn paths_list_every_anchor_with_unit_steps() {
         let start = random_cell(&mut rng, map.region());
         let goal = random_cell(&mut rng, map.region());
         let result = map.query(&PathQuery::new(start, goal, 1, "unit").search(SearchMode::Jump));
+        if result.code == PathCode::Ok {
+            assert_eq!(result.path.first(), Some(&start));
+            assert_eq!(result.path.last(), Some(&goal));
+            found += 1;
+        }
         for pair in result.path.windows(2) {
             let (dx, dy) = (pair[1].x - pair[0].x, pair[1].y - pair[0].y);
             assert!(
@@ -224,11 +233,13 @@ fn paths_list_every_anchor_with_unit_steps() {
             );
         }
     }
+    assert!(found > 100, "{found} paths");
 }
 
 #[test]
 fn every_mode_stays_exact_through_random_edits() {
     let mut rng = Rng::new(0xED17_5EA2);
+    let (mut applied, mut found) = (0, 0);
     for _ in 0..60 {
         let grid = random_grid(&mut rng, 24, 24, 10);
         let mut map = PathMap::new(grid);
@@ -236,21 +247,31 @@ fn every_mode_stays_exact_through_random_edits() {
             map.set_profile(random_profile(&mut rng, name)).unwrap();
         }
         for _ in 0..30 {
+            let region = map.region();
             let rect = Region::new(
-                rng.range(0, 24) as i32,
-                rng.range(0, 24) as i32,
+                region.x + rng.range(0, 24) as i32,
+                region.y + rng.range(0, 24) as i32,
                 rng.range(1, 4) as i32,
                 rng.range(1, 4) as i32,
             );
             let terrain = *rng.pick(&[0u8, 1, 2, 3, 4]);
-            // Rectangles reaching past the map are refused and change nothing.
-            let _ = map.fill_rect(rect, terrain);
+            // Rectangles reaching past the map's edge are refused and change nothing.
+            let before = map.grid().clone();
+            match map.fill_rect(rect, terrain) {
+                Ok(()) => applied += 1,
+                Err(_) => assert_eq!(map.grid(), &before, "{rect:?} refused"),
+            }
             let size = rng.range(1, 4);
             let profile = *rng.pick(&["scout", "truck"]);
             let start = random_cell(&mut rng, map.region());
             let goal = random_cell(&mut rng, map.region());
-            check_every_mode(&map, start, goal, size, profile);
+            found +=
+                usize::from(check_every_mode(&map, start, goal, size, profile) == PathCode::Ok);
         }
         map.verify_caches().unwrap();
     }
+    assert!(
+        applied > 1500 && found > 500,
+        "{applied} edits, {found} paths"
+    );
 }

@@ -10,6 +10,7 @@ use clearance_tests::check::check_query;
 use clearance_tests::generate::{
     map_with_random_profiles, random_cell, random_grid, Rng, GROUND, ROAD, SWAMP, WALL, WATER,
 };
+use clearance_tests::reference::Reference;
 use std::sync::Mutex;
 
 const PROFILES: [&str; 2] = ["a", "b"];
@@ -76,7 +77,8 @@ fn placement_changed(
     landmarks: &[Cell],
     placement: &LandmarkPlacement,
 ) -> bool {
-    let legal = |cell: Cell| map.clearance(cell, profile).unwrap_or(0) >= 1;
+    let terrain = Reference::for_map(map, profile, 1);
+    let legal = |cell: Cell| terrain.legal(cell);
     let closed = landmarks.iter().any(|&cell| !legal(cell));
     let opened = match placement {
         LandmarkPlacement::At(cells) => cells

@@ -138,6 +138,7 @@ fn landmark_search_returns_the_same_optimal_costs_as_plain_search() {
 #[test]
 fn results_stay_optimal_through_random_edit_sequences() {
     let mut rng = Rng::new(0x1A2D_0003);
+    let mut paths = 0;
     for case in 0..40 {
         let (mut map, mut grid) = generated_map(&mut rng, case);
         map.set_landmarks(LandmarkPlacement::Farthest(4)).unwrap();
@@ -197,16 +198,23 @@ fn results_stay_optimal_through_random_edit_sequences() {
                 let start = random_cell(&mut rng, region);
                 let goal = random_cell(&mut rng, region);
                 let result = map.find_path(start, goal, size, profile);
-                let expected = rules.optimal_cost(start, goal);
-                if result.code == PathCode::Ok {
-                    assert_eq!(Some(result.cost), expected);
-                } else if rules.legal(start) && rules.legal(goal) {
-                    assert_eq!(result.code, PathCode::NoPath);
-                    assert_eq!(expected, None);
+                if !rules.legal(start) {
+                    assert_eq!(result.code, PathCode::StartClearanceInsufficient);
+                } else if !rules.legal(goal) {
+                    assert_eq!(result.code, PathCode::GoalClearanceInsufficient);
+                } else {
+                    let expected = rules.optimal_cost(start, goal);
+                    let found = (result.code == PathCode::Ok).then_some(result.cost);
+                    assert_eq!(found, expected, "{:?}", result.code);
+                    if found.is_none() {
+                        assert_eq!(result.code, PathCode::NoPath);
+                    }
+                    paths += usize::from(found.is_some());
                 }
             }
         }
     }
+    assert!(paths > 650, "{paths} paths");
 }
 
 #[test]
@@ -398,7 +406,8 @@ fn opening_edits_repair_tables_to_equal_a_rebuild() {
                     // Kept unless a given cell it skipped became legal.
                     let skipped_opened = match &placement {
                         LandmarkPlacement::At(cells) => cells.iter().any(|cell| {
-                            !landmarks.contains(cell) && map.clearance(*cell, profile) != Some(0)
+                            !landmarks.contains(cell)
+                                && Reference::for_map(&map, profile, 1).legal(*cell)
                         }),
                         _ => false,
                     };

@@ -191,17 +191,41 @@ fn straight_moves_are_stopped_exactly_where_the_checker_says() {
                 .filter(|_| rng.chance(20))
                 .collect();
             let context = format!("case {case}: size {size} {profile} {from} -> {to}, {rule:?}");
+            let on_map = |anchor: Cell| map.grid().terrain(anchor).is_some();
             let found = match map.straight_move_blocker(from, to, size, profile, rule, &exempt) {
                 Ok(found) => found,
-                Err(
-                    SmoothingError::AnchorNotLegal { .. }
-                    | SmoothingError::AnchorOutOfBounds { .. },
-                ) => {
+                // Off the map is checked for both anchors first, then the fit: the error
+                // names the first anchor that fails the first check any fails.
+                Err(SmoothingError::AnchorOutOfBounds { index, anchor }) => {
+                    assert!(
+                        index < 2 && anchor == [from, to][index],
+                        "{context}: {anchor}"
+                    );
+                    assert!(!on_map(anchor), "{context}: {anchor} is on the map");
+                    assert!(
+                        [from, to][..index].iter().all(|&end| on_map(end)),
+                        "{context}"
+                    );
+                    not_legal += 1;
+                    continue;
+                }
+                Err(SmoothingError::AnchorNotLegal { index, anchor }) => {
+                    assert!(
+                        index < 2 && anchor == [from, to][index],
+                        "{context}: {anchor}"
+                    );
+                    assert!(on_map(from) && on_map(to), "{context}: off the map");
+                    assert!(!terrain.legal(anchor), "{context}: {anchor} is legal");
+                    assert!([from, to][..index].iter().all(|&end| terrain.legal(end)));
                     not_legal += 1;
                     continue;
                 }
                 Err(error) => panic!("{context}: {error}"),
             };
+            assert!(
+                terrain.legal(from) && terrain.legal(to),
+                "{context}: answered"
+            );
             let query = PathQuery::new(from, to, size, profile)
                 .other_units(rule)
                 .exempt_units(&exempt);

@@ -19,7 +19,7 @@ func check_generated(weighted: bool, maps: int, queries_per_map: int) -> Variant
 			var goal := _pick_anchor(solver, size)
 			var result := pf.find_path(start, goal, size, &"generated")
 			var label := "map %d %s size %d %s->%s" % [map_index, "8-way" if eight_way else "4-way", size, start, goal]
-			_compare(solver, pf, result, start, goal, size, label)
+			_compare(solver, result, start, goal, size, label)
 			counts[result.code] = counts.get(result.code, 0) + 1
 			queries += 1
 		pf.free()
@@ -56,7 +56,7 @@ func check_search_modes() -> Variant:
 				pf.search_mode = mode
 				var result := pf.find_path(start, goal, size, &"generated")
 				var label := "map %d mode %d size %d %s->%s" % [map_index, mode, size, start, goal]
-				_compare(solver, pf, result, start, goal, size, label)
+				_compare(solver, result, start, goal, size, label)
 				if first.is_empty():
 					first = result
 				else:
@@ -189,11 +189,11 @@ func _pick_anchor(solver: Reference, size: int) -> Vector2i:
 	return legal[rng.randi_range(0, legal.size() - 1)]
 
 
-func _compare(solver: Reference, pf: ClearancePathfinder, result: Dictionary, start: Vector2i,
+func _compare(solver: Reference, result: Dictionary, start: Vector2i,
 		goal: Vector2i, size: int, label: String) -> void:
 	if not solver.legal(start.x, start.y, size):
 		_expect_eq([result.code, result.clearance_needed, result.expanded], ["START_CLEARANCE_INSUFFICIENT", size, 0], label)
-		_expect_eq(result.get("clearance_found"), pf.get_clearance(start, &"generated"), label + " clearance found")
+		_expect_eq(result.get("clearance_found"), solver.clearance(start.x, start.y), label + " clearance found")
 		return
 	if not solver.legal(goal.x, goal.y, size):
 		_expect_eq([result.code, result.clearance_needed, result.expanded], ["GOAL_CLEARANCE_INSUFFICIENT", size, 0], label)
@@ -248,7 +248,7 @@ func check_live_edits() -> Variant:
 			var start := _pick_anchor(solver, size)
 			var goal := _pick_anchor(solver, size)
 			var result := pf.find_path(start, goal, size, &"generated")
-			_compare(solver, pf, result, start, goal, size, "round %d size %d %s->%s" % [round_index, size, start, goal])
+			_compare(solver, result, start, goal, size, "round %d size %d %s->%s" % [round_index, size, start, goal])
 			compared += 1
 	_expect_eq(emitted.size(), edits, "one map_changed per edit")
 	pf.free()

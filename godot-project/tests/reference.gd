@@ -31,6 +31,15 @@ func legal(x: int, y: int, size: int) -> bool:
 	return true
 
 
+## The largest size whose footprint is legal at (x, y), by trying each size in turn (0 if
+## none is, up to 255).
+func clearance(x: int, y: int) -> int:
+	var size := 0
+	while size < 255 and legal(x, y, size + 1):
+		size += 1
+	return size
+
+
 ## The cost of one step from anchor `from` to the neighbouring anchor `to`, or INF if illegal.
 func step_cost(from: Vector2i, to: Vector2i, size: int) -> float:
 	var d := to - from

@@ -242,9 +242,7 @@ pub(crate) fn check_slot_paths(
                     "{context}"
                 );
                 let needed = member.agent_size as u8;
-                let found = map
-                    .clearance(member.start, member.profile)
-                    .expect("on the map");
+                let found = Reference::direct_clearance(map.grid(), profile, member.start);
                 assert_eq!(result.shortfall, Some(ClearanceShortfall { found, needed }));
             }
             continue;

@@ -33,6 +33,13 @@ copied=0
 copy() {
     if [[ -f "$target/$1" ]]; then
         cp "$target/$1" "$bin/$2"
+        # The release profile keeps line tables for profiling; the shipped library needs none.
+        if [[ $profile == release ]] && command -v strip >/dev/null; then
+            case "$(uname -s)" in
+                Linux) strip --strip-debug "$bin/$2" ;;
+                Darwin) strip -S "$bin/$2" ;;
+            esac
+        fi
         echo "addons/clearance_pathfinder/bin/$2 <- $profile/$1"
         copied=$((copied + 1))
     fi

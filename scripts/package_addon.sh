@@ -36,7 +36,15 @@ zip="dist/clearance_pathfinder-$version.zip"
 python3 - "$zip" <<'PY'
 import pathlib, sys, zipfile
 root = pathlib.Path("addons/clearance_pathfinder")
-keep = lambda p: p.is_file() and p.suffix not in {".import", ".uid"} and p.name != ".gitkeep"
+# Of bin/, only the libraries the .gdextension names (not an editor's copy of a loaded one);
+# the icons' .import files go too, for their editor scaling and theme colours.
+listed = (root / "clearance_pathfinder.gdextension").read_text()
+def keep(path):
+    if not path.is_file() or path.name == ".gitkeep" or path.suffix == ".uid":
+        return False
+    if path.parent == root / "bin":
+        return f"bin/{path.name}\"" in listed
+    return True
 files = sorted(p for p in root.rglob("*") if keep(p))
 with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as archive:
     for path in files:

@@ -158,19 +158,12 @@ impl ClearancePathfinder {
             return None;
         }
         let moving_unit = moving_unit_of(asked.moving_unit);
-        let occupancy = self.map.occupancy();
-        if let Some(id) = moving_unit.filter(|&id| !occupancy.contains(id)) {
-            pathfinder_error!(
-                method,
-                "moving_unit names unit {id}, which is not registered (add_unit()); no range"
-            );
-            return None;
-        }
-        if let Some(id) = asked.allies.iter().find(|&&id| !occupancy.contains(id)) {
-            pathfinder_error!(
-                method,
-                "allies names unit {id}, which is not registered (add_unit()); no range"
-            );
+        let named = [
+            ("moving_unit", moving_unit.as_slice()),
+            ("allies", asked.allies),
+        ];
+        if let Some(problem) = self.first_unregistered(&named) {
+            pathfinder_error!(method, "{problem}; no range");
             return None;
         }
         let mut options = RangeOptions::new()

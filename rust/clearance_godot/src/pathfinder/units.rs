@@ -403,21 +403,21 @@ impl ClearancePathfinder {
     /// exempt list) that is not registered: the query answers `UNKNOWN_UNIT`, unless an
     /// earlier check (a start off the map, say) answered first.
     pub(super) fn report_unknown_units(&self, method: &str, moving: Option<i64>, exempt: &[i64]) {
-        let occupancy = self.map.occupancy();
-        if let Some(id) = moving
-            .iter()
-            .chain(exempt)
-            .find(|&&id| !occupancy.contains(id))
-        {
-            let argument = if moving == Some(*id) {
-                "moving_unit"
-            } else {
-                "exempt_units"
-            };
-            pathfinder_error!(
-                method,
-                "{argument} names unit {id}, which is not registered (add_unit())"
-            );
+        let named = [("moving_unit", moving.as_slice()), ("exempt_units", exempt)];
+        if let Some(problem) = self.first_unregistered(&named) {
+            pathfinder_error!(method, "{problem}");
         }
+    }
+
+    /// What is wrong with the first id in `named` (each argument's name with the ids it
+    /// gives) that no registered unit has, if one is.
+    pub(super) fn first_unregistered(&self, named: &[(&str, &[i64])]) -> Option<String> {
+        let occupancy = self.map.occupancy();
+        named.iter().find_map(|&(argument, ids)| {
+            let id = ids.iter().find(|&&id| !occupancy.contains(id))?;
+            Some(format!(
+                "{argument} names unit {id}, which is not registered (add_unit())"
+            ))
+        })
     }
 }

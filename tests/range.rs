@@ -4,8 +4,8 @@
 //! and enemies (the paths through allies smoothed with them exempt), and bad input.
 
 use clearance_core::{
-    AgentProfile, Cell, Movement, OtherUnits, PathCode, PathMap, PathQuery, RangeError,
-    RangeOptions, Region, TerrainGrid, COST_SCALE, MAX_TURNS,
+    AgentProfile, Cell, ClearanceShortfall, Movement, OtherUnits, PathCode, PathMap, PathQuery,
+    RangeError, RangeOptions, Region, TerrainGrid, COST_SCALE, MAX_TURNS,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{random_grid, random_profile, Rng};
@@ -102,7 +102,7 @@ fn random_case(rng: &mut Rng, case: usize) -> (PathMap, Movement) {
 #[test]
 fn ranges_match_the_reference_on_generated_maps() {
     let mut rng = Rng::new(0x0A46_E000_0001);
-    let (mut in_range, mut boundaries, mut paths) = (0, 0, 0);
+    let (mut in_range, mut boundaries, mut paths, mut misfits) = (0, 0, 0, 0);
     for case in 0..400 {
         let (map, movement) = random_case(&mut rng, case);
         let size = rng.range(1, 5);
@@ -182,7 +182,28 @@ fn ranges_match_the_reference_on_generated_maps() {
                     paths += 1;
                 }
             } else if cost == u64::MAX {
-                assert_eq!(range.path_to(anchor).code, PathCode::NoPath);
+                // Where the unit does not fit, the code and shortfall a query gives.
+                let answer = range.path_to(anchor);
+                if terrain.legal(anchor) {
+                    assert_eq!(answer.code, PathCode::NoPath, "case {case}: {anchor}");
+                } else {
+                    let found = Reference::direct_clearance(map.grid(), profile, anchor);
+                    let shortfall = ClearanceShortfall {
+                        found,
+                        needed: size as u8,
+                    };
+                    assert_eq!(
+                        (answer.code, answer.shortfall),
+                        (PathCode::GoalClearanceInsufficient, Some(shortfall)),
+                        "case {case}: {anchor}"
+                    );
+                    let query = map.find_path(start, anchor, size, "unit");
+                    assert_eq!(
+                        (query.code, query.shortfall),
+                        (answer.code, answer.shortfall)
+                    );
+                    misfits += 1;
+                }
             }
         }
         expected_cells.sort_by_key(|cell| (cell.y, cell.x));
@@ -214,6 +235,10 @@ fn ranges_match_the_reference_on_generated_maps() {
     assert!(in_range >= 20_000, "{in_range}");
     assert!(boundaries >= 150, "{boundaries}");
     assert!(paths >= 2000, "{paths}");
+    assert!(
+        misfits >= 2000,
+        "{misfits} anchors where the unit does not fit"
+    );
 }
 
 #[test]
@@ -446,7 +471,15 @@ fn allies_are_passed_and_enemies_block_or_cost() {
             // ally, in range or not.
             let under = units_on(&enemies, anchor, size);
             let enemy_named = rule == OtherUnits::Block && !under.is_empty();
-            if ally_there && !enemy_named {
+            if !fits.legal(anchor) {
+                // Where the unit does not fit, that comes first, as in a query.
+                let answer = range.path_to(anchor);
+                assert_eq!(
+                    answer.code,
+                    PathCode::GoalClearanceInsufficient,
+                    "case {case}"
+                );
+            } else if ally_there && !enemy_named {
                 let answer = range.path_to(anchor);
                 assert_eq!(answer.code, PathCode::GoalOccupied, "case {case}: {anchor}");
                 let named = answer.occupied_by.expect("an ally on the goal is named");
@@ -456,26 +489,24 @@ fn allies_are_passed_and_enemies_block_or_cost() {
                 );
                 allies_named += usize::from(!reachable);
             }
-            if enemy_named && anchor != start {
+            if enemy_named && anchor != start && fits.legal(anchor) {
                 let answer = range.path_to(anchor);
                 assert_eq!(answer.code, PathCode::GoalOccupied, "case {case}: {anchor}");
                 let named = answer.occupied_by.expect("a unit on the goal is named");
                 assert!(under.contains(&named), "case {case}: {anchor}");
-                if fits.legal(anchor) {
-                    let query = PathQuery {
-                        other_units: rule,
-                        moving_unit: Some(100),
-                        exempt_units: &allies,
-                        ..PathQuery::new(start, anchor, size, "unit")
-                    };
-                    let found = map.query(&query);
-                    assert_eq!(
-                        (found.code, found.occupied_by),
-                        (answer.code, answer.occupied_by),
-                        "case {case}: {anchor}"
-                    );
-                    occupied_goals += 1;
-                }
+                let query = PathQuery {
+                    other_units: rule,
+                    moving_unit: Some(100),
+                    exempt_units: &allies,
+                    ..PathQuery::new(start, anchor, size, "unit")
+                };
+                let found = map.query(&query);
+                assert_eq!(
+                    (found.code, found.occupied_by),
+                    (answer.code, answer.occupied_by),
+                    "case {case}: {anchor}"
+                );
+                occupied_goals += 1;
             }
         }
     }

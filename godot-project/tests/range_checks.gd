@@ -40,6 +40,7 @@ func _terrain_map() -> ClearancePathfinder:
 func check_ranges_match_find_path() -> Variant:
 	var pf := _terrain_map()
 	var compared := 0
+	var misfits := 0
 	for case: Array in [[Vector2i(0, 0), 1, 7.0], [Vector2i(9, 0), 2, 6.5], [Vector2i(0, 7), 3, 9.0], [Vector2i(3, 1), 1, 0.5]]:
 		var start: Vector2i = case[0]
 		var size: int = case[1]
@@ -60,6 +61,12 @@ func check_ranges_match_find_path() -> Variant:
 				_expect_eq(area.is_in_range(anchor), reachable, "%s size %d: in range iff find_path costs at most %s" % [anchor, size, budget])
 				if not reachable:
 					_expect_eq(area.get_cost(anchor), INF, "%s out of range costs INF" % anchor)
+					if not direct.ok:
+						var refused := area.get_path_to(anchor)
+						_expect_eq([refused.code, refused.get("clearance_found"), refused.get("clearance_needed")],
+							[direct.code, direct.get("clearance_found"), direct.get("clearance_needed")],
+							"%s size %d: get_path_to fails as find_path does" % [anchor, size])
+						misfits += int(direct.code == "GOAL_CLEARANCE_INSUFFICIENT")
 					continue
 				expected_cells.append(anchor)
 				compared += 1
@@ -94,6 +101,7 @@ func check_ranges_match_find_path() -> Variant:
 	var many := pf.get_movement_range(Vector2i(0, 0), 1, &"walker", 7.0).get_cells()
 	_expect(many.size() >= 16 and many.is_typed() and many.get_typed_builtin() == TYPE_VECTOR2I, "get_cells: a typed Array[Vector2i], %d long" % many.size())
 	_expect(many.all(func(cell: Variant) -> bool: return typeof(cell) == TYPE_VECTOR2I), "get_cells: every element a Vector2i")
+	_expect(misfits >= 40, "%d anchors where the unit does not fit compared" % misfits)
 	pf.free()
 	return "%d anchors in range compared" % compared
 

@@ -159,8 +159,14 @@ fn range_to_gives_the_way_there_at_path_cost() {
         "{single}"
     );
     assert!(same_cost(total, range_cost(&value, (15, 16)).unwrap()));
-    // Out of range, off the map: the range is still listed, the exit status is 1.
-    for (to, code) in [("20,12", "NO_PATH"), ("12,40", "GOAL_OUT_OF_BOUNDS")] {
+    // Out of range, in the water, off the map: the range is still listed, the exit status
+    // is 1.
+    let refused = [
+        ("30,12", "NO_PATH"),
+        ("20,12", "GOAL_CLEARANCE_INSUFFICIENT"),
+        ("12,40", "GOAL_OUT_OF_BOUNDS"),
+    ];
+    for (to, code) in refused {
         let (status, value) = range_json(MAP, &[&trip[..], &["--to", to]].concat());
         assert_eq!(status, Some(1), "{to}");
         assert_eq!(value["code"], "OK");
@@ -184,9 +190,14 @@ fn range_to_gives_the_way_there_at_path_cost() {
         "{text}"
     );
     assert!(text.contains("OK: to (15, 16): "), "{text}");
+    let output = clearance(&[&["range", MAP][..], &trip, &["--to", "30,12"]].concat());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("NO_PATH: (30, 12) is not within the budget"));
     let output = clearance(&[&["range", MAP][..], &trip, &["--to", "20,12"]].concat());
     assert_eq!(output.status.code(), Some(1));
-    assert!(stdout(&output).contains("NO_PATH: (20, 12) is not within the budget"));
+    let water =
+        "GOAL_CLEARANCE_INSUFFICIENT: the unit does not fit at (20, 12) (clearance 0, size 1)";
+    assert!(stdout(&output).contains(water), "{}", stdout(&output));
 }
 
 #[test]

@@ -17,12 +17,14 @@
 //! thousandth of a straight step (the finest difference multipliers make; at 10,000 exactly
 //! the allowance reaches that thousandth).
 
+use crate::clearance::ClearanceLayer;
 use crate::cost::{COST_SCALE, DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::grid::{Cell, Region};
 use crate::movement::{direction_offsets, Movement};
 use crate::occupancy::{unit_on, OtherUnits, Unit, UnitId};
-use crate::result::{PathCode, PathResult, StepWeights};
+use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
 use crate::search::{Reached, Window};
+use std::sync::Arc;
 
 /// The relative allowance with which costs are compared with the budget (see the module docs).
 pub const BUDGET_TOLERANCE: f64 = 1e-7;
@@ -117,11 +119,26 @@ pub struct MovementRange {
     pub(crate) blockers: Vec<Unit>,
     /// The allies, in the map's order, to name the one on a goal.
     pub(crate) allies: Vec<Unit>,
+    /// The profile's clearance layer on the map the range was found on, to say where the
+    /// unit does not fit as a query says it (shared with the map: an `Arc` of paged values).
+    pub(crate) clearance: Arc<ClearanceLayer>,
     pub(crate) version: u64,
     pub(crate) units_version: u64,
 }
 
 impl MovementRange {
+    /// The storage index of `cell` on the range's map, if it lies on it.
+    fn index_of(&self, cell: Cell) -> Option<usize> {
+        if !self.region.contains(cell) {
+            return None;
+        }
+        let (x, y) = (
+            (cell.x - self.region.x) as usize,
+            (cell.y - self.region.y) as usize,
+        );
+        Some(y * self.width + x)
+    }
+
     fn entry(&self, cell: Cell) -> Option<usize> {
         if !self.region.contains(cell) {
             return None;
@@ -232,16 +249,27 @@ impl MovementRange {
 
     /// The way to `anchor`, as [`find_path`](crate::PathMap::find_path) would answer it:
     /// `OK` with the anchors from the start and the cost, if `anchor` is reached within the
-    /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_OCCUPIED` with `occupied_by`
-    /// where an ally stands, or under [`OtherUnits::Block`] a unit that blocks (also where the
-    /// unit would not fit the terrain, which `find_path` reports first); `NO_PATH` otherwise.
+    /// range's turns; `GOAL_OUT_OF_BOUNDS` off the map; `GOAL_CLEARANCE_INSUFFICIENT` with
+    /// its shortfall where the unit does not fit the terrain; `GOAL_OCCUPIED` with
+    /// `occupied_by` where an ally stands, or under [`OtherUnits::Block`] a unit that blocks;
+    /// `NO_PATH` otherwise.
     /// (`expanded` is 0.) For its taut waypoints, hand the path to
     /// [`PathMap::smooth_path`](crate::PathMap::smooth_path) with the range's rule for other
     /// units and [`RangeOptions::uncounted_units`] as the exempt ids: the path may cross
     /// allies.
     pub fn path_to(&self, anchor: Cell) -> PathResult {
-        if !self.region.contains(anchor) {
+        let Some(index) = self.index_of(anchor) else {
             return PathResult::failure(PathCode::GoalOutOfBounds);
+        };
+        let found = self.clearance.at(index);
+        if found < self.agent_size {
+            return PathResult {
+                shortfall: Some(ClearanceShortfall {
+                    found,
+                    needed: self.agent_size,
+                }),
+                ..PathResult::failure(PathCode::GoalClearanceInsufficient)
+            };
         }
         let on_goal = |units: &[Unit]| unit_on(units, anchor, self.agent_size, |_| true);
         let occupied = |id| PathResult {

@@ -96,8 +96,11 @@ impl ClearanceMovementRange {
     /// The way to `anchor`, as the Dictionary `find_path()` returns (`path` in the node's
     /// `result_format` when the range was made; `expanded` 0): `OK` with every anchor from
     /// the start and its `total_cost` if `anchor` is reached within the range's turns,
-    /// `GOAL_OUT_OF_BOUNDS` off the map, `GOAL_OCCUPIED` (with `occupied_by`) where an ally
-    /// stands or, with `OTHER_UNITS_BLOCK`, another unit, `NO_PATH` otherwise. A range made while the node's `smoothing` was `SMOOTHING_TAUT` also gives
+    /// `GOAL_OUT_OF_BOUNDS` off the map, `GOAL_CLEARANCE_INSUFFICIENT` (with
+    /// `clearance_found` and `clearance_needed`) where the unit does not fit, `GOAL_OCCUPIED`
+    /// (with `occupied_by`) where an ally stands or, with `OTHER_UNITS_BLOCK`, another unit,
+    /// `NO_PATH` otherwise. A range made while the node's `smoothing` was `SMOOTHING_TAUT`
+    /// also gives
     /// `waypoints` and `waypoint_length`, as `find_path()` does, by the terrain and units of
     /// the range's snapshot, the moving unit and the allies not counted (such a range keeps
     /// that snapshot, so while it lives the node's next edit copies the pages it changes).

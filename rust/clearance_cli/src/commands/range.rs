@@ -371,6 +371,14 @@ fn describe_to(
             )
         }
         PathCode::GoalOutOfBounds => format!("GOAL_OUT_OF_BOUNDS: {anchor} lies outside the map"),
+        PathCode::GoalClearanceInsufficient => match result.shortfall {
+            Some(shortfall) => format!(
+                "GOAL_CLEARANCE_INSUFFICIENT: the unit does not fit at {anchor} (clearance {}, \
+                 size {})",
+                shortfall.found, shortfall.needed
+            ),
+            None => format!("GOAL_CLEARANCE_INSUFFICIENT: the unit does not fit at {anchor}"),
+        },
         PathCode::GoalOccupied => match result.occupied_by {
             Some(id) if allies.contains(&id) => format!(
                 "GOAL_OCCUPIED: ally {id} stands on {anchor}: it may be passed, not stopped on"

@@ -149,6 +149,7 @@ impl PathMap {
             passable_only,
             blockers,
             allies: standing_allies,
+            clearance: checked.clearance,
             version: self.version,
             units_version: self.units_version,
         })

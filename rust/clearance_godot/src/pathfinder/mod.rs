@@ -214,8 +214,10 @@ pub struct ClearancePathfinder {
 
     /// Most memory, in MiB, the map's cached clearance layers, search graphs and landmark
     /// tables may hold together (1 to 1048576). A query that would need more fails with
-    /// `MEMORY_LIMIT_REACHED` instead of exhausting memory. (Before `landmark_count` in a saved
-    /// scene, so that a scene's landmarks are checked against its own limit.)
+    /// `MEMORY_LIMIT_REACHED` instead of exhausting memory; a landmark table that would not fit
+    /// is skipped instead (queries stay exact without it), which is what lowering the limit
+    /// below `landmark_count`'s tables leads to. (Before `landmark_count` in a saved scene, so
+    /// that a scene's landmarks are checked against its own limit.)
     #[export(range = (1.0, 1048576.0))]
     #[var(set = set_cache_memory_limit_mb)]
     cache_memory_limit_mb: i64,

@@ -28,13 +28,8 @@ impl ClearancePathfinder {
             pathfinder_error!("region", "{error}; the region is unchanged");
             return;
         }
-        if region_of(region).area() > self.max_map_cells as u64 {
-            pathfinder_error!(
-                "region",
-                "{region} has {} cells, more than max_map_cells ({}); the region is unchanged",
-                region_of(region).area(),
-                self.max_map_cells
-            );
+        let what = region.to_string();
+        if !self.within_max_map_cells("region", &what, region, "the region is unchanged") {
             return;
         }
         if region == self.region {
@@ -278,6 +273,27 @@ impl ClearancePathfinder {
         };
         self.cache_memory_limit_mb = megabytes;
         self.map_mut().set_cache_memory_limit(bytes);
+    }
+
+    /// Whether `rect` (what `method` would make the map) has at most `max_map_cells` cells;
+    /// if not, prints for `method` that `what` has too many, and `consequence`.
+    pub(super) fn within_max_map_cells(
+        &self,
+        method: &str,
+        what: &str,
+        rect: Rect2i,
+        consequence: &str,
+    ) -> bool {
+        let cells = region_of(rect).area();
+        let within = cells <= self.max_map_cells as u64;
+        if !within {
+            pathfinder_error!(
+                method,
+                "{what} has {cells} cells, more than max_map_cells ({}); {consequence}",
+                self.max_map_cells
+            );
+        }
+        within
     }
 
     /// What `set_max_map_cells()` does: validates, then applies.

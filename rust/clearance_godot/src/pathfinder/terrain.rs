@@ -135,14 +135,9 @@ impl ClearancePathfinder {
             pathfinder_error!("import_tile_map_layer", "the layer is null");
             return false;
         };
-        let used = region_of(layer.get_used_rect());
-        if used.area() > self.max_map_cells as u64 {
-            pathfinder_error!(
-                "import_tile_map_layer",
-                "the layer covers {} cells, more than max_map_cells ({}); nothing changed",
-                used.area(),
-                self.max_map_cells
-            );
+        let used = layer.get_used_rect();
+        let what = format!("the layer's used rectangle {used}");
+        if !self.within_max_map_cells("import_tile_map_layer", &what, used, "nothing changed") {
             return false;
         }
         let grid = match terrain_from_layer(&layer, &terrain_layer_name, self.empty_cell_terrain) {

@@ -2,7 +2,10 @@
 //! with taut smoothing, the waypoints and a straight move against the independent checker.
 
 use super::{cell, Scene, IDS, UNIT_COSTS};
-use clearance_core::{Movement, OtherUnits, PathCode, PathQuery, SearchMode, Smoothing};
+use clearance_core::{
+    ClearanceShortfall, Movement, OtherUnits, PathCode, PathQuery, SearchMode, Smoothing,
+};
+use clearance_tests::reference::Reference;
 use clearance_tests::swept::WaypointChecker;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -30,9 +33,6 @@ pub(super) fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     let exempt: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
         .map(|_| u.choose(&IDS).copied())
         .collect::<Result<_>>()?;
-    if !region.contains(start) || !region.contains(goal) {
-        return Ok(());
-    }
     let profile = map.profile(name).expect("registered");
     let eight_way = movement == Movement::EightWay;
     let counted: Vec<Standing> = (units.iter())
@@ -52,9 +52,24 @@ pub(super) fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
         reference_rule,
         Some(start),
     );
-    if !rules.terrain_legal(start) || !rules.terrain_legal(goal) {
-        return Ok(());
-    }
+    // An end off the map or where the unit does not fit: the code of the first check that
+    // fails, in the contract's order (these come before the units are looked at), with the
+    // shortfall from the reference's own clearance.
+    let shortfall = |anchor| ClearanceShortfall {
+        found: Reference::direct_clearance(map.grid(), profile, anchor),
+        needed: size as u8,
+    };
+    let refusal = if !region.contains(start) {
+        Some((PathCode::StartOutOfBounds, None))
+    } else if !region.contains(goal) {
+        Some((PathCode::GoalOutOfBounds, None))
+    } else if !rules.terrain_legal(start) {
+        Some((PathCode::StartClearanceInsufficient, Some(shortfall(start))))
+    } else if !rules.terrain_legal(goal) {
+        Some((PathCode::GoalClearanceInsufficient, Some(shortfall(goal))))
+    } else {
+        None
+    };
     let registered = |id: &i64| units.iter().any(|unit| unit.id == *id);
     let known = moving.iter().chain(&exempt).all(registered);
     let smoothing = *u.choose(&Smoothing::ALL)?;
@@ -66,17 +81,38 @@ pub(super) fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
             .smoothing(smoothing);
         query.moving_unit = moving;
         let result = map.query(&query);
+        if let Some((code, shortfall)) = refusal {
+            assert_eq!(
+                (result.code, result.shortfall),
+                (code, shortfall),
+                "{mode:?}"
+            );
+            assert!(result.path.is_empty() && result.waypoints.is_empty());
+            continue;
+        }
         if !known {
             assert_eq!(result.code, PathCode::UnknownUnit);
             continue;
         }
         if start == goal {
-            assert_eq!(result.code, PathCode::Ok);
+            assert_eq!(
+                (result.code, &result.path, result.cost),
+                (PathCode::Ok, &vec![start], 0)
+            );
             continue;
         }
         if rule == OtherUnits::Block && rules.overlaps_units(goal) {
             assert_eq!(result.code, PathCode::GoalOccupied, "{mode:?}");
-            assert!(result.occupied_by.is_some());
+            // The unit named stands on the goal's footprint.
+            let named = result.occupied_by.expect("a unit on the goal is named");
+            let unit = counted.iter().find(|unit| unit.id == named);
+            let overlaps = |unit: &Standing| {
+                let apart =
+                    |a: i32, a_size: i32, b: i32, b_size: i32| a + a_size <= b || b + b_size <= a;
+                !apart(unit.anchor.x, unit.size, goal.x, size as i32)
+                    && !apart(unit.anchor.y, unit.size, goal.y, size as i32)
+            };
+            assert!(unit.is_some_and(overlaps), "{mode:?}: unit {named}");
             continue;
         }
         match rules.optimal_cost(start, goal) {

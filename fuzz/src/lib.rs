@@ -238,10 +238,22 @@ pub fn check_layers(map: &PathMap) {
         );
     }
     // Cache every profile's layer, so that the edits that follow must repair it; the next
-    // `verify_caches` compares it with a rebuild.
+    // `verify_caches` compares it with a rebuild. The layer itself (rebuilt or repaired) must
+    // hold each cell's clearance as the reference finds it, square by square: a rebuild
+    // shares the engine's code, this does not.
     for profile in map.profiles() {
         map.clearance_layer(profile.name())
             .expect("registered profile has a layer");
+        for index in 0..map.grid().as_bytes().len() {
+            let cell = map.grid().cell_at(index);
+            let direct = Reference::direct_clearance(map.grid(), profile, cell);
+            assert_eq!(
+                map.clearance(cell, profile.name()),
+                Some(direct),
+                "{}: clearance at {cell}",
+                profile.name()
+            );
+        }
     }
 }
 

@@ -151,7 +151,7 @@ case $mode in
         target=${2:-}
         [[ " ${TARGETS[*]} " == *" $target "* && $# -ge 3 ]] || usage
         build "$target"
-        "$BIN_DIR/$target" "${@:3}"
+        "$BIN_DIR/$target" -timeout="$TIMEOUT" "${@:3}"
         ;;
     *)
         usage

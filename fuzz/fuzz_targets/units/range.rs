@@ -55,13 +55,23 @@ pub(super) fn range(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     let known = options.moving_unit.iter().chain(&allies).all(registered);
     let profile = map.profile(name).expect("registered");
     let eight_way = movement == Movement::EightWay;
-    let valid_start = (1..=255).contains(&size) && region.contains(start) && {
-        Reference::new(map.grid(), profile, size as i32, eight_way).legal(start)
+    // A start the range cannot begin from: the code a query from it would get, in the
+    // contract's order.
+    let refusal = if !(1..=255).contains(&size) {
+        Some(PathCode::InvalidAgentSize)
+    } else if !region.contains(start) {
+        Some(PathCode::StartOutOfBounds)
+    } else if !Reference::new(map.grid(), profile, size as i32, eight_way).legal(start) {
+        Some(PathCode::StartClearanceInsufficient)
+    } else if !known {
+        Some(PathCode::UnknownUnit)
+    } else {
+        None
     };
-    if !valid_start || !known {
+    if let Some(code) = refusal {
         assert!(
-            matches!(answer, Err(RangeError::Refused { .. })),
-            "{context}: {answer:?}"
+            matches!(answer, Err(RangeError::Refused { code: refused }) if refused == code),
+            "{context}: {answer:?}, expected {code}"
         );
         return Ok(());
     }

@@ -177,6 +177,9 @@ pub(super) fn send_to_slots(
         let weights = (rules.path_weights(&sent.result.path, member.start, slot))
             .unwrap_or_else(|error| panic!("{context}: {error}"));
         assert_eq!(weights_cost(weights), sent.result.cost, "{context}");
+        // Optimal by the reference, not only equal to the query by hand.
+        let optimum = rules.optimal_cost(member.start, slot);
+        assert_eq!(optimum, Some(sent.result.cost), "{context}: not optimal");
         if options.smoothing == Smoothing::Taut {
             let checker = WaypointChecker {
                 grid: map.grid(),

@@ -130,6 +130,12 @@ pub fn check_query(map: &PathMap, start: Cell, goal: Cell, size: i64, profile: &
     match rules.optimal_cost(at_start, at_goal) {
         None => {
             failure(PathCode::NoPath);
+            // Every search mode finds nothing either.
+            for mode in [SearchMode::Plain, SearchMode::Jump] {
+                let found = map.query(&PathQuery::new(start, goal, size, profile).search(mode));
+                assert_eq!(found.code, PathCode::NoPath, "{mode:?}: {context}");
+                assert!(found.path.is_empty(), "{mode:?}: {context}");
+            }
         }
         Some(optimal) => {
             assert_eq!(

@@ -1,5 +1,7 @@
 //! Moving AI `.map` parser: any input is either a map or a `CliError` naming the file, never a
-//! panic. A parsed map is checked against its text and small ones are searched.
+//! panic. A parsed map must lie at the origin and hold only map characters (its rows are
+//! checked against the text by the parser tests in `tests/movingai.rs`, not here), and small
+//! ones are searched.
 #![no_main]
 
 use clearance_cli::movingai::{movingai_profile, parse_map, MAP_CHARACTERS};

@@ -57,6 +57,8 @@ fuzz_target!(|data: &[u8]| {
 struct Mirror {
     region: Region,
     cells: Vec<u8>,
+    /// The movement last set: the reference reads the map's, so the harness keeps its own.
+    movement: Movement,
 }
 
 impl Mirror {
@@ -111,6 +113,7 @@ impl State {
 
 fn check_map(map: &PathMap, mirror: &Mirror) {
     assert_eq!(map.region(), mirror.region);
+    assert_eq!(map.movement(), mirror.movement);
     assert_eq!(map.grid().region(), mirror.region);
     assert!(
         map.grid().as_bytes() == mirror.cells.as_slice(),
@@ -259,6 +262,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
         mirror: Mirror {
             region,
             cells: data,
+            movement,
         },
         profiles: BTreeMap::new(),
         snapshot: None,
@@ -365,11 +369,13 @@ fn run(u: &mut Unstructured) -> Result<()> {
             12 => match u.int_in_range(0..=5u8)? {
                 0 => {
                     trace!("map.set_movement(Movement::FourWay);");
-                    state.map.set_movement(Movement::FourWay)
+                    state.map.set_movement(Movement::FourWay);
+                    state.mirror.movement = Movement::FourWay;
                 }
                 1 => {
                     trace!("map.set_movement(Movement::EightWay);");
-                    state.map.set_movement(Movement::EightWay)
+                    state.map.set_movement(Movement::EightWay);
+                    state.mirror.movement = Movement::EightWay;
                 }
                 2 => {
                     trace!("let snapshot = map.clone();");
@@ -396,6 +402,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
                     state.mirror = Mirror {
                         region,
                         cells: data,
+                        movement: state.mirror.movement,
                     };
                 }
                 _ => {

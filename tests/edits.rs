@@ -398,7 +398,8 @@ fn queries_during_edits_are_optimal_for_one_map_version() {
     let results = Mutex::new(Vec::new());
     let started = std::sync::Barrier::new(4);
     let done = std::sync::atomic::AtomicBool::new(false);
-    // The newest version a reader has taken: the writer publishes the next only after it, so
+    // How many versions readers have taken (the newest one taken, plus one; 0 before any):
+    // the writer publishes the next version only after a reader took the current one, so
     // every version is queried whatever the threads' timing.
     let taken = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -409,13 +410,21 @@ fn queries_during_edits_are_optimal_for_one_map_version() {
                 let mut rng = Rng::new(100 + reader);
                 started.wait();
                 let mut count = 0;
+                // The version this reader queried last, and how often: a few queries a
+                // version are enough, and the writer may wait on another reader.
+                let mut last = (usize::MAX, 0);
                 while count < 100 || !done.load(std::sync::atomic::Ordering::Acquire) {
-                    count += 1;
                     let (version, map) = {
                         let guard = current.lock().unwrap();
                         (guard.0, Arc::clone(&guard.1))
                     };
-                    taken.fetch_max(version, std::sync::atomic::Ordering::Release);
+                    taken.fetch_max(version + 1, std::sync::atomic::Ordering::Release);
+                    if last.0 == version && last.1 >= 4 && count >= 100 {
+                        std::thread::yield_now();
+                        continue;
+                    }
+                    last = (version, if last.0 == version { last.1 + 1 } else { 1 });
+                    count += 1;
                     let start = random_cell(&mut rng, map.region());
                     let goal = random_cell(&mut rng, map.region());
                     let size = rng.range(1, 3);
@@ -431,7 +440,7 @@ fn queries_during_edits_are_optimal_for_one_map_version() {
             let mut rng = Rng::new(99);
             started.wait();
             for version in 0..120 {
-                while taken.load(std::sync::atomic::Ordering::Acquire) < version {
+                while taken.load(std::sync::atomic::Ordering::Acquire) <= version {
                     std::thread::yield_now();
                 }
                 let mut next = Arc::clone(&current.lock().unwrap().1);
@@ -441,7 +450,7 @@ fn queries_during_edits_are_optimal_for_one_map_version() {
                 versions.push(next.grid().clone());
                 *current.lock().unwrap() = (versions.len() - 1, next);
             }
-            while taken.load(std::sync::atomic::Ordering::Acquire) < 120 {
+            while taken.load(std::sync::atomic::Ordering::Acquire) <= 120 {
                 std::thread::yield_now();
             }
             done.store(true, std::sync::atomic::Ordering::Release);

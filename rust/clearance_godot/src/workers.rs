@@ -8,8 +8,9 @@
 //! node can report and give back that memory without waiting for more requests.
 //!
 //! A job that panics (a bug in the pathfinder, never an outcome of input) is caught: its
-//! request finishes as [`Outcome::Failed`], so the node can answer it and code awaiting it
-//! does not hang, and the worker goes on with the next job.
+//! request finishes as [`Outcome::Failed`], which the node answers with `request_failed`
+//! (code that listens for it as well as for the request's own signal never waits forever),
+//! and the worker goes on with the next job.
 #![forbid(unsafe_code)]
 
 use clearance_core::{
@@ -200,7 +201,7 @@ pub enum Outcome {
         order: SlotsOrder,
         sent: Result<Vec<SlotPath>, UnitError>,
     },
-    /// The work panicked (a bug in the pathfinder); what the panic said.
+    /// The work panicked (a bug in the pathfinder), or no pool could run it; why.
     Failed { message: String },
 }
 
@@ -415,7 +416,10 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
                 // The search memory may hold a search cut short: start the next job afresh.
                 PathMap::trim_thread_search_memory();
                 Outcome::Failed {
-                    message: panic_message(panic.as_ref()),
+                    message: format!(
+                        "its work panicked inside the pathfinder (a bug; please report it): {}",
+                        panic_message(panic.as_ref())
+                    ),
                 }
             }
         };
@@ -533,7 +537,7 @@ mod tests {
             assert_eq!(done.id, id, "one worker answers in order");
             match done.outcome {
                 Outcome::Failed { message } if id % 2 == 1 => {
-                    assert_eq!(message, "a job made to panic");
+                    assert!(message.ends_with(": a job made to panic"), "{message}");
                 }
                 Outcome::Paths { results, single } if id % 2 == 0 => {
                     assert!(single);

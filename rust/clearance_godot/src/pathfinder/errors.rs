@@ -43,12 +43,14 @@ pub(super) fn terrain_or_error(method: &str, argument: &str, terrain: i64) -> Op
 pub(super) fn agent_size_or_error(method: &str, agent_size: i64) -> Option<u8> {
     let size = checked_agent_size(agent_size);
     if size.is_none() {
-        pathfinder_error!(
-            method,
-            "agent_size must be from 1 to {MAX_AGENT_SIZE}, got {agent_size}"
-        );
+        pathfinder_error!(method, "{}", agent_size_problem(agent_size));
     }
     size
+}
+
+/// What is wrong with `agent_size`, an illegal size.
+pub(super) fn agent_size_problem(agent_size: i64) -> String {
+    format!("agent_size must be from 1 to {MAX_AGENT_SIZE}, got {agent_size}")
 }
 
 #[cfg(test)]

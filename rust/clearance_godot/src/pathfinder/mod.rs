@@ -492,10 +492,12 @@ impl ClearancePathfinder {
     #[signal]
     fn movement_range_ready(id: i64, range: Option<Gd<ClearanceMovementRange>>);
 
-    /// Emitted on the main thread instead of the request's own signal when the work of the
-    /// request `id` (from any `request_*()` method) failed inside the pathfinder: a bug to
-    /// report, never an outcome of the input, with an error printed; `message` says what
-    /// failed. The node goes on answering other requests.
+    /// Emitted on the main thread instead of the request's own signal when the request `id`
+    /// (from any `request_*()` method) failed: its work panicked inside the pathfinder (a bug
+    /// to report, never an outcome of the input) or the system refused the worker threads
+    /// that would run it. An error is printed too; `message` says what failed. The node goes
+    /// on answering other requests. Code that awaits a request's own signal should also
+    /// listen for this one.
     #[signal]
     fn request_failed(id: i64, message: GString);
 

@@ -2,7 +2,7 @@
 //! `request_path()` and `request_paths()` with their delivery on the main thread.
 #![forbid(unsafe_code)]
 
-use super::errors::{agent_size_or_error, pathfinder_error};
+use super::errors::{agent_size_or_error, agent_size_problem, pathfinder_error};
 use super::modes::moving_unit_of;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
@@ -345,9 +345,31 @@ impl ClearancePathfinder {
         moving_unit: Option<i64>,
         exempt_units: &[i64],
     ) {
-        if self.report_bad_size_or_profile(method, agent_size, profile) {
-            self.report_unknown_units(method, moving_unit, exempt_units);
+        if let Some(problem) = self.query_mistake(agent_size, profile, moving_unit, exempt_units) {
+            pathfinder_error!(method, "{problem}");
         }
+    }
+
+    /// A query's first programming mistake, as `report_query_mistakes` prints it, if it has
+    /// one.
+    fn query_mistake(
+        &self,
+        agent_size: i64,
+        profile: &str,
+        moving_unit: Option<i64>,
+        exempt_units: &[i64],
+    ) -> Option<String> {
+        if checked_agent_size(agent_size).is_none() {
+            return Some(agent_size_problem(agent_size));
+        }
+        if self.map.profile(profile).is_none() {
+            return Some(format!("no profile called '{profile}'"));
+        }
+        let named = [
+            ("moving_unit", moving_unit.as_slice()),
+            ("exempt_units", exempt_units),
+        ];
+        self.first_unregistered(&named)
     }
 
     /// Prints the error `find_path()` prints for an invalid agent size or an unknown profile:
@@ -377,8 +399,8 @@ impl ClearancePathfinder {
 
     /// The queries of a `request_paths()` or `find_paths()` batch, or `None` (with an error
     /// naming the first bad entry) if any entry is malformed. Entries with a bad size, an
-    /// unknown profile or an unknown unit are kept (their results carry the code) and get
-    /// `find_path()`'s errors, each naming its entry.
+    /// unknown profile or an unknown unit are kept (their results carry the code); the first
+    /// gets `find_path()`'s error, naming its entry, and a second line counts the rest.
     fn owned_queries(&self, method: &str, queries: &AnyArray) -> Option<Vec<OwnedQuery>> {
         let mut owned = Vec::with_capacity(queries.len());
         for (index, entry) in queries.iter_shared().enumerate() {
@@ -396,16 +418,23 @@ impl ClearancePathfinder {
                 }
             }
         }
-        for (index, query) in owned.iter().enumerate() {
-            let entry = format!("{method}: queries[{index}]");
-            let OwnedQuery {
-                agent_size,
-                profile,
-                moving_unit,
-                exempt_units,
-                ..
-            } = query;
-            self.report_query_mistakes(&entry, *agent_size, profile, *moving_unit, exempt_units);
+        // The first mistaken entry's error, and how many more there are: a batch of a
+        // thousand units with one wrong profile name prints two lines, not a thousand.
+        let mut mistaken = (owned.iter().enumerate()).filter_map(|(index, query)| {
+            let problem = self.query_mistake(
+                query.agent_size,
+                &query.profile,
+                query.moving_unit,
+                &query.exempt_units,
+            )?;
+            Some((index, problem))
+        });
+        if let Some((index, problem)) = mistaken.next() {
+            pathfinder_error!(method, "queries[{index}]: {problem}");
+            let more = mistaken.count();
+            if more > 0 {
+                pathfinder_error!(method, "and {more} more entries with such mistakes");
+            }
         }
         Some(owned)
     }
@@ -469,26 +498,37 @@ impl ClearancePathfinder {
         self.retired.extend(finished);
         self.workers = Workers::start(count);
         let Some(workers) = &self.workers else {
-            for job in &unstarted {
-                self.pending.remove(&job.id);
-            }
             pathfinder_error!(
                 node,
                 "the system refused to start worker threads; the request was not made{}",
                 if unstarted.is_empty() {
                     ""
                 } else {
-                    ", and the queued ones are dropped"
+                    ", and the queued ones get request_failed"
                 }
             );
+            for job in unstarted {
+                self.fail_next_frame(job.id, "the system refused to start worker threads");
+            }
             return false;
         };
-        for job in unstarted {
-            if let Err(job) = workers.submit(job) {
-                self.pending.remove(&job.id);
-            }
+        let refused: Vec<i64> = (unstarted.into_iter())
+            .filter_map(|job| workers.submit(job).err().map(|job| job.id))
+            .collect();
+        for id in refused {
+            self.fail_next_frame(id, "the worker threads stopped");
         }
         true
+    }
+
+    /// Answers the pending request `id` with `request_failed` in the next frame's delivery:
+    /// no pool can run it.
+    fn fail_next_frame(&mut self, id: i64, why: &str) {
+        let message = format!("{why}; the request was not run");
+        self.retired.push(Finished {
+            id,
+            outcome: Outcome::Failed { message },
+        });
     }
 
     /// The thread count `worker_thread_count` asks for: itself, or for 0 one fewer than the
@@ -600,11 +640,7 @@ impl ClearancePathfinder {
                     .emit(done.id, range.as_ref());
             }
             Outcome::Failed { message } => {
-                pathfinder_error!(
-                    node,
-                    "request {} failed inside the pathfinder (a bug; please report it): {message}",
-                    done.id
-                );
+                pathfinder_error!(node, "request {} failed: {message}", done.id);
                 self.signals()
                     .request_failed()
                     .emit(done.id, &GString::from(message.as_str()));

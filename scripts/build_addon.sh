@@ -33,7 +33,7 @@ copied=0
 copy() {
     if [[ -f "$target/$1" ]]; then
         cp "$target/$1" "$bin/$2"
-        # The release profile keeps line tables for profiling; the shipped library needs none.
+        # The release profile keeps some debug info for profiling; the shipped one needs none.
         if [[ $profile == release ]] && command -v strip >/dev/null; then
             case "$(uname -s)" in
                 Linux) strip --strip-debug "$bin/$2" ;;

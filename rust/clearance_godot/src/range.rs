@@ -104,6 +104,8 @@ impl ClearanceMovementRange {
     /// `waypoints` and `waypoint_length`, as `find_path()` does, by the terrain and units of
     /// the range's snapshot, the moving unit and the allies not counted (such a range keeps
     /// that snapshot, so while it lives the node's next edit copies the pages it changes).
+    /// Every range keeps the profile's clearance layer to answer where the unit does not fit
+    /// (its pages shared with the map, about 1.25 bytes a cell, the same while it lives).
     #[func]
     pub fn get_path_to(&self, anchor: Vector2i) -> VarDictionary {
         let mut result = self.range.path_to(cell_of(anchor));

@@ -13,7 +13,10 @@ impl ClearancePathfinder {
     /// Registers (or replaces) the profile called `name` from code. `costs` maps terrain ids
     /// (int keys, 0 to 255) to cost multipliers (int or float values, finite, 0 to 10000); a
     /// terrain not listed is impassable: `set_profile(&"boat", {4: 1.0})`. Returns `false`
-    /// and prints an error, changing nothing, for an empty name or any bad key or value.
+    /// and prints an error, changing nothing, for an empty name or any bad key or value. While
+    /// an `AgentProfile` of the same name stays in `profiles`, the next registration of the
+    /// resources (`reload_profiles()`, an assignment to `profiles`, a `changed` signal of any
+    /// of them) puts the resource's back; once no resource has the name, the code's stays.
     #[func]
     pub fn set_profile(&mut self, name: StringName, costs: VarDictionary) -> bool {
         let profile = match profile_from_dictionary(&name.to_string(), &costs) {

@@ -11,6 +11,7 @@
 use crate::blocked_cells::BlockedCells;
 use crate::grid::{TerrainGrid, Window};
 use crate::paged::PagedVec;
+use crate::result::ClearanceShortfall;
 use crate::terrain::TerrainSet;
 use std::ops::Index;
 
@@ -150,6 +151,13 @@ impl ClearanceLayer {
     /// The clearance of the anchor stored at `index`.
     pub fn at(&self, index: usize) -> u8 {
         self.values[index]
+    }
+
+    /// How far the clearance at `index` falls short of `needed`, or `None` where a unit of
+    /// that size fits.
+    pub(crate) fn shortfall(&self, index: usize, needed: u8) -> Option<ClearanceShortfall> {
+        let found = self.at(index);
+        (found < needed).then_some(ClearanceShortfall { found, needed })
     }
 
     /// The cells of clearance 0 (not traversable), one bit each.

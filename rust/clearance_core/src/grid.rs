@@ -79,6 +79,22 @@ impl Region {
         (0..i64::from(self.width)).contains(&dx) && (0..i64::from(self.height)).contains(&dy)
     }
 
+    /// `cell`'s column and row counted from the rectangle's top-left cell, if it lies inside.
+    pub(crate) fn local(&self, cell: Cell) -> Option<(usize, usize)> {
+        if !self.contains(cell) {
+            return None;
+        }
+        let column = (i64::from(cell.x) - i64::from(self.x)) as usize;
+        let row = (i64::from(cell.y) - i64::from(self.y)) as usize;
+        Some((column, row))
+    }
+
+    /// `cell`'s index in the rectangle's cells stored row by row, if it lies inside.
+    pub(crate) fn index_of(&self, cell: Cell) -> Option<usize> {
+        let (column, row) = self.local(cell)?;
+        Some(row * self.width as usize + column)
+    }
+
     /// Whether `other` is non-empty and lies entirely inside this rectangle.
     pub fn encloses(&self, other: &Region) -> bool {
         if other.width < 1 || other.height < 1 {
@@ -248,12 +264,7 @@ impl TerrainGrid {
 
     /// The storage index of `cell`, or `None` when it lies outside the region.
     pub fn index_of(&self, cell: Cell) -> Option<usize> {
-        if !self.region.contains(cell) {
-            return None;
-        }
-        let column = (i64::from(cell.x) - i64::from(self.region.x)) as usize;
-        let row = (i64::from(cell.y) - i64::from(self.region.y)) as usize;
-        Some(row * self.width() + column)
+        self.region.index_of(cell)
     }
 
     /// The cell stored at `index`, the inverse of [`index_of`](Self::index_of).

@@ -22,7 +22,7 @@ use crate::cost::{COST_SCALE, DIAGONAL_STEP, STRAIGHT_STEP};
 use crate::grid::{Cell, Region};
 use crate::movement::{direction_offsets, Movement};
 use crate::occupancy::{unit_on, OtherUnits, Unit, UnitId};
-use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
+use crate::result::{PathCode, PathResult, StepWeights};
 use crate::search::{Reached, Window};
 use std::sync::Arc;
 
@@ -127,26 +127,8 @@ pub struct MovementRange {
 }
 
 impl MovementRange {
-    /// The storage index of `cell` on the range's map, if it lies on it.
-    fn index_of(&self, cell: Cell) -> Option<usize> {
-        if !self.region.contains(cell) {
-            return None;
-        }
-        let (x, y) = (
-            (cell.x - self.region.x) as usize,
-            (cell.y - self.region.y) as usize,
-        );
-        Some(y * self.width + x)
-    }
-
     fn entry(&self, cell: Cell) -> Option<usize> {
-        if !self.region.contains(cell) {
-            return None;
-        }
-        let (x, y) = (
-            (cell.x - self.region.x) as usize,
-            (cell.y - self.region.y) as usize,
-        );
+        let (x, y) = self.region.local(cell)?;
         let place = self.places[self.window.place_of(x, y)?];
         (place != u32::MAX).then_some(place as usize)
     }
@@ -258,16 +240,12 @@ impl MovementRange {
     /// units and [`RangeOptions::uncounted_units`] as the exempt ids: the path may cross
     /// allies.
     pub fn path_to(&self, anchor: Cell) -> PathResult {
-        let Some(index) = self.index_of(anchor) else {
+        let Some(index) = self.region.index_of(anchor) else {
             return PathResult::failure(PathCode::GoalOutOfBounds);
         };
-        let found = self.clearance.at(index);
-        if found < self.agent_size {
+        if let Some(shortfall) = self.clearance.shortfall(index, self.agent_size) {
             return PathResult {
-                shortfall: Some(ClearanceShortfall {
-                    found,
-                    needed: self.agent_size,
-                }),
+                shortfall: Some(shortfall),
                 ..PathResult::failure(PathCode::GoalClearanceInsufficient)
             };
         }

@@ -33,7 +33,7 @@ use crate::grid::{Cell, Region, TerrainGrid};
 use crate::movement::{direction_offsets, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
-use crate::result::{ClearanceShortfall, PathCode, PathResult, StepWeights};
+use crate::result::{PathCode, PathResult, StepWeights};
 use search::Plan;
 use std::sync::Arc;
 
@@ -256,12 +256,7 @@ impl FlowField {
 
     /// The storage index of `cell`, if it lies inside the map.
     fn index_of(&self, cell: Cell) -> Option<usize> {
-        if !self.region.contains(cell) {
-            return None;
-        }
-        let column = (i64::from(cell.x) - i64::from(self.region.x)) as usize;
-        let row = (i64::from(cell.y) - i64::from(self.region.y)) as usize;
-        Some(row * self.width + column)
+        self.region.index_of(cell)
     }
 
     fn cell_at(&self, index: usize) -> Cell {
@@ -343,13 +338,9 @@ impl FlowField {
         let Some(index) = self.index_of(cell) else {
             return PathResult::failure(PathCode::StartOutOfBounds);
         };
-        let found = self.clearance.at(index);
-        if found < self.agent_size {
+        if let Some(shortfall) = self.clearance.shortfall(index, self.agent_size) {
             return PathResult {
-                shortfall: Some(ClearanceShortfall {
-                    found,
-                    needed: self.agent_size,
-                }),
+                shortfall: Some(shortfall),
                 ..PathResult::failure(PathCode::StartClearanceInsufficient)
             };
         }

@@ -419,13 +419,7 @@ impl PathMap {
         let clearance = self
             .clearance_layer_for(&profile.capability())
             .ok_or(PathResult::failure(PathCode::MemoryLimitReached))?;
-        let shortfall = |index: usize| {
-            let found = clearance.at(index);
-            (found < size).then_some(ClearanceShortfall {
-                found,
-                needed: size,
-            })
-        };
+        let shortfall = |index: usize| clearance.shortfall(index, size);
         if let Some(shortfall) = shortfall(start) {
             return Err(PathResult {
                 shortfall: Some(shortfall),

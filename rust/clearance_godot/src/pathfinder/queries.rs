@@ -2,7 +2,7 @@
 //! `request_path()` and `request_paths()` with their delivery on the main thread.
 #![forbid(unsafe_code)]
 
-use super::errors::{agent_size_or_error, agent_size_problem, pathfinder_error};
+use super::errors::{agent_size_problem, pathfinder_error};
 use super::modes::moving_unit_of;
 use super::ClearancePathfinder;
 use crate::convert::{cell_of, vector_of};
@@ -286,11 +286,11 @@ impl ClearancePathfinder {
             ..PathQuery::new(asked.start, asked.goal, asked.agent_size, name)
         };
         let result = self.map.query(&query);
+        // Read off the code, so that a good query pays no profile lookup for its checks.
         match result.code {
-            PathCode::InvalidAgentSize => {
-                agent_size_or_error(method, asked.agent_size);
+            PathCode::InvalidAgentSize | PathCode::UnknownProfile => {
+                self.report_bad_size_or_profile(method, asked.agent_size, name);
             }
-            PathCode::UnknownProfile => pathfinder_error!(method, "no profile called '{name}'"),
             // Also where an earlier check answered (a start off the map, say): the mistake
             // is the caller's either way.
             _ => self.report_unknown_units(method, moving_unit, asked.exempt_units),
@@ -359,11 +359,8 @@ impl ClearancePathfinder {
         moving_unit: Option<i64>,
         exempt_units: &[i64],
     ) -> Option<String> {
-        if checked_agent_size(agent_size).is_none() {
-            return Some(agent_size_problem(agent_size));
-        }
-        if self.map.profile(profile).is_none() {
-            return Some(format!("no profile called '{profile}'"));
+        if let Some(problem) = self.size_or_profile_problem(agent_size, profile) {
+            return Some(problem);
         }
         let named = [
             ("moving_unit", moving_unit.as_slice()),
@@ -380,14 +377,19 @@ impl ClearancePathfinder {
         agent_size: i64,
         profile: &str,
     ) -> bool {
-        if agent_size_or_error(method, agent_size).is_none() {
-            return false;
+        let problem = self.size_or_profile_problem(agent_size, profile);
+        if let Some(problem) = &problem {
+            pathfinder_error!(method, "{problem}");
         }
-        if self.map.profile(profile).is_none() {
-            pathfinder_error!(method, "no profile called '{profile}'");
-            return false;
+        problem.is_none()
+    }
+
+    /// What is wrong with an agent size or a profile name, if either is.
+    fn size_or_profile_problem(&self, agent_size: i64, profile: &str) -> Option<String> {
+        if checked_agent_size(agent_size).is_none() {
+            return Some(agent_size_problem(agent_size));
         }
-        true
+        (self.map.profile(profile).is_none()).then(|| format!("no profile called '{profile}'"))
     }
 
     /// `search_expansion_limit` as a query takes it: `None` for no limit.

@@ -1,13 +1,14 @@
 //! Generated group orders: slots and the paths sent to them on random maps with units.
 
-use super::checks::{check_slot_paths, check_slots, Seen};
-use super::{place, random_map, scatter_units, squares_overlap, NAMES};
+use super::{place, random_map, scatter_units, NAMES};
 use clearance_core::{
     Cell, Movement, OtherUnits, PathMap, PathQuery, SlotPathOptions, SlotRequest, Smoothing,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{random_cell, Rng};
 use clearance_tests::reference::Reference;
+use clearance_tests::slots::squares_overlap;
+use clearance_tests::slots::{check_slot_paths, check_slots, Seen};
 use clearance_tests::units::Standing;
 
 /// One cell under a random unit of `units` that lies on the map.

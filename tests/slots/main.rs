@@ -5,29 +5,19 @@
 //! units (tests/support/units.rs) on generated maps; equal calls give equal slots; bad input
 //! gets its typed error.
 //!
-//! One module per concern: the checker of slots and of the paths sent to them, generated
-//! group orders, and hand-built scenes with bad input.
+//! One module per concern: generated group orders, and hand-built scenes with bad input; the
+//! checker of slots and of the paths sent to them is `clearance_tests::slots`, which the
+//! `units` fuzz target calls too.
 
-mod checks;
 mod generated;
 mod scenes;
 
-use clearance_core::{Cell, PathMap};
+use clearance_core::PathMap;
 use clearance_tests::generate::{random_cell, random_map_for_case, Rng};
 use clearance_tests::units::Standing;
 
 /// Profile names of generated maps.
 const NAMES: [&str; 3] = ["scout", "truck", "tank"];
-
-/// Whether the `size x size` squares at `a` and `b` share a cell.
-fn squares_overlap(a: Cell, a_size: i32, b: Cell, b_size: i32) -> bool {
-    let other = Standing {
-        id: 0,
-        anchor: b,
-        size: b_size,
-    };
-    (0..a_size).any(|dy| (0..a_size).any(|dx| other.covers(Cell::new(a.x + dx, a.y + dy))))
-}
 
 /// A generated map with the three profiles of [`NAMES`].
 fn random_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {

@@ -1,13 +1,13 @@
 //! Hand-built scenes where a member stands on a unit outside the group or cannot reach the
 //! target, and bad group orders with their typed errors.
 
-use super::checks::{check_slots, Seen};
 use super::{place, random_map, scatter_units, NAMES};
 use clearance_core::{
     AgentProfile, Cell, PathCode, PathMap, Region, SlotPathOptions, SlotRequest, TerrainGrid,
     UnitError,
 };
 use clearance_tests::generate::{random_cell, Rng};
+use clearance_tests::slots::{check_slots, Seen};
 use clearance_tests::units::Standing;
 use std::collections::HashMap;
 

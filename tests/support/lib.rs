@@ -8,5 +8,6 @@
 pub mod check;
 pub mod generate;
 pub mod reference;
+pub mod slots;
 pub mod swept;
 pub mod units;

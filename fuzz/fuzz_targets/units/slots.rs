@@ -6,6 +6,7 @@ use clearance_core::{
     Smoothing,
 };
 use clearance_tests::reference::Reference;
+use clearance_tests::slots::{check_slots, Seen};
 use clearance_tests::swept::WaypointChecker;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -51,39 +52,9 @@ pub(super) fn slots(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     let answer = map.arrival_slots(target, &group);
     assert_eq!(answer.is_ok(), valid, "slots {target} {group:?}");
     let Ok(slots) = answer else { return Ok(()) };
-    assert_eq!(slots.len(), group.len());
-    let outsiders: Vec<Standing> = (units.iter())
-        .filter(|unit| group.iter().all(|member| member.id != unit.id))
-        .copied()
-        .collect();
-    let mut placed: Vec<Standing> = Vec::new();
-    for (member, slot) in group.iter().zip(&slots) {
-        let Some(slot) = *slot else { continue };
-        let size = member.agent_size as i32;
-        let rules = UnitsReference::for_slots(map, member.profile, size, &outsiders);
-        assert!(
-            rules.terrain_legal(slot),
-            "slot {slot} of {member:?} is not legal"
-        );
-        assert!(
-            !rules.overlaps_units(slot),
-            "slot {slot} of {member:?} overlaps a unit"
-        );
-        let square = Standing {
-            id: member.id,
-            anchor: slot,
-            size,
-        };
-        let overlaps = |other: &Standing| {
-            (0..size)
-                .any(|dy| (0..size).any(|dx| other.covers(Cell::new(slot.x + dx, slot.y + dy))))
-        };
-        assert!(
-            !placed.iter().any(overlaps),
-            "slot {slot} of {member:?} overlaps another slot"
-        );
-        placed.push(square);
-    }
+    // Every property of the contract: legal, apart, clear of the units outside the group,
+    // reachable, compact, and `None` only where no free anchor is left to reach.
+    check_slots(map, units, target, &group, &slots, &mut Seen::default());
     send_to_slots(u, scene, target, &group, &slots)
 }
 

@@ -1,12 +1,22 @@
-//! The checker: slots against every property of the contract, and the paths a group order
-//! sends to them against the reference's optimum.
+//! The slot checker: arrival slots against every property of the contract in
+//! `map/slots/mod.rs`, and the paths a group order sends to them against the reference's
+//! optimum. Shared by the slot tests and the `units` fuzz target.
 
-use super::squares_overlap;
+use crate::reference::Reference;
+use crate::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use clearance_core::Cell;
 use clearance_core::{ClearanceShortfall, Movement, PathCode, PathMap, SlotRequest};
-use clearance_tests::reference::Reference;
-use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
 use std::collections::HashMap;
+
+/// Whether the `size x size` squares at `a` and `b` share a cell.
+pub fn squares_overlap(a: Cell, a_size: i32, b: Cell, b_size: i32) -> bool {
+    let other = Standing {
+        id: 0,
+        anchor: b,
+        size: b_size,
+    };
+    (0..a_size).any(|dy| (0..a_size).any(|dx| other.covers(Cell::new(a.x + dx, a.y + dy))))
+}
 
 /// The map as text for failure messages: a row per line, `#` for walls, the terrain id
 /// elsewhere, `u` where a unit outside the group stands, `T` at the target.
@@ -34,15 +44,15 @@ fn picture(map: &PathMap, outsiders: &[Standing], target: Cell) -> String {
 
 /// What the checker found, for the tallies of the generated tests.
 #[derive(Debug, Default)]
-pub(crate) struct Seen {
-    pub(crate) slots: usize,
-    pub(crate) none: usize,
+pub struct Seen {
+    pub slots: usize,
+    pub none: usize,
     /// Members whose slot is not the cheapest anchor: compactness had work to do.
-    pub(crate) displaced: usize,
+    pub displaced: usize,
     /// Members cut off from the target's anchors although some anchors are free.
-    pub(crate) cut_off: usize,
+    pub cut_off: usize,
     /// Groups where no anchor holding the target was legal (the nearest legal one seeds).
-    pub(crate) fallback_seed: usize,
+    pub fallback_seed: usize,
 }
 
 /// The reference cost from the target for one size and profile: a Dijkstra from the legal
@@ -75,7 +85,7 @@ fn member_rules<'a>(
 ) -> UnitsReference<'a> {
     let profile = map
         .profile(member.profile)
-        .expect("generated profiles exist");
+        .expect("the slots were given, so the profile exists");
     UnitsReference::new(
         map.grid(),
         profile,
@@ -89,7 +99,7 @@ fn member_rules<'a>(
 
 /// Checks `slots`, the answer to `group` around `target` on `map`, where the units
 /// `registered` stand (the test's own record), against every property of the contract.
-pub(crate) fn check_slots(
+pub fn check_slots(
     map: &PathMap,
     registered: &[Standing],
     target: Cell,
@@ -114,7 +124,7 @@ pub(crate) fn check_slots(
         let size = member.agent_size as i32;
         let profile = map
             .profile(member.profile)
-            .expect("generated profiles exist");
+            .expect("the slots were given, so the profile exists");
         let (from_target, target_costs) =
             by_class.entry((member.profile, size)).or_insert_with(|| {
                 let rules = UnitsReference::for_slots(map, member.profile, size, &outsiders);
@@ -209,7 +219,7 @@ pub(crate) fn check_slots(
 /// start to its slot, round the units outside the group, that costs what the reference's
 /// optimum costs; a member without one gets no path, with its start's shortfall if it does
 /// not fit where it stands and `NO_PATH` otherwise.
-pub(crate) fn check_slot_paths(
+pub fn check_slot_paths(
     map: &PathMap,
     registered: &[Standing],
     group: &[SlotRequest<'_>],
@@ -227,7 +237,7 @@ pub(crate) fn check_slot_paths(
         assert_eq!(sent.slot, *slot, "{context}");
         let profile = map
             .profile(member.profile)
-            .expect("generated profiles exist");
+            .expect("the slots were given, so the profile exists");
         let size = member.agent_size as i32;
         let result = &sent.result;
         let Some(slot) = *slot else {

@@ -88,6 +88,14 @@ impl Mirror {
     fn contains(&self, cell: Cell) -> bool {
         self.encloses(Region::new(cell.x, cell.y, 1, 1))
     }
+
+    /// The terrain at `cell`, by the harness's own record; `None` off the map.
+    fn terrain(&self, cell: Cell) -> Option<u8> {
+        let column = i64::from(cell.x) - i64::from(self.region.x);
+        let row = i64::from(cell.y) - i64::from(self.region.y);
+        self.contains(cell)
+            .then(|| self.cells[(row * i64::from(self.region.width) + column) as usize])
+    }
 }
 
 struct State {
@@ -408,10 +416,38 @@ fn run(u: &mut Unstructured) -> Result<()> {
                 _ => {
                     let name = *u.choose(&NAMES)?;
                     trace!("map.bake_landmarks({name:?});");
-                    if let Some(stats) = state.map.bake_landmarks(name) {
-                        assert!(!stats.landmarks.is_empty());
-                        assert!(stats.landmarks.len() <= MAX_LANDMARKS);
-                        assert!(stats.landmarks.iter().all(|&c| region.contains(c)));
+                    let enterable = |profile: &AgentProfile, cell: Cell| {
+                        (state.mirror.terrain(cell)).is_some_and(|t| profile.multiplier(t).is_some())
+                    };
+                    match (state.map.bake_landmarks(name), state.map.profile(name)) {
+                        (Some(stats), Some(profile)) => {
+                            assert!(!stats.landmarks.is_empty());
+                            assert!(stats.landmarks.len() <= MAX_LANDMARKS);
+                            assert!(stats.landmarks.iter().all(|&c| enterable(profile, c)));
+                        }
+                        (Some(_), None) => panic!("landmarks baked for unknown profile {name:?}"),
+                        (None, None) => {}
+                        (None, Some(profile)) => {
+                            // A table is only missing for a reason the caller can see: no
+                            // landmarks asked for, none placeable (no cell the profile may
+                            // enter among those given), or every step free.
+                            let candidates: Vec<Cell> = match state.map.landmark_placement() {
+                                LandmarkPlacement::None | LandmarkPlacement::Farthest(0) => {
+                                    Vec::new()
+                                }
+                                LandmarkPlacement::Farthest(_) => region.cells().collect(),
+                                LandmarkPlacement::At(cells) => cells.clone(),
+                            };
+                            let every_step_free = (0..=u8::MAX)
+                                .filter_map(|t| profile.multiplier(t))
+                                .all(|multiplier| multiplier == 0.0);
+                            assert!(
+                                every_step_free
+                                    || !candidates.iter().any(|&c| enterable(profile, c)),
+                                "no landmarks baked for {name:?} though {:?} holds cells it may enter",
+                                state.map.landmark_placement()
+                            );
+                        }
                     }
                 }
             },

@@ -6,6 +6,8 @@
 //! * the occupancy equals the harness's own record of the units, so a refused change left it
 //!   as it was and an accepted one did what it should; `units_version` changes exactly when the
 //!   units did, `version` never;
+//! * a query with a size out of range or an unknown profile is refused with that code (size
+//!   first) in every search mode, whatever else is wrong with it;
 //! * every query that passes its checks answers as the reference with units says (code and
 //!   exact cost; `UNKNOWN_UNIT`, `GOAL_OCCUPIED`) in every search mode, and its path is legal
 //!   by the reference's rules; with taut smoothing, its waypoints pass the independent
@@ -24,13 +26,14 @@
 //!   the units counted (none exempt but those named: no anchor is the mover's), bounded by
 //!   `max_cost` when one is set, and a path from it that the reference walks at that cost;
 //! * arrival slots are refused exactly for bad input (a target or start off the map, a
-//!   repeated id, a size out of range, an unknown profile) and otherwise give each member a
-//!   slot or none, every slot legal for its member by the reference's rules, clear of units
-//!   outside the group, and overlapping no other slot; the order sent to them
-//!   (`find_paths_to_slots`) gives each member that slot and what the query by hand answers
-//!   (code and cost), with a path the reference walks at that cost. A quarter of the groups
-//!   have 8 to 14 members, mostly valid and of one profile, so that their searches share the
-//!   landmark an order builds at its target.
+//!   repeated id, a size out of range, an unknown profile) and otherwise meet every property
+//!   of the contract by the slot checker the slot tests use (`clearance_tests::slots`: legal,
+//!   apart, clear of units outside the group, reachable, compact, and `None` only where no free
+//!   anchor is left to reach); the order sent to them (`find_paths_to_slots`) gives each
+//!   member that slot and what the query by hand answers (code and cost), with a path the
+//!   reference walks at that cost. A quarter of the groups have 8 to 14 members, mostly valid
+//!   and of one profile, so that their searches share the landmark an order builds at its
+//!   target.
 //!
 //! This file decodes the map and the changes to the units; each kind of request has its own
 //! module under `units/`.

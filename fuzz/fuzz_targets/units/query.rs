@@ -18,8 +18,9 @@ pub(super) fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
         movement,
     } = scene;
     let (start, goal) = (cell(u, region)?, cell(u, region)?);
-    let size = u.int_in_range(1..=3i64)?;
-    let name = *u.choose(&["p0", "p1"])?;
+    // Now and then a size out of range or a profile the map does not hold.
+    let size = *u.choose(&[1, 1, 2, 2, 3, 3, 0, 256])?;
+    let name = *u.choose(&["p0", "p0", "p1", "p1", "p2"])?;
     let rule = if u.arbitrary::<bool>()? {
         OtherUnits::Block
     } else {
@@ -33,6 +34,31 @@ pub(super) fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
     let exempt: Vec<i64> = (0..u.int_in_range(0..=2usize)?)
         .map(|_| u.choose(&IDS).copied())
         .collect::<Result<_>>()?;
+    let invalid = if !(1..=255).contains(&size) {
+        Some(PathCode::InvalidAgentSize)
+    } else if map.profile(name).is_none() {
+        Some(PathCode::UnknownProfile)
+    } else {
+        None
+    };
+    if let Some(code) = invalid {
+        for mode in SearchMode::ALL {
+            let mut query = PathQuery::new(start, goal, size, name)
+                .other_units(rule)
+                .exempt_units(&exempt)
+                .search(mode)
+                .smoothing(Smoothing::Taut);
+            query.moving_unit = moving;
+            let result = map.query(&query);
+            assert_eq!(
+                (result.code, result.shortfall, result.occupied_by),
+                (code, None, None),
+                "{mode:?}"
+            );
+            assert!(result.path.is_empty() && result.waypoints.is_empty());
+        }
+        return Ok(());
+    }
     let profile = map.profile(name).expect("registered");
     let eight_way = movement == Movement::EightWay;
     let counted: Vec<Standing> = (units.iter())

@@ -136,6 +136,98 @@ fn repaired_caches_equal_a_rebuild_after_thousands_of_random_edits() {
     assert!(found >= 750, "{found} paths found");
 }
 
+/// How many regions the size-1 scouts of `map` have, by the reference.
+fn region_count(map: &PathMap) -> usize {
+    let eight_way = map.movement() == Movement::EightWay;
+    let rules = Reference::new(map.grid(), map.profile("scout").unwrap(), 1, eight_way);
+    let mut seen = std::collections::HashSet::new();
+    let mut count = 0;
+    for cell in map.region().cells() {
+        if rules.legal(cell) && !seen.contains(&cell) {
+            count += 1;
+            seen.extend(rules.reachable_from(cell).into_iter().map(|(cell, _)| cell));
+        }
+    }
+    count
+}
+
+#[test]
+fn long_batches_that_close_and_reopen_passages_keep_regions_exact() {
+    // Batches of many small edits packed into a few cells, so that one batch closes a
+    // passage, opens it, and closes it again, takes anchors out and puts them back: the
+    // regions are checked for splits once per batch, and must still equal a rebuild.
+    let mut rng = Rng::new(0x0BA7_C4E5);
+    let (mut batches, mut split) = (0, 0);
+    for case in 0..40 {
+        let (width, height) = (rng.range(20, 40) as i32, rng.range(20, 40) as i32);
+        let movement = if case % 3 == 0 {
+            Movement::FourWay
+        } else {
+            Movement::EightWay
+        };
+        let grid = random_grid(&mut rng, width, height, 30);
+        let mut map = warm_map(&mut rng, grid, movement);
+        for step in 0..8 {
+            let centre = random_cell(&mut rng, map.region());
+            let edits: Vec<TerrainEdit> = (0..rng.range(10, 60))
+                .map(|_| {
+                    let region = map.region();
+                    let cell = Cell::new(
+                        (centre.x + rng.range(-2, 3) as i32).clamp(region.x, region.x + width - 1),
+                        (centre.y + rng.range(-2, 3) as i32).clamp(region.y, region.y + height - 1),
+                    );
+                    let terrain = if rng.chance(50) { WALL } else { GROUND };
+                    TerrainEdit::Cell { cell, terrain }
+                })
+                .collect();
+            let regions_before = region_count(&map);
+            map.apply_edits(&edits).unwrap();
+            batches += 1;
+            split += usize::from(region_count(&map) > regions_before);
+            if let Err(difference) = map.verify_caches() {
+                panic!("case {case}, batch {step}: {difference}\n{edits:?}");
+            }
+            for _ in 0..3 {
+                let (size, profile) = (rng.range(1, 4), *rng.pick(&NAMES));
+                check_random_query(&mut rng, &map, size, profile);
+            }
+        }
+    }
+    assert_eq!(batches, 320);
+    assert!(split >= 20, "{split} batches split a region");
+}
+
+#[test]
+fn a_batch_that_toggles_a_door_many_times_ends_with_exact_regions() {
+    // A wall across the map with a door one cell wide, opened and closed a thousand times in
+    // one batch (the region split check runs once, not a thousand times).
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 64, 64), GROUND).unwrap();
+    grid.fill_rect(Region::new(32, 0, 1, 64), WALL).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(GROUND, 1.0).unwrap())
+        .unwrap();
+    let (left, right) = (Cell::new(0, 0), Cell::new(63, 63));
+    assert_eq!(map.find_path(left, right, 1, "unit").code, PathCode::NoPath);
+    let door = Cell::new(32, 30);
+    let toggles = |count: usize, first: u8, second: u8| -> Vec<TerrainEdit> {
+        (0..count)
+            .map(|at| TerrainEdit::Cell {
+                cell: door,
+                terrain: if at % 2 == 0 { first } else { second },
+            })
+            .collect()
+    };
+    // Ends open: one region.
+    map.apply_edits(&toggles(1001, GROUND, WALL)).unwrap();
+    map.verify_caches().unwrap();
+    assert_eq!(map.find_path(left, right, 1, "unit").code, PathCode::Ok);
+    // Ends closed: two regions again, NO_PATH without a search.
+    map.apply_edits(&toggles(1001, WALL, GROUND)).unwrap();
+    map.verify_caches().unwrap();
+    let closed = map.find_path(left, right, 1, "unit");
+    assert_eq!((closed.code, closed.expanded), (PathCode::NoPath, 0));
+}
+
 #[test]
 fn walls_that_cut_a_corridor_split_its_region_and_reopening_joins_it() {
     // Two rooms joined by a corridor one cell wide; a second, wider corridor lower down that

@@ -4,9 +4,10 @@
 //! a thread holds after 1,000 short queries on a generated 4096 x 4096 map.
 //!
 //! Run: `cargo bench -p clearance_core --bench live_map`. Prints Markdown tables;
-//! `-- scratch` prints only the last one.
+//! `-- scratch` prints only the last one, `-- door` only the one of a batch that opens and
+//! closes a door many times.
 
-use clearance_core::{Cell, PathCode, PathMap, PathQuery, Region};
+use clearance_core::{Cell, PathCode, PathMap, PathQuery, Region, TerrainEdit};
 use statistics::median;
 use std::hint::black_box;
 use std::time::Instant;
@@ -52,6 +53,10 @@ fn time_edits(map: &mut PathMap, rng: &mut Lcg, side: i32, count: usize) -> f64 
 fn main() {
     if std::env::args().any(|arg| arg == "scratch") {
         report_thread_scratch(&mut Lcg(SCRATCH_SEED));
+        return;
+    }
+    if std::env::args().any(|arg| arg == "door") {
+        time_door_batch(&mut Lcg(DOOR_SEED));
         return;
     }
     let mut rng = Lcg(0x5EED);
@@ -157,7 +162,62 @@ fn main() {
     println!("({cores} cores available)");
     time_landmark_openings(&mut map, &mut rng);
     drop(map);
+    time_door_batch(&mut Lcg(DOOR_SEED));
     report_thread_scratch(&mut Lcg(SCRATCH_SEED));
+}
+
+/// Its own seed, so that `-- door` prints the same table as a full run.
+const DOOR_SEED: u64 = 0x000D_0042;
+
+/// One batch that opens and closes a door 1,000 times (2,001 entries: it ends open) in a wall
+/// that halves the generated map, with every layer and graph cached, against rebuilding those
+/// caches. Each closing may split a region, which is checked once per batch.
+fn time_door_batch(rng: &mut Lcg) {
+    let mut map = generated_map(rng);
+    map.fill_rect(Region::new(SIDE / 2, 0, 1, SIDE), WALL)
+        .unwrap();
+    let door = Cell::new(SIDE / 2, SIDE / 2);
+    let toggles: Vec<TerrainEdit> = (0..2001)
+        .map(|at| TerrainEdit::Cell {
+            cell: door,
+            terrain: if at % 2 == 0 { GROUND } else { WALL },
+        })
+        .collect();
+    let close = [TerrainEdit::Cell {
+        cell: door,
+        terrain: WALL,
+    }];
+    let bytes = map.grid().as_bytes().to_vec();
+    warm(&map);
+    let mut batch = Vec::new();
+    let mut rebuild = Vec::new();
+    for _ in 0..3 {
+        let start = Instant::now();
+        map.apply_edits(&toggles).unwrap();
+        batch.push(micros(start));
+        map.apply_edits(&close).unwrap();
+        let start = Instant::now();
+        map.load_terrain(&bytes).unwrap();
+        warm(&map);
+        rebuild.push(micros(start));
+    }
+    map.apply_edits(&toggles).unwrap();
+    if let Err(difference) = map.verify_caches() {
+        panic!("the door batch diverged from a rebuild: {difference}");
+    }
+    let (batch, rebuild) = (median(&mut batch), median(&mut rebuild));
+    println!();
+    println!("| operation on a {SIDE} x {SIDE} map halved by a wall, 2 layers + 6 graphs cached | time | vs full rebuild |");
+    println!("|---|---|---|");
+    println!(
+        "| one batch opening and closing its door 1,000 times (2,001 entries) | {:.2} ms | {:.2}x the time |",
+        batch / 1000.0,
+        batch / rebuild
+    );
+    println!(
+        "| full rebuild of the caches | {:.2} ms | 1x |",
+        rebuild / 1000.0
+    );
 }
 
 /// Side of the map for the thread scratch table.

@@ -57,6 +57,10 @@ pub(crate) struct AnchorGraph {
     /// The rays of jump-point search, stored ahead of the queries (`stored_rays.rs`); `None`
     /// only on a copy whose moves or costs its owner is about to change.
     pub jump_distances: Option<JumpDistances>,
+    /// Anchors that lost a move in the repairs of an edit batch, whose regions
+    /// [`finish_repairs`](Self::finish_repairs) checks for splits once the batch is done;
+    /// empty between batches.
+    cut_anchors: Vec<usize>,
     agent_size: u8,
     movement: Movement,
 }
@@ -144,6 +148,7 @@ impl AnchorGraph {
             max_multiplier,
             cost_unit: u64::from(cost_unit),
             regions,
+            cut_anchors: Vec::new(),
             agent_size,
             movement,
         }
@@ -154,7 +159,9 @@ impl AnchorGraph {
     ///
     /// Entry multipliers change only for anchors whose footprint overlaps the edit; moves only
     /// for anchors whose legality changed and their neighbours; regions are repaired as the
-    /// `connectivity` module describes. The result equals a fresh [`build`](Self::build).
+    /// `connectivity` module describes, their splits checked by
+    /// [`finish_repairs`](Self::finish_repairs) once per batch of edits. After it, the result
+    /// equals a fresh [`build`](Self::build).
     pub fn repair(
         &mut self,
         grid: &TerrainGrid,
@@ -260,12 +267,33 @@ impl AnchorGraph {
         }
         // The rays' stop tests read the even-cost bits, which are up to date only now.
         self.repair_stored_rays(width, rays_changed);
+        // Whether a region fell apart is checked once for the whole batch: a check can visit
+        // much of the map, and a batch that closes and opens one passage many times would
+        // pay it every time.
+        self.cut_anchors.extend(lost);
+    }
+
+    /// Restores exact regions after the repairs of a batch of edits: a region whose anchors
+    /// the batch disconnected is split.
+    ///
+    /// The joins of the batch were applied as its repairs went, so a region now holds every
+    /// anchor connected to it after the batch and may hold more. If one fell apart, every part
+    /// holds an anchor that lost a move during the batch and is still legal: the parts were
+    /// joined (before the batch, or by a move the batch opened) through moves the batch
+    /// closed, and the end of such a move inside the part lost it. Those anchors are
+    /// `cut_anchors`, so one split check from them, as after a single edit, finds every part.
+    pub fn finish_repairs(&mut self, clearance: &ClearanceLayer, width: usize) {
+        let size = self.agent_size;
+        let legal = |index: usize| clearance.at(index) >= size;
+        let mut cut = std::mem::take(&mut self.cut_anchors);
         if self.regions.label_count() > self.moves.len() {
             // Labels handed out by many edits: start afresh to keep the table small.
             self.regions.relabel(&self.moves, legal, width);
-        } else if !lost.is_empty() {
-            self.regions
-                .split_where_cut(&self.moves, legal, width, &lost);
+            return;
+        }
+        cut.retain(|&anchor| self.regions.is_labelled(anchor));
+        if !cut.is_empty() {
+            (self.regions).split_where_cut(&self.moves, legal, width, &cut);
         }
     }
 
@@ -355,6 +383,7 @@ impl AnchorGraph {
             even_costs: self.even_costs.clone(),
             uneven_anchors: self.uneven_anchors,
             jump_distances: None,
+            cut_anchors: Vec::new(),
             agent_size: self.agent_size,
             movement: self.movement,
         }
@@ -377,6 +406,7 @@ impl AnchorGraph {
             || self.even_costs != other.even_costs
             || self.uneven_anchors != other.uneven_anchors
             || self.jump_distances != other.jump_distances
+            || self.cut_anchors != other.cut_anchors
         {
             return false;
         }

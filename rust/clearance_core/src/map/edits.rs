@@ -42,9 +42,10 @@ impl PathMap {
     /// first write, and on error nothing changes.
     ///
     /// Cached clearance layers and search graphs are repaired around each edit rather than
-    /// rebuilt: the work grows with the cells whose clearance changes, not with the map. A
-    /// batch covering more than a quarter of the map drops them instead, to be rebuilt on
-    /// demand. Landmark tables are repaired in place too, closings and openings alike, and
+    /// rebuilt: the work grows with the cells whose clearance changes, not with the map;
+    /// whether the batch split a region is checked once, after its last edit (a check can
+    /// visit much of the map). A batch covering more than a quarter of the map drops them
+    /// instead, to be rebuilt on demand. Landmark tables are repaired in place too, closings and openings alike, and
     /// equal a rebuild from the same landmarks afterwards (see
     /// [`set_landmarks`](Self::set_landmarks) for when a table is dropped instead).
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
@@ -73,6 +74,9 @@ impl PathMap {
             if repair {
                 self.repair_caches(window);
             }
+        }
+        if repair {
+            self.finish_graph_repairs();
         }
         self.update_landmarks(
             old,
@@ -115,6 +119,25 @@ impl PathMap {
             }
             true
         });
+    }
+
+    /// Ends a batch of [`repair_caches`](Self::repair_caches): every cached graph checks once
+    /// whether the batch split any of its regions.
+    fn finish_graph_repairs(&mut self) {
+        let caches = Arc::make_mut(&mut self.caches);
+        let layers = exclusive(&mut caches.clearance);
+        let width = self.grid.width();
+        for (name, by_size) in exclusive(&mut caches.graphs).iter_mut() {
+            let Some(profile) = self.profiles.get(name) else {
+                continue;
+            };
+            let Some(layer) = layers.get(&profile.capability()) else {
+                continue;
+            };
+            for graph in by_size.values_mut() {
+                Arc::make_mut(graph).finish_repairs(layer, width);
+            }
+        }
     }
 
     /// Brings the landmark tables up to date after terrains `old` were replaced by terrains

@@ -583,3 +583,44 @@ fn bad_input_is_refused_with_its_error() {
     assert_eq!(still.cells(), [start]);
     assert_eq!(still.cost(start), Some(0));
 }
+
+#[test]
+fn a_range_whose_search_would_pass_the_memory_limit_is_refused() {
+    // Road that costs nothing: a step can be free, so a range's search spans the whole map.
+    let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 512, 512), 0).unwrap());
+    map.set_profile(
+        AgentProfile::new("unit")
+            .with_terrain(0, 1.0)
+            .unwrap()
+            .with_terrain(2, 0.0)
+            .unwrap(),
+    )
+    .unwrap();
+    map.fill_rect(Region::new(0, 10, 512, 1), 2).unwrap();
+    let options = RangeOptions::new();
+    let start = Cell::new(5, 5);
+    // A first range builds the search graph; the limit then leaves 1 MiB over the caches.
+    let near = map.movement_range(start, 1, "unit", 2.0, &options).unwrap();
+    map.set_cache_memory_limit(map.cache_memory_bytes() + (1 << 20));
+    let before = map.cache_memory_bytes();
+    assert!(matches!(
+        map.movement_range(start, 1, "unit", 8.0, &options),
+        Err(RangeError::Refused {
+            code: PathCode::MemoryLimitReached
+        })
+    ));
+    assert_eq!(
+        map.cache_memory_bytes(),
+        before,
+        "a refused range builds nothing"
+    );
+    // Without free steps the window follows the budget, and fits.
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    map.set_cache_memory_limit(usize::MAX);
+    map.movement_range(start, 1, "unit", 2.0, &options).unwrap();
+    map.set_cache_memory_limit(map.cache_memory_bytes() + (1 << 20));
+    let same = map.movement_range(start, 1, "unit", 2.0, &options).unwrap();
+    assert_eq!(same.cells(), near.cells());
+    assert!(map.movement_range(start, 1, "unit", 40.0, &options).is_ok());
+}

@@ -11,7 +11,9 @@ use crate::query::PathQuery;
 use crate::range::{fixed_budget, MovementRange, RangeOptions, MAX_TURNS};
 use crate::result::PathCode;
 use crate::search::Counted;
-use crate::search::{range_search, Budget, RangeCosts, RangeFound, Unblocked, UnitsView};
+use crate::search::{
+    range_search, range_search_bytes, Budget, RangeCosts, RangeFound, Unblocked, UnitsView,
+};
 
 impl PathMap {
     /// Where a unit of `agent_size` moving by the profile called `profile` can go from
@@ -19,8 +21,10 @@ impl PathMap {
     /// [`MovementRange`] and the `range` module for the contract and the boundary.
     ///
     /// Refused, before anything is searched, for a budget that is not a number from 0 to
-    /// [`MAX_BUDGET`](crate::MAX_BUDGET), more than [`MAX_TURNS`] turns, and with the code
-    /// a query from `start` would fail with.
+    /// [`MAX_BUDGET`](crate::MAX_BUDGET), more than [`MAX_TURNS`] turns, with the code
+    /// a query from `start` would fail with, and with `MEMORY_LIMIT_REACHED` when the search's
+    /// memory (which follows the budget's reach: the whole map where a step can be free) would
+    /// take the map past its cache memory limit.
     ///
     /// ```
     /// use clearance_core::{AgentProfile, Cell, PathMap, RangeOptions, Region, TerrainGrid};
@@ -61,6 +65,11 @@ impl PathMap {
         let cheapest = u64::from(graph.min_multiplier) * graph.cost_unit;
         let turns = options.turns.max(1);
         let budget = Budget { per_turn, turns };
+        // The search's memory follows its reach (the whole map when a step can be free), and
+        // counts against the limit as a flow field's does.
+        if !self.fits(range_search_bytes(size, checked.start, budget, cheapest)) {
+            return Err(refused(PathCode::MemoryLimitReached));
+        }
         // Enemies: every unit but the mover and the allies, counted by the rule.
         let enemies = PathQuery {
             other_units: options.other_units,

@@ -62,7 +62,9 @@ pub(crate) use detours::RoundUnits;
 use incumbent::Incumbent;
 pub(crate) use moves::Unblocked;
 pub(crate) use paths_from::{paths_from, FoundPath};
-pub(crate) use range::{range_search, Budget, RangeCosts, RangeFound, Reached, Window};
+pub(crate) use range::{
+    range_search, range_search_bytes, Budget, RangeCosts, RangeFound, Reached, Window,
+};
 use scratch::Layout;
 pub use scratch::SearchScratch;
 pub use units::UnitsView;

@@ -52,6 +52,23 @@ pub(crate) enum RangeCosts<F> {
     PerAnchor { multiplier: F, cheapest: u64 },
 }
 
+/// Bytes a range search and its result may hold per place of its window: a move mask, an
+/// entry multiplier, a search node, the place in the result and a settled entry (1 + 8 + 16 +
+/// 4 + 24), rounded up for the queues' entries. An upper estimate, for the memory limit.
+const BYTES_PER_PLACE: usize = 64;
+
+/// What a range search from `start` within `budget` may hold at its peak, its result
+/// included (see [`range_search`] for its window), so that a caller can refuse one that
+/// would pass a memory limit before anything is allocated.
+pub(crate) fn range_search_bytes(
+    size: (usize, usize),
+    start: usize,
+    budget: Budget,
+    cheapest: u64,
+) -> usize {
+    (Window::around(start, size, budget, cheapest).len()).saturating_mul(BYTES_PER_PLACE)
+}
+
 /// Every anchor reached from `start` within `budget`, in the order the search settled them
 /// (by label). `moves` are the graph's move masks on a `width x height` map.
 ///
@@ -229,9 +246,11 @@ impl RangeKey for u128 {
 /// diagonal step into an anchor of one multiplier) instead of a heap. Anchors are settled in
 /// order of label, and an entry a settled anchor adds to a queue has the label that anchor's
 /// label extends to across that queue's weight. The extension is monotone in the label, so
-/// each queue only grows at the back with labels that do not decrease, and the least open
-/// entry is the least of the queue heads (by label, then window index): constant time per
-/// operation for a profile with a few multipliers. A lowered label adds a new entry and the
+/// each queue only grows at the back with labels that do not decrease, and an entry of the
+/// least open label is at the head of some queue: the next entry taken is the least of the
+/// heads (by label, then window index between heads; within a queue, equal labels come in the
+/// order they were pushed), in constant time per operation for a profile with a few
+/// multipliers. A lowered label adds a new entry and the
 /// old one is skipped when it comes up: the lowered label is strictly lower, so it comes off
 /// first and settles its anchor. Anchors of equal label are settled in an order fixed by the
 /// input, so equal queries give equal ranges.

@@ -40,6 +40,16 @@ type Page<T> = Arc<[T; PAGE_LEN]>;
 
 /// An array of `T` stored in shared pages of [`PAGE_LEN`] consecutive elements: a clone shares
 /// every page, and a write copies only the page it lies in (see the module docs).
+///
+/// # Bounds
+///
+/// Like a slice's, the methods that take a range or a page ([`slice`](Self::slice),
+/// [`runs`](Self::runs), [`fill`](Self::fill), [`page`](Self::page), ...) panic when it lies
+/// past the end, and [`assign`](Self::assign) when the lengths differ; [`slice`](Self::slice)
+/// also when its range straddles two pages. Indexing (`array[i]`) is checked against the
+/// length only in debug builds, because the searches index in their innermost loops: in a
+/// release build an index past the end but inside the last page reads that page's unused
+/// room (default values) instead of panicking. [`get`](Self::get) is always checked.
 #[derive(Clone)]
 pub struct PagedVec<T> {
     pages: Vec<Page<T>>,

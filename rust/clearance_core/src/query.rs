@@ -34,7 +34,10 @@ pub struct PathQuery<'a> {
     pub allow_partial_path: bool,
     /// Expand at most this many anchors; a search that needs more stops with
     /// [`PathCode::SearchLimitReached`](crate::PathCode::SearchLimitReached). `None` (the
-    /// default): no limit.
+    /// default): no limit. Each mode counts its own expansions (A* the anchors it takes off
+    /// its open list, the goal included; jump-point search its jump points; `auto`'s direct
+    /// walk its steps; see [`PathResult::expanded`](crate::PathResult::expanded)), so a limit
+    /// close to what a query needs can stop one mode and not another.
     pub max_expansions: Option<u64>,
     /// Which exact search answers the query; [`SearchMode::Auto`] by default. Every mode
     /// returns a path of the same, optimal cost.

@@ -35,6 +35,7 @@ use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::result::{PathCode, PathResult, StepWeights};
 use search::Plan;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 mod search;
@@ -213,14 +214,17 @@ impl FlowField {
         // The anchors to settle before stopping: legal ones that can reach a goal. An anchor
         // with no move (one a blocking unit stands on: the graph with units took its moves)
         // is reached only if it is a goal; the region labels, the terrain's, do not know it.
+        // Sets, so that many anchors to settle and many goals cost their sum, not product.
+        let goal_set: HashSet<usize> = goal_indices.iter().copied().collect();
+        let goal_regions: HashSet<u32> = (goal_indices.iter())
+            .map(|&goal| graph.regions.region_of(goal))
+            .collect();
         let pending: Vec<usize> = (options.settle.iter())
             .filter_map(|&cell| grid.index_of(cell))
             .filter(|&anchor| {
                 clearance.at(anchor) >= agent_size
-                    && (graph.moves[anchor] != 0 || goal_indices.contains(&anchor))
-                    && goal_indices
-                        .iter()
-                        .any(|&goal| graph.connected(anchor, goal))
+                    && (graph.moves[anchor] != 0 || goal_set.contains(&anchor))
+                    && goal_regions.contains(&graph.regions.region_of(anchor))
             })
             .collect();
         let plan = Plan {

@@ -210,7 +210,8 @@ impl RoundUnits<'_> {
 
     /// `first` (an optimal alone path whose steps `crossings` are not clear of the units) with
     /// every stretch round its crossings replaced by a detour, at the cost of the path so
-    /// spliced, or `None` if a detour finds no path. An equal cost to `first`'s means an
+    /// spliced, or `None` if a detour finds no path (or costs less than the stretch it
+    /// replaces, which an optimal `first` rules out): the whole search answers then. An equal cost to `first`'s means an
     /// optimal path; a path that costs the optimum has its cycles cut. Adds the detours'
     /// expansions to `expanded`.
     fn detoured(
@@ -263,8 +264,15 @@ impl RoundUnits<'_> {
             *expanded += detour.expanded;
             let detour_cost = detour.cost?;
             // A stretch of an optimal path is optimal between its ends: what it costs is the
-            // alone optimum the detour is measured against.
-            extra += detour_cost - stretch_cost(self.graph, self.width, &path[from..=to]);
+            // alone optimum the detour is measured against, so the difference is never
+            // negative. Were it ever (a bug upstream), the splice is not trusted: the whole
+            // search answers instead of a wrapped cost.
+            let alone = stretch_cost(self.graph, self.width, &path[from..=to]);
+            debug_assert!(
+                detour_cost >= alone,
+                "a detour cheaper than an optimal stretch"
+            );
+            extra += detour_cost.checked_sub(alone)?;
             spliced.extend_from_slice(&path[kept_from..from]);
             spliced.extend_from_slice(&detour.path);
             kept_from = to + 1;

@@ -89,6 +89,18 @@ fn map_parser_names_the_bad_line() {
 }
 
 #[test]
+fn a_map_too_large_is_refused_from_its_header() {
+    // 32768 x 32768 is 2^30 cells, over the engine's 2^28: refused before any row is read
+    // (none is given), naming the limit, not with a row count.
+    let text = "type octile\nheight 32768\nwidth 32768\nmap\n";
+    let message = parse_map(text, Path::new("huge.map"))
+        .unwrap_err()
+        .to_string();
+    assert!(message.starts_with("huge.map:"), "{message}");
+    assert!(message.contains("268435456"), "{message}");
+}
+
+#[test]
 fn scenario_parser_names_the_bad_line() {
     let map = parse_map(SMALL_MAP, Path::new("small.map")).unwrap();
     let good = "version 1\n0\tsmall.map\t3\t2\t0\t0\t1\t1\t1.41421356\n";

@@ -94,7 +94,11 @@ pub fn read_map(path: &Path) -> Result<MovingAiMap, CliError> {
 pub fn parse_map(text: &str, path: &Path) -> Result<MovingAiMap, CliError> {
     let mut lines = numbered_lines(text);
     let (width, height) = parse_header(text, &mut lines, path)?;
-    let mut data = Vec::with_capacity(width * height);
+    // A map too large for the engine is refused from its header, before any row is read; and
+    // no more is reserved than the text could hold, whatever the header claims.
+    let region = Region::new(0, 0, width as i32, height as i32);
+    (region.validate_as_map()).map_err(|error| CliError::invalid(path, error.to_string()))?;
+    let mut data = Vec::with_capacity((width * height).min(text.len()));
     for row in 0..height {
         let Some((number, line)) = lines.next() else {
             return Err(CliError::syntax(
@@ -107,7 +111,6 @@ pub fn parse_map(text: &str, path: &Path) -> Result<MovingAiMap, CliError> {
     }
     // Text after the last row is ignored, as Moving AI's own loader does: some redistributed
     // files carry a citation there.
-    let region = Region::new(0, 0, width as i32, height as i32);
     let grid = TerrainGrid::from_bytes(region, &data)
         .map_err(|error| CliError::invalid(path, error.to_string()))?;
     Ok(MovingAiMap {

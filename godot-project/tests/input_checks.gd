@@ -27,6 +27,11 @@ func check_bad_queries() -> Variant:
 	_expect_eq([nan_start.code, nan_start.points], ["START_OUT_OF_BOUNDS", PackedVector2Array()], "NaN start position")
 	var inf_goal := pf.find_path_world(Vector2(8, 8), Vector2(INF, 8), 1, &"unit")
 	_expect_eq(inf_goal.code, "GOAL_OUT_OF_BOUNDS", "infinite goal position")
+	# A node scaled to 0 cannot place world positions: out of bounds, not a guess at a cell.
+	pf.scale = Vector2.ZERO
+	var flat := pf.find_path_world(Vector2(8, 8), Vector2(24, 8), 1, &"unit")
+	_expect_eq([flat.code, flat.points], ["START_OUT_OF_BOUNDS", PackedVector2Array()], "find_path_world on a node scaled to 0")
+	pf.scale = Vector2.ONE
 	_expect_eq(_snapshot(pf), before, "map and profiles unchanged by bad queries")
 	pf.free()
 	return ""

@@ -162,6 +162,10 @@ func check_resources() -> Variant:
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"walker").total_cost, 5.0, "walker from a resource")
 	jeep.costs = PackedFloat64Array([1.0, 1.25])
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 6.0, "edited resource applies at once")
+	# Walker has no second entry of its name to take over: an invalid edit keeps it as it was.
+	walker.costs = PackedFloat64Array([1.0, NAN])
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"walker").total_cost, 5.0, "an invalid edit keeps the last valid settings")
+	walker.costs = PackedFloat64Array([1.0, 1.0])
 	pf.set_profile(&"jeep", {ROAD: 1.0})
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 7.0, "code profile replaces it")
 	var only_walker: Array[AgentProfile] = [walker]

@@ -3,7 +3,7 @@
 
 use super::errors::{agent_size_or_error, pathfinder_error};
 use super::ClearancePathfinder;
-use crate::convert::{cell_of, cell_outside, vector_of};
+use crate::convert::{cell_of, cell_outside, inverse_of, vector_of};
 use crate::frame::GridFrame;
 use crate::marshal::anchor_array;
 use crate::tilemap::layer_frame;
@@ -150,8 +150,9 @@ impl ClearancePathfinder {
     }
 
     /// The anchor whose footprint centre is nearest to `global_position`. A NaN or infinite
-    /// position prints an error naming `method` and `argument` and gives a cell off the map,
-    /// so that the query reports it as out of bounds.
+    /// position, or a node whose global transform cannot be undone (scaled to 0, or not
+    /// finite), prints an error naming `method` and `argument` and gives a cell off the map,
+    /// so that the query reports it as out of bounds rather than answering for a wrong cell.
     pub(super) fn anchor_at_global(
         &self,
         method: &str,
@@ -163,7 +164,22 @@ impl ClearancePathfinder {
             pathfinder_error!(method, "{argument} {global_position} is not finite");
             return cell_outside(self.map.region());
         }
-        let local = self.base().to_local(global_position);
+        let Some(global_to_local) = inverse_of(self.global_transform()) else {
+            pathfinder_error!(
+                method,
+                "the node's global transform scales to 0 or is not finite, so {argument} \
+                 {global_position} cannot be placed on the map"
+            );
+            return cell_outside(self.map.region());
+        };
+        let local = global_to_local * global_position;
+        if !local.is_finite() {
+            pathfinder_error!(
+                method,
+                "{argument} {global_position} lies too far away to be placed on the map"
+            );
+            return cell_outside(self.map.region());
+        }
         self.frame().anchor_nearest(local, size)
     }
 }

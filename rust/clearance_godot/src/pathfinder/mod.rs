@@ -236,7 +236,8 @@ pub struct ClearancePathfinder {
 
     /// The profiles to register, edited in the inspector. Registered on ready and whenever this
     /// property is assigned or a profile in it emits `changed`; invalid entries are skipped
-    /// with an error and listed in the configuration warnings. If you change the array in
+    /// with an error and listed in the configuration warnings (a resource registered before
+    /// whose edit made it invalid keeps its last valid settings). If you change the array in
     /// place (`profiles.append(p)`), call `reload_profiles()`. A resource profile replaces a
     /// profile of the same name added with `set_profile()`.
     #[export]

@@ -74,7 +74,8 @@ impl ClearancePathfinder {
 
     /// Registers the AgentProfile resources in `profiles` again (after they were changed in
     /// place), retiring the ones registered from it before. Invalid entries are skipped with an
-    /// error each; returns `true` if every entry was valid.
+    /// error each (one registered before keeps its last valid settings); profiles whose
+    /// settings did not change keep their caches. Returns `true` if every entry was valid.
     #[func]
     pub fn reload_profiles(&mut self) -> bool {
         self.ensure_map();
@@ -118,56 +119,86 @@ impl ClearancePathfinder {
                     .to_owned(),
             );
         }
-        warnings.extend(problems);
+        warnings.extend(problems.into_iter().map(|problem| problem.message));
         (valid, warnings)
     }
 
-    /// The valid resource profiles in `profiles`, and a message for each invalid entry.
-    fn read_profile_resources(&self) -> (Vec<CoreProfile>, Vec<String>) {
+    /// The valid resource profiles in `profiles`, and the problem of each invalid entry.
+    fn read_profile_resources(&self) -> (Vec<CoreProfile>, Vec<ResourceProblem>) {
         let mut valid: Vec<CoreProfile> = Vec::new();
         let mut problems = Vec::new();
         for (index, entry) in self.profiles.iter_shared().enumerate() {
             let Some(resource) = entry else {
-                problems.push(format!(
-                    "profiles[{index}] is empty: assign an AgentProfile"
-                ));
+                problems.push(ResourceProblem {
+                    message: format!("profiles[{index}] is empty: assign an AgentProfile"),
+                    name: None,
+                });
                 continue;
             };
             let resource = resource.bind();
             match resource.to_core() {
                 Ok(profile) if valid.iter().any(|other| other.name() == profile.name()) => {
-                    problems.push(format!(
-                        "profiles[{index}]: another AgentProfile is already called '{}'",
-                        resource.name_string()
-                    ));
+                    problems.push(ResourceProblem {
+                        message: format!(
+                            "profiles[{index}]: another AgentProfile is already called '{}'",
+                            resource.name_string()
+                        ),
+                        name: None,
+                    });
                 }
                 Ok(profile) => valid.push(profile),
-                Err(problem) => problems.push(format!("profiles[{index}]: {problem}")),
+                Err(problem) => problems.push(ResourceProblem {
+                    message: format!("profiles[{index}]: {problem}"),
+                    name: Some(resource.name_string()).filter(|name| !name.is_empty()),
+                }),
             }
         }
         (valid, problems)
     }
 
     /// Registers the valid resource profiles in place of those registered from `profiles`
-    /// before; returns whether every entry was valid.
+    /// before; returns whether every entry was valid. A resource whose settings became
+    /// invalid keeps its last valid ones registered (refused input changes nothing), and a
+    /// profile whose settings did not change keeps its search graphs and landmark table.
     pub(super) fn register_profile_resources(&mut self, report: bool) -> bool {
         let (valid, problems) = self.read_profile_resources();
+        let mut registered = Vec::new();
         for name in std::mem::take(&mut self.resource_profile_names) {
-            self.map_mut().remove_profile(&name);
+            let replaced = valid.iter().any(|profile| profile.name() == name);
+            let invalid_now = (problems.iter()).any(|problem| problem.name.as_ref() == Some(&name));
+            if invalid_now && !replaced && self.map.profile(&name).is_some() {
+                registered.push(name);
+            } else if !replaced {
+                self.map_mut().remove_profile(&name);
+            }
         }
         for profile in valid {
             let name = profile.name().to_owned();
+            if self.map.profile(&name) == Some(&profile) {
+                registered.push(name);
+                continue;
+            }
             match self.map_mut().set_profile(profile) {
-                Ok(()) => self.resource_profile_names.push(name),
+                Ok(()) => registered.push(name),
                 Err(error) => pathfinder_error!(node, "profile '{name}': {error}"),
             }
         }
         self.profiles_stale = false;
         if report {
             for problem in &problems {
-                pathfinder_error!("profiles", "{problem}; that profile is skipped");
+                let kept = problem
+                    .name
+                    .as_ref()
+                    .is_some_and(|name| registered.contains(name));
+                let outcome = if kept {
+                    "its last valid settings stay registered"
+                } else {
+                    "that profile is skipped"
+                };
+                pathfinder_error!("profiles", "{}; {outcome}", problem.message);
             }
         }
+        self.resource_profile_names = registered;
         self.base_mut().queue_redraw();
         problems.is_empty()
     }
@@ -176,4 +207,11 @@ impl ClearancePathfinder {
     fn after_profile_edit(&mut self) {
         self.base_mut().queue_redraw();
     }
+}
+
+/// An invalid entry of `profiles`: what is wrong, and the name its resource has (if any), so
+/// that a profile registered from it before can stay.
+struct ResourceProblem {
+    message: String,
+    name: Option<String>,
 }

@@ -562,13 +562,17 @@ impl ClearancePathfinder {
         AnswerStyle {
             format: self.path_format(),
             frame: self.frame(),
-            // Outside the tree the engine has no global transform (and prints an error if
-            // asked): the node's own is the one it will have at the root.
-            global_transform: if self.base().is_inside_tree() {
-                self.base().get_global_transform()
-            } else {
-                self.base().get_transform()
-            },
+            global_transform: self.global_transform(),
+        }
+    }
+
+    /// The node's global transform; outside the tree the engine has none (and prints an error
+    /// if asked), so the node's own, the one it will have at the root.
+    pub(super) fn global_transform(&self) -> Transform2D {
+        if self.base().is_inside_tree() {
+            self.base().get_global_transform()
+        } else {
+            self.base().get_transform()
         }
     }
 

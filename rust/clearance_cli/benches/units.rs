@@ -12,7 +12,9 @@
 //!    Then all of it again with 16 landmarks baked (`UNITS_BENCH_LANDMARKS=N` for another
 //!    count, `0` to skip), each ratio against `Ignore` with the same landmarks.
 //! 3. Arrival slots for 200 units of sizes 1 to 3 (box-selected: starts within a 48 x 48 box)
-//!    around the middle of AR0011SR (512 x 512), with 200 other units standing on the map.
+//!    around the middle of AR0011SR (512 x 512), with 200 other units standing on the map;
+//!    then 100 trucks round a target whose anchors two units split, on a generated 1024 x 1024
+//!    map (`UNITS_BENCH_SPLIT_ONLY=1` runs that row alone).
 //!
 //! Times are means of the timed rounds after one warm-up round. Units are drawn with a fixed
 //! seed, so every run measures the same work. Where the scattered units stand decides much of
@@ -233,13 +235,10 @@ fn slots(rounds: usize) {
     let target = Cell::new(region.width / 2, region.height / 2);
     // `UNITS_BENCH_SLOTS_ONLY=1` times the arrival slots alone, for a profiler.
     let slots_only = std::env::var_os("UNITS_BENCH_SLOTS_ONLY").is_some();
-    let mut placed = 0;
-    let (time, fastest) = timed_ms(rounds, || {
-        let slots = map.arrival_slots(target, &group).unwrap();
-        placed = slots.iter().filter(|slot| slot.is_some()).count();
-        black_box(slots);
-    });
-    println!("| arrival slots, 200 units of sizes 1-3 on AR0011SR, 200 others standing | {time:.3} ms (fastest round {fastest:.3} ms) | {placed} of 200 placed |");
+    let timed = time_slots(rounds, &map, target, &group);
+    println!(
+        "| arrival slots, 200 units of sizes 1-3 on AR0011SR, 200 others standing | {timed} |"
+    );
     if slots_only {
         return;
     }
@@ -294,6 +293,10 @@ fn main() {
         slots(rounds);
         return;
     }
+    if std::env::var_os("UNITS_BENCH_SPLIT_ONLY").is_some() {
+        split_slots(rounds);
+        return;
+    }
     moves(rounds);
     // `UNITS_BENCH_LANDMARKS=16` (say) measures blocking queries with that many landmarks
     // too (`0`: without only).
@@ -306,7 +309,57 @@ fn main() {
     }
     if env_number("UNITS_BENCH_SLOTS", 1) != 0 {
         slots(rounds);
+        split_slots(rounds);
     }
+}
+
+/// Arrival slots for 100 trucks (2 x 2) round a target whose anchors two units standing
+/// diagonally next to it split (two anchors blocked, the step between the other two passing
+/// between the units): every slot is then checked against its member's start, on the
+/// generated 1024 x 1024 map of the core's benches.
+fn split_slots(rounds: usize) {
+    let mut map = generated::generated_map(&mut Rng(0x5EED));
+    let fits = |map: &PathMap, cell: Cell| map.clearance(cell, "soldier").unwrap_or(0) >= 4;
+    // A target near the middle with open ground round it.
+    let target = (0..)
+        .map(|step| Cell::new(512 + step, 512))
+        .find(|&cell| fits(&map, Cell::new(cell.x - 2, cell.y - 2)))
+        .unwrap();
+    map.place_unit(1, Cell::new(target.x + 1, target.y - 1), 1)
+        .unwrap();
+    map.place_unit(2, Cell::new(target.x - 1, target.y + 1), 1)
+        .unwrap();
+    let mut rng = Rng(5);
+    let corner = Cell::new(target.x - 300, target.y - 300);
+    let mut group = Vec::new();
+    let mut taken = HashSet::new();
+    while group.len() < 100 {
+        let start = Cell::new(corner.x + rng.below(48), corner.y + rng.below(48));
+        let free = map.clearance(start, "soldier").unwrap_or(0) >= 2;
+        if free && taken.insert(start) {
+            group.push(SlotRequest {
+                id: 100 + group.len() as UnitId,
+                start,
+                agent_size: 2,
+                profile: "soldier",
+            });
+        }
+    }
+    let timed = time_slots(rounds, &map, target, &group);
+    println!("| arrival slots, 100 trucks round a target two units split, generated 1024 x 1024 | {timed} |");
+}
+
+/// `arrival_slots` timed over `rounds`: the mean and fastest round and how many members got a
+/// slot, as the cells of a table row.
+fn time_slots(rounds: usize, map: &PathMap, target: Cell, group: &[SlotRequest<'_>]) -> String {
+    let mut placed = 0;
+    let (time, fastest) = timed_ms(rounds, || {
+        let slots = map.arrival_slots(target, group).unwrap();
+        placed = slots.iter().filter(|slot| slot.is_some()).count();
+        black_box(slots);
+    });
+    let members = group.len();
+    format!("{time:.3} ms (fastest round {fastest:.3} ms) | {placed} of {members} placed")
 }
 
 /// The number the environment variable `name` holds, or `default` if it is unset or not a

@@ -3,7 +3,6 @@
 
 use super::storage::{Buckets, LazyPages};
 use crate::graph::AnchorGraph;
-use crate::map::tables::Table;
 use crate::movement::{direction_offsets, directions_in, DIRECTIONS, STEP_LENGTHS};
 use crate::search::UnitsView;
 use std::cmp::Reverse;
@@ -47,6 +46,11 @@ pub(super) struct SlotSearch {
     walks: u32,
     /// One of the target's anchors the search starts from, if it has any.
     seed: Option<usize>,
+    /// For a split target: per anchor, the part of the map it is joined to by steps that
+    /// enter no blocked anchor, numbered from 1 as [`joined`](Self::joined) floods them (0:
+    /// not flooded yet). Each part is flooded once, however many members ask.
+    parts: LazyPages<u32>,
+    part_count: u32,
 }
 
 impl SlotSearch {
@@ -73,6 +77,8 @@ impl SlotSearch {
             walked: LazyPages::new(height * width),
             walks: 0,
             seed: seeds.first().copied(),
+            parts: LazyPages::new(height * width),
+            part_count: 0,
             target,
             width,
             size,
@@ -135,30 +141,45 @@ impl SlotSearch {
         }
     }
 
-    /// Whether `from` (where a unit stands, blocked or not) and `to` are joined by steps that
-    /// enter no blocked anchor: a flood fill, for the rare split target only.
-    fn joined(&self, from: usize, to: usize) -> bool {
-        let mut seen: Table<usize, ()> = Table::default();
-        seen.insert(from, ());
-        let mut pending = vec![from];
-        while let Some(anchor) = pending.pop() {
-            if anchor == to {
-                return true;
-            }
-            let terrain = self.graph.moves[anchor];
-            let mask = if anchor == from {
-                self.view.steps_to_unblocked(anchor, terrain)
-            } else {
-                self.view.unblocked_mask(anchor, terrain)
-            };
+    /// Whether `from` (where a unit stands, blocked or not) and `to` (a settled anchor that
+    /// fits: not blocked) are joined by steps that enter no blocked anchor; for the rare split
+    /// target only. `from` joins `to` if it is `to`, or if one of its steps enters an anchor of
+    /// `to`'s part (steps between unblocked anchors are legal both ways, so a part is the same
+    /// whichever of its anchors a flood starts from).
+    fn joined(&mut self, from: usize, to: usize) -> bool {
+        if from == to {
+            return true;
+        }
+        let part = self.part_of(to);
+        let steps = self.view.steps_to_unblocked(from, self.graph.moves[from]);
+        directions_in(steps).any(|direction| {
+            let next = from.wrapping_add_signed(self.offsets[direction]);
+            self.part_of(next) == part
+        })
+    }
+
+    /// The part of the map holding the unblocked anchor `anchor` (see [`parts`](Self::parts)),
+    /// flooding it first if no flood has reached it yet.
+    fn part_of(&mut self, anchor: usize) -> u32 {
+        let known = self.parts.get(anchor);
+        if known != 0 {
+            return known;
+        }
+        self.part_count += 1;
+        let part = self.part_count;
+        self.parts.set(anchor, part);
+        let mut pending = vec![anchor];
+        while let Some(at) = pending.pop() {
+            let mask = self.view.unblocked_mask(at, self.graph.moves[at]);
             for direction in directions_in(mask) {
-                let next = anchor.wrapping_add_signed(self.offsets[direction]);
-                if seen.insert(next, ()).is_none() {
+                let next = at.wrapping_add_signed(self.offsets[direction]);
+                if self.parts.get(next) == 0 {
+                    self.parts.set(next, part);
                     pending.push(next);
                 }
             }
         }
-        false
+        part
     }
 
     fn fits(&self, anchor: usize, taken: &[u64]) -> bool {

@@ -461,6 +461,42 @@ fn large_batches_and_whole_map_loads_rebuild_on_demand() {
 }
 
 #[test]
+fn a_batch_whose_repairs_rewrite_much_of_the_map_drops_the_caches_instead() {
+    // Walls scattered on open ground: each writes one cell, but changes the clearance of
+    // thousands of anchors up and to the left of it.
+    let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 256, 256), GROUND).unwrap());
+    map.set_profile(AgentProfile::new("unit").with_terrain(GROUND, 1.0).unwrap())
+        .unwrap();
+    assert_eq!(map.prepare("unit", 2), PathCode::Ok);
+    let walls = |cells: &[(i32, i32)]| -> Vec<TerrainEdit> {
+        (cells.iter())
+            .map(|&(x, y)| TerrainEdit::Cell {
+                cell: Cell::new(x, y),
+                terrain: WALL,
+            })
+            .collect()
+    };
+    // Two walls near the top left corner, which change few anchors' clearance: repaired in
+    // place, the caches kept.
+    map.apply_edits(&walls(&[(3, 3), (5, 40)])).unwrap();
+    assert!(
+        map.cache_memory_bytes() > 0,
+        "a small batch keeps its caches"
+    );
+    map.verify_caches().unwrap();
+    // Forty: written far less than a quarter of the map, but their repairs would rewrite
+    // more than a quarter of its anchors long before the last, so the caches are dropped.
+    let scattered: Vec<(i32, i32)> = (0..40).map(|i| (200 - i * 5, 230 - i * 4)).collect();
+    map.apply_edits(&walls(&scattered)).unwrap();
+    assert_eq!(map.cache_memory_bytes(), 0, "the caches were dropped");
+    map.verify_caches().unwrap();
+    let rules = Reference::new(map.grid(), map.profile("unit").unwrap(), 2, true);
+    let (start, goal) = (Cell::new(0, 0), Cell::new(240, 240));
+    let result = map.find_path(start, goal, 2, "unit");
+    check_result(&rules, &result, start, goal, "after the batch");
+}
+
+#[test]
 fn landmark_queries_stay_optimal_through_repairs() {
     let mut rng = Rng::new(0x1A2D_3A2C);
     for _ in 0..6 {

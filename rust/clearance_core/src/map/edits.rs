@@ -1,7 +1,7 @@
 //! Terrain edits: every entry is checked before the first write, and cached layers and graphs
 //! are repaired around the edit rather than rebuilt.
 
-use super::{exclusive, PathMap};
+use super::{exclusive, read, PathMap};
 use crate::connectivity::NO_REGION;
 use crate::error::GridError;
 use crate::grid::{Cell, Region, TerrainEdit, Window};
@@ -45,7 +45,9 @@ impl PathMap {
     /// rebuilt: the work grows with the cells whose clearance changes, not with the map;
     /// whether the batch split a region is checked once, after its last edit (a check can
     /// visit much of the map). A batch covering more than a quarter of the map drops them
-    /// instead, to be rebuilt on demand. Landmark tables are repaired in place too, closings and openings alike, and
+    /// instead, to be rebuilt on demand; so does a batch whose repairs have rewritten the
+    /// clearance of a quarter of the map's anchors per cached layer (walls scattered on open
+    /// ground each change many), from then on. Landmark tables are repaired in place too, closings and openings alike, and
     /// equal a rebuild from the same landmarks afterwards (see
     /// [`set_landmarks`](Self::set_landmarks) for when a table is dropped instead).
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
@@ -61,18 +63,30 @@ impl PathMap {
             }
         }
         self.bump_version();
+        let cells = self.grid.as_bytes().len();
         let edited_area: usize = windows.iter().map(|window| window.area()).sum();
-        let repair = edited_area.saturating_mul(4) <= self.grid.as_bytes().len();
+        let mut repair = edited_area.saturating_mul(4) <= cells;
         if !repair {
-            let caches = self.caches_mut();
-            exclusive(&mut caches.clearance).clear();
-            exclusive(&mut caches.graphs).clear();
+            self.drop_layers_and_graphs();
         }
-        for (edit, &window) in edits.iter().zip(&windows) {
+        // What the repairs have rewritten so far: anchors whose clearance changed, all layers
+        // together.
+        let layers = read(&self.caches.clearance).len().max(1);
+        let mut repaired = 0usize;
+        for (at, (edit, &window)) in edits.iter().zip(&windows).enumerate() {
             let written = Arc::make_mut(&mut self.grid).fill_rect(edit.rect(), edit.terrain());
             debug_assert!(written.is_ok(), "edits were checked before the first write");
             if repair {
-                self.repair_caches(window);
+                repaired = repaired.saturating_add(self.repair_caches(window));
+                // A wall on open ground changes the clearance of up to 255 x 255 anchors:
+                // once the repairs have rewritten a quarter of the map's anchors per layer,
+                // they have cost what rebuilding would, and the rest of the batch drops the
+                // caches instead (the quarter rule, on the work done).
+                let more_to_come = at + 1 < edits.len();
+                if more_to_come && repaired.saturating_mul(4) > cells.saturating_mul(layers) {
+                    self.drop_layers_and_graphs();
+                    repair = false;
+                }
             }
         }
         if repair {
@@ -86,15 +100,25 @@ impl PathMap {
         Ok(())
     }
 
+    /// Drops every cached clearance layer and search graph, to be rebuilt on demand.
+    fn drop_layers_and_graphs(&mut self) {
+        let caches = self.caches_mut();
+        exclusive(&mut caches.clearance).clear();
+        exclusive(&mut caches.graphs).clear();
+    }
+
     /// Repairs every cached clearance layer and search graph after the terrain in `edited`
-    /// changed. Layers shared with a clone of this map are copied first (copy on write), so
-    /// the clone keeps seeing its own version.
-    fn repair_caches(&mut self, edited: Window) {
+    /// changed, and returns how many anchors' clearance the layers rewrote (all layers
+    /// together: the size of the windows they repaired). Layers shared with a clone of this
+    /// map are copied first (copy on write), so the clone keeps seeing its own version.
+    fn repair_caches(&mut self, edited: Window) -> usize {
         let caches = Arc::make_mut(&mut self.caches);
         let layers = exclusive(&mut caches.clearance);
         let mut changed = HashMap::with_capacity(layers.len());
+        let mut rewritten = 0usize;
         for (capability, layer) in layers.iter_mut() {
             let window = Arc::make_mut(layer).repair(&self.grid, capability, edited);
+            rewritten += window.map_or(0, |window| window.area());
             changed.insert(*capability, window);
         }
         let graphs = exclusive(&mut caches.graphs);
@@ -119,6 +143,7 @@ impl PathMap {
             }
             true
         });
+        rewritten
     }
 
     /// Ends a batch of [`repair_caches`](Self::repair_caches): every cached graph checks once

@@ -86,7 +86,9 @@ pub use grid::{Cell, Region, TerrainEdit, TerrainGrid, MAX_CELLS, MAX_SIDE};
 pub use landmarks::{
     LandmarkPlacement, LandmarkProgress, LandmarkProgressFn, LandmarkStats, MAX_LANDMARKS,
 };
-pub use map::{PathMap, SlotPath, SlotPathOptions, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT};
+pub use map::{
+    PathMap, SlotPath, SlotPathOptions, SlotRequest, DEFAULT_CACHE_MEMORY_LIMIT, MAX_THREADS,
+};
 pub use movement::Movement;
 pub use occupancy::{Occupancy, OtherUnits, Unit, UnitCost, UnitId};
 pub use paged::{PagedVec, PAGE_BITS, PAGE_LEN};

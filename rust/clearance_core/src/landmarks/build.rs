@@ -25,6 +25,7 @@ use super::{
 };
 use crate::connectivity::NO_REGION;
 use crate::graph::{AnchorGraph, EntryCosts};
+use crate::map::MAX_THREADS;
 use crate::paged::{PagedVec, PAGE_LEN};
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -190,13 +191,9 @@ impl Shared<'_> {
     }
 }
 
-/// The most threads a build uses: past the cores of any machine this runs on, more threads
-/// only wait for each other, and a count from a caller's bug must not try to start millions.
-pub(crate) const MAX_BUILD_THREADS: usize = 64;
-
 impl LandmarkTable {
     /// Builds the table on `graph`, the size-1 graph of a profile, on `threads` threads (the
-    /// calling one among them; 0 counts as 1, and a count above [`MAX_BUILD_THREADS`] as
+    /// calling one among them; 0 counts as 1, and a count above [`MAX_THREADS`] as
     /// that), reporting to `progress`. Distances are in the graph's cost units (see
     /// `AnchorGraph::cost_unit`), which every size of the profile shares. Returns `None` if no landmark can be placed, if every step is free, or if some
     /// distance does not fit the 32-bit storage (only on maps with paths of millions of steps).
@@ -208,7 +205,7 @@ impl LandmarkTable {
         threads: usize,
         progress: LandmarkProgressFn,
     ) -> Option<Self> {
-        let threads = threads.clamp(1, MAX_BUILD_THREADS);
+        let threads = threads.clamp(1, MAX_THREADS);
         if graph.min_multiplier == 0 && matches!(graph.entry, EntryCosts::Uniform(_)) {
             return None; // every step is free: distances are all 0 and bound nothing
         }

@@ -7,11 +7,18 @@ use crate::query::PathQuery;
 use crate::result::PathResult;
 use crate::search::SearchScratch;
 
+/// The most threads one call starts (a batch of queries, a landmark build); a larger count
+/// counts as this. Past the cores of any machine this runs on, more threads only wait for
+/// each other while each holds its own search memory, and a count from a caller's bug must
+/// not try to start millions.
+pub const MAX_THREADS: usize = 64;
+
 impl PathMap {
-    /// Answers many queries on `threads` threads (at least one; the calling thread is one of
-    /// them), each with its own scratch; results come back in the order of `queries`. Every
-    /// query sees this same map version. If the system refuses to start a thread, the others
-    /// (at least the calling one) answer its share.
+    /// Answers many queries on `threads` threads (at least one, at most [`MAX_THREADS`] and
+    /// one per query; the calling thread is one of them), each with its own scratch; results
+    /// come back in the order of `queries`. Every query sees this same map version. If the
+    /// system refuses to start a thread, the others (at least the calling one) answer its
+    /// share.
     pub fn query_batch(&self, queries: &[PathQuery<'_>], threads: usize) -> Vec<PathResult> {
         self.query_batch_guided(queries, threads, None)
     }
@@ -24,7 +31,7 @@ impl PathMap {
         threads: usize,
         landmarks: Option<GivenLandmarks<'_>>,
     ) -> Vec<PathResult> {
-        let threads = threads.clamp(1, queries.len().max(1));
+        let threads = threads.clamp(1, queries.len().clamp(1, MAX_THREADS));
         // A scratch keeps the view of other units it built for one agent size, and builds it
         // again when the size changes: queries are answered grouped by size (each in its
         // place in the result all the same).

@@ -38,6 +38,7 @@ mod smoothing;
 mod tables;
 mod units;
 
+pub use batch::MAX_THREADS;
 pub use caches::DEFAULT_CACHE_MEMORY_LIMIT;
 pub use slot_orders::{SlotPath, SlotPathOptions};
 pub use slots::SlotRequest;

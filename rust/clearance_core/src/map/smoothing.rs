@@ -1,6 +1,7 @@
 //! Taut waypoints of a path: for query results that ask for them, and for any path of legal
 //! steps a caller holds (a flow field's, say).
 
+use super::queries::with_thread_scratch;
 use super::PathMap;
 use crate::clearance::ClearanceLayer;
 use crate::error::SmoothingError;
@@ -61,7 +62,30 @@ impl PathMap {
             moving: None,
             listed: exempt_units,
         };
-        let mut memory = SmoothingMemory::default();
+        // The thread's scratch keeps the units' view between calls (a map-sized set of bits
+        // built afresh only when the units moved), as queries keep theirs.
+        with_thread_scratch(|scratch| {
+            let path = (path, &indices[..]);
+            self.smooth_checked(
+                &mut scratch.smoothing,
+                (found, size),
+                path,
+                other_units,
+                exempt,
+            )
+        })
+    }
+
+    /// [`smooth_path`](Self::smooth_path) once its arguments passed their checks: `path` with
+    /// the storage indices of its anchors.
+    fn smooth_checked(
+        &self,
+        memory: &mut SmoothingMemory,
+        (found, size): (&AgentProfile, u8),
+        (path, indices): (&[Cell], &[usize]),
+        other_units: OtherUnits,
+        exempt: Counted<'_>,
+    ) -> Result<Vec<Cell>, SmoothingError> {
         let view = &mut memory.unit_cells;
         if other_units == OtherUnits::Block && self.count_units(view, size, indices[0], exempt) {
             let width = self.grid.width();
@@ -75,10 +99,10 @@ impl PathMap {
                 });
             }
         }
-        let path = (path, &indices[..]);
+        let path = (path, indices);
         let clearance = self.clearance_layer_for(&found.capability());
         let rules = (found, clearance.as_deref());
-        Ok(self.waypoints_along(&mut memory, rules, size, path, other_units, exempt))
+        Ok(self.waypoints_along(memory, rules, size, path, other_units, exempt))
     }
 
     /// Gives `result`, a path found on this map for an agent of `agent_size` with the profile
@@ -172,16 +196,18 @@ impl PathMap {
             moving: None,
             listed: exempt_units,
         };
-        let mut memory = SmoothingMemory::default();
         let clearance = self.clearance_layer_for(&found.capability());
-        let rules = self.cell_rules(
-            &mut memory.unit_cells,
-            (found, clearance.as_deref()),
-            size,
-            from,
-            (other_units, exempt),
-        );
-        let refused = rules.first_refused(self.local(from), self.local(to), FORBIDDEN - 1);
+        // The thread's scratch keeps the units' view between calls, as in `smooth_path`.
+        let refused = with_thread_scratch(|scratch| {
+            let rules = self.cell_rules(
+                &mut scratch.smoothing.unit_cells,
+                (found, clearance.as_deref()),
+                size,
+                from,
+                (other_units, exempt),
+            );
+            rules.first_refused(self.local(from), self.local(to), FORBIDDEN - 1)
+        });
         let region = self.grid.region();
         Ok(refused.map(|(x, y)| Cell::new(region.x + x as i32, region.y + y as i32)))
     }

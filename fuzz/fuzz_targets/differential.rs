@@ -417,7 +417,8 @@ fn run(u: &mut Unstructured) -> Result<()> {
                     let name = *u.choose(&NAMES)?;
                     trace!("map.bake_landmarks({name:?});");
                     let enterable = |profile: &AgentProfile, cell: Cell| {
-                        (state.mirror.terrain(cell)).is_some_and(|t| profile.multiplier(t).is_some())
+                        (state.mirror.terrain(cell))
+                            .is_some_and(|t| profile.multiplier(t).is_some())
                     };
                     match (state.map.bake_landmarks(name), state.map.profile(name)) {
                         (Some(stats), Some(profile)) => {

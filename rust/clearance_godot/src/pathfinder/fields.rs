@@ -63,7 +63,9 @@ impl ClearancePathfinder {
     /// `get_flow_field()` bounded to what a group order needs: the search stops once every
     /// anchor of `starts` (an Array of Vector2i anchors, the units' positions) that can reach
     /// a goal has its final cost, so a field for units near their goal is cheap whatever the
-    /// map's size. Anchors cheaper than the costliest start are reached too. Units count as
+    /// map's size (under `OTHER_UNITS_COST` it first copies the map's entry costs with the
+    /// units' added, a pass over the map). Anchors cheaper than the costliest start are
+    /// reached too. Units count as
     /// in `get_flow_field()`: exempt the group's own ids. An entry of `goals` or `starts` that
     /// is not a Vector2i prints an error and returns `null`.
     #[func]

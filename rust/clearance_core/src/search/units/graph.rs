@@ -23,9 +23,17 @@ pub(crate) fn graph_with_units(
     match rule {
         OtherUnits::Ignore => {}
         OtherUnits::Block => {
-            for anchor in 0..graph.moves.len() {
-                let mask = graph.moves[anchor];
-                graph.moves.set(anchor, view.unblocked_mask(anchor, mask));
+            // Only touched anchors can lose a move: the words of anchors with none touched
+            // are skipped whole, so the copy costs what the units cover, not the map.
+            let anchors = graph.moves.len();
+            for (word, &touched) in view.touched_by_row.iter().enumerate() {
+                if touched == 0 {
+                    continue;
+                }
+                for anchor in word * 64..(word * 64 + 64).min(anchors) {
+                    let mask = graph.moves[anchor];
+                    graph.moves.set(anchor, view.unblocked_mask(anchor, mask));
+                }
             }
         }
         OtherUnits::Cost(cost) => {

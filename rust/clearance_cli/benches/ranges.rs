@@ -154,9 +154,49 @@ fn main() {
             Err(_) => probe(&arena, MOVINGAI_PROFILE, repeats),
         };
     }
-    for size in [1, 3] {
-        case("AR0011SR", &arena, MOVINGAI_PROFILE, size, rounds);
-        case("generated 1024 x 1024", &generated, "soldier", size, rounds);
-        case("generated 1024 x 1024", &generated, "tank", size, rounds);
+    if std::env::var_os("RANGE_UNITS_ONLY").is_none() {
+        for size in [1, 3] {
+            case("AR0011SR", &arena, MOVINGAI_PROFILE, size, rounds);
+            case("generated 1024 x 1024", &generated, "soldier", size, rounds);
+            case("generated 1024 x 1024", &generated, "tank", size, rounds);
+        }
     }
+    tactics_turns(generated, rounds);
+}
+
+/// A tactics game's turn: 40 units stand on the generated map, and each in turn asks for its
+/// range of 6 movement points with the others blocking (naming itself as the moving unit),
+/// as a game does to show where the selected unit can go. The mean time per range of the
+/// fastest round. `RANGE_UNITS_ONLY=1` runs this row alone.
+fn tactics_turns(mut map: PathMap, rounds: usize) {
+    let mut cells = starts(&map, "soldier", 1, &mut generated::Lcg(41));
+    cells.extend(starts(&map, "soldier", 1, &mut generated::Lcg(43)));
+    let units: Vec<(i64, Cell, i64)> = (cells.iter().enumerate())
+        .map(|(id, &cell)| (id as i64, cell, 1))
+        .collect();
+    map.place_units(&units).unwrap();
+    let mut best = f64::MAX;
+    let mut anchors = 0;
+    for _ in 0..=rounds {
+        let started = Instant::now();
+        anchors = 0;
+        for &(id, anchor, _) in &units {
+            let options = RangeOptions::new()
+                .other_units(clearance_core::OtherUnits::Block)
+                .moving_unit(id);
+            let range = map.movement_range(anchor, 1, "soldier", 6.0, &options);
+            anchors += range.map_or(0, |range| range.cells().len());
+        }
+        best = best.min(started.elapsed().as_secs_f64());
+    }
+    let per_range = best / units.len() as f64;
+    println!();
+    println!("| a tactics turn on the generated 1024 x 1024 map | anchors in range | range |");
+    println!("|---|---|---|");
+    println!(
+        "| {} units, each its range of 6 points, the others blocking | {:.0} | {:.1} us |",
+        units.len(),
+        anchors as f64 / units.len() as f64,
+        per_range * 1e6
+    );
 }

@@ -198,6 +198,57 @@ fn long_batches_that_close_and_reopen_passages_keep_regions_exact() {
 }
 
 #[test]
+fn a_batch_that_cuts_thousands_of_moves_splits_regions_exactly() {
+    // Pillars every 4 cells keep clearance small, so the batch is repaired in place (it
+    // rewrites the clearance of about 20,000 anchors of 102,400); each of its 1,600 walls cuts
+    // the moves of its eight neighbours, and two lines of walls in the same batch cut the map
+    // into three parts: the split check starts from about 13,000 anchors.
+    let side = 320;
+    let mut grid = TerrainGrid::new(Region::new(0, 0, side, side), GROUND).unwrap();
+    for y in (0..side).step_by(4) {
+        for x in (0..side).step_by(4) {
+            grid.set_cell(Cell::new(x, y), WALL).unwrap();
+        }
+    }
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(GROUND, 1.0).unwrap())
+        .unwrap();
+    assert_eq!(map.prepare("unit", 1), PathCode::Ok);
+    let per_row = side / 8;
+    let mut edits: Vec<TerrainEdit> = (0..per_row * per_row)
+        .map(|at| TerrainEdit::Cell {
+            cell: Cell::new(8 * (at % per_row) + 2, 8 * (at / per_row) + 2),
+            terrain: WALL,
+        })
+        .collect();
+    for x in [31, 65] {
+        edits.extend((0..side).map(|y| TerrainEdit::Cell {
+            cell: Cell::new(x, y),
+            terrain: WALL,
+        }));
+    }
+    map.apply_edits(&edits).unwrap();
+    assert!(
+        map.cache_memory_bytes() > 0,
+        "repaired in place, not dropped"
+    );
+    map.verify_caches().unwrap();
+    let (left, middle, right) = (Cell::new(1, 1), Cell::new(50, 1), Cell::new(200, 1));
+    for (from, to) in [(left, middle), (middle, right), (left, right)] {
+        let result = map.find_path(from, to, 1, "unit");
+        assert_eq!((result.code, result.expanded), (PathCode::NoPath, 0));
+    }
+    assert_eq!(
+        map.find_path(left, Cell::new(29, 300), 1, "unit").code,
+        PathCode::Ok
+    );
+    assert_eq!(
+        map.find_path(right, Cell::new(301, 301), 1, "unit").code,
+        PathCode::Ok
+    );
+}
+
+#[test]
 fn a_batch_that_toggles_a_door_many_times_ends_with_exact_regions() {
     // A wall across the map with a door one cell wide, opened and closed a thousand times in
     // one batch (the region split check runs once, not a thousand times).

@@ -252,16 +252,25 @@ fn grow_until_met(
         }
         search
     };
-    let mut live: Vec<usize> = (0..seeds.len()).collect();
+    // The live searches take turns round a ring; a search merged into another is dropped
+    // from it when its turn comes, so that turns and merges cost O(1) however many seeds a
+    // batch of edits left.
+    let mut ring: VecDeque<usize> = (0..seeds.len()).collect();
+    let mut live = seeds.len();
     let mut parts = Vec::new();
-    let mut turn = 0;
-    while live.len() > 1 {
-        turn %= live.len();
-        let search = live[turn];
+    while live > 1 {
+        let Some(search) = ring.pop_front() else {
+            break;
+        };
+        if merged_into[search] != search {
+            continue;
+        }
         let Some(anchor) = queues[search].pop_front() else {
-            // Ran out: a whole part, cut off from every other search.
+            // Ran out: a whole part, cut off from every other search. No other search reaches
+            // it later: every neighbour of its anchors is one of its own (moves are legal both
+            // ways), so a search that met it merged when this one expanded that anchor.
             parts.push(std::mem::take(&mut members[search]));
-            live.remove(turn);
+            live -= 1;
             continue;
         };
         for neighbour in neighbours(moves[anchor], anchor, offsets) {
@@ -279,20 +288,24 @@ fn grow_until_met(
                     let other = find(&mut merged_into, other);
                     if other != search {
                         merged_into[other] = search;
+                        // The shorter list moves into the longer, so that no anchor moves
+                        // more than a logarithmic number of times.
+                        if queues[other].len() > queues[search].len() {
+                            queues.swap(other, search);
+                        }
                         let queue = std::mem::take(&mut queues[other]);
                         queues[search].extend(queue);
+                        if members[other].len() > members[search].len() {
+                            members.swap(other, search);
+                        }
                         let reached = std::mem::take(&mut members[other]);
                         members[search].extend(reached);
-                        live.retain(|&live_search| live_search != other);
+                        live -= 1;
                     }
                 }
             }
         }
-        // `live` may have shrunk; find this search's place again for the next turn.
-        turn = live
-            .iter()
-            .position(|&s| s == search)
-            .map_or(0, |at| at + 1);
+        ring.push_back(search);
     }
     Some(parts)
 }

@@ -67,7 +67,7 @@ impl PathMap {
         with_thread_scratch(|scratch| {
             let path = (path, &indices[..]);
             self.smooth_checked(
-                &mut scratch.smoothing,
+                (&mut scratch.units, &mut scratch.smoothing),
                 (found, size),
                 path,
                 other_units,
@@ -77,16 +77,17 @@ impl PathMap {
     }
 
     /// [`smooth_path`](Self::smooth_path) once its arguments passed their checks: `path` with
-    /// the storage indices of its anchors.
+    /// the storage indices of its anchors. The steps are checked against a view of the units
+    /// for the agent's size (`view`, as a query's), the segments against the cells under them
+    /// (`memory`, a view for size 1): two views, so that neither is rebuilt for the other.
     fn smooth_checked(
         &self,
-        memory: &mut SmoothingMemory,
+        (view, memory): (&mut UnitsView, &mut SmoothingMemory),
         (found, size): (&AgentProfile, u8),
         (path, indices): (&[Cell], &[usize]),
         other_units: OtherUnits,
         exempt: Counted<'_>,
     ) -> Result<Vec<Cell>, SmoothingError> {
-        let view = &mut memory.unit_cells;
         if other_units == OtherUnits::Block && self.count_units(view, size, indices[0], exempt) {
             let width = self.grid.width();
             if let Some(index) =

@@ -166,6 +166,13 @@ func check_resources() -> Variant:
 	walker.costs = PackedFloat64Array([1.0, NAN])
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"walker").total_cost, 5.0, "an invalid edit keeps the last valid settings")
 	walker.costs = PackedFloat64Array([1.0, 1.0])
+	# Another resource of that name, invalid, in its place: the old one is gone, and so is the
+	# profile it gave.
+	var swapped: Array[AgentProfile] = [jeep, _agent_profile(&"walker", [ROAD], [NAN])]
+	pf.profiles = swapped
+	_expect(not pf.has_profile(&"walker"), "an invalid resource in another's place keeps nothing of it")
+	pf.profiles = list
+	_expect(pf.has_profile(&"walker"), "the list restored")
 	pf.set_profile(&"jeep", {ROAD: 1.0})
 	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(5, 0), 1, &"jeep").total_cost, 7.0, "code profile replaces it")
 	var only_walker: Array[AgentProfile] = [walker]

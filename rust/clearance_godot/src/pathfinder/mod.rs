@@ -356,8 +356,9 @@ pub struct ClearancePathfinder {
     map_stale: bool,
     /// `profiles` changed since its resources were registered.
     profiles_stale: bool,
-    /// Names registered from `profiles` last time, so a reload can retire them.
-    resource_profile_names: Vec<String>,
+    /// The profiles registered from `profiles` last time, by name and the resource they came
+    /// from, so that a reload can retire them, or keep one whose resource became invalid.
+    resource_profiles: Vec<(String, InstanceId)>,
     /// The last path found by a synchronous query, for the debug overlay, and its agent size.
     last_path: Vec<Cell>,
     /// The last path's waypoints (empty without smoothing), for the debug overlay.
@@ -416,7 +417,7 @@ impl INode2D for ClearancePathfinder {
             pending: HashMap::new(),
             map_stale: false,
             profiles_stale: true,
-            resource_profile_names: Vec::new(),
+            resource_profiles: Vec::new(),
             last_path: Vec::new(),
             last_waypoints: Vec::new(),
             last_agent_size: 1,

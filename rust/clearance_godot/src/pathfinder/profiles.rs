@@ -34,8 +34,8 @@ impl ClearancePathfinder {
         // The profile is the code's now: reloading the resources must not remove it, only
         // replace it if a resource still defines that name.
         let name = name.to_string();
-        self.resource_profile_names
-            .retain(|resource| *resource != name);
+        self.resource_profiles
+            .retain(|(registered, _)| *registered != name);
         self.after_profile_edit();
         true
     }
@@ -111,6 +111,7 @@ impl ClearancePathfinder {
     /// none listed, or a message for each invalid entry.
     pub(super) fn profile_warnings(&self) -> (Vec<CoreProfile>, Vec<String>) {
         let (valid, problems) = self.read_profile_resources();
+        let valid = valid.into_iter().map(|(profile, _)| profile).collect();
         let mut warnings = Vec::with_capacity(problems.len() + 1);
         if self.profiles.is_empty() {
             warnings.push(
@@ -124,32 +125,37 @@ impl ClearancePathfinder {
     }
 
     /// The valid resource profiles in `profiles`, and the problem of each invalid entry.
-    fn read_profile_resources(&self) -> (Vec<CoreProfile>, Vec<ResourceProblem>) {
-        let mut valid: Vec<CoreProfile> = Vec::new();
+    fn read_profile_resources(&self) -> (Vec<(CoreProfile, InstanceId)>, Vec<ResourceProblem>) {
+        let mut valid: Vec<(CoreProfile, InstanceId)> = Vec::new();
         let mut problems = Vec::new();
         for (index, entry) in self.profiles.iter_shared().enumerate() {
             let Some(resource) = entry else {
                 problems.push(ResourceProblem {
                     message: format!("profiles[{index}] is empty: assign an AgentProfile"),
-                    name: None,
+                    resource: None,
                 });
                 continue;
             };
+            let id = resource.instance_id();
             let resource = resource.bind();
             match resource.to_core() {
-                Ok(profile) if valid.iter().any(|other| other.name() == profile.name()) => {
+                Ok(profile)
+                    if valid
+                        .iter()
+                        .any(|(other, _)| other.name() == profile.name()) =>
+                {
                     problems.push(ResourceProblem {
                         message: format!(
                             "profiles[{index}]: another AgentProfile is already called '{}'",
                             resource.name_string()
                         ),
-                        name: None,
+                        resource: None,
                     });
                 }
-                Ok(profile) => valid.push(profile),
+                Ok(profile) => valid.push((profile, id)),
                 Err(problem) => problems.push(ResourceProblem {
                     message: format!("profiles[{index}]: {problem}"),
-                    name: Some(resource.name_string()).filter(|name| !name.is_empty()),
+                    resource: Some(id),
                 }),
             }
         }
@@ -162,43 +168,46 @@ impl ClearancePathfinder {
     /// profile whose settings did not change keeps its search graphs and landmark table.
     pub(super) fn register_profile_resources(&mut self, report: bool) -> bool {
         let (valid, problems) = self.read_profile_resources();
-        let mut registered = Vec::new();
-        for name in std::mem::take(&mut self.resource_profile_names) {
-            let replaced = valid.iter().any(|profile| profile.name() == name);
-            let invalid_now = (problems.iter()).any(|problem| problem.name.as_ref() == Some(&name));
+        let mut registered: Vec<(String, InstanceId)> = Vec::new();
+        for (name, resource) in std::mem::take(&mut self.resource_profiles) {
+            let replaced = valid.iter().any(|(profile, _)| profile.name() == name);
+            // The same resource, still in the list but invalid now (edited, or renamed and
+            // invalid): its last valid settings stay, under the name they had.
+            let invalid_now = (problems.iter()).any(|problem| problem.resource == Some(resource));
             if invalid_now && !replaced && self.map.profile(&name).is_some() {
-                registered.push(name);
+                registered.push((name, resource));
             } else if !replaced {
                 self.map_mut().remove_profile(&name);
             }
         }
-        for profile in valid {
+        for (profile, resource) in valid {
             let name = profile.name().to_owned();
             if self.map.profile(&name) == Some(&profile) {
-                registered.push(name);
+                registered.push((name, resource));
                 continue;
             }
             match self.map_mut().set_profile(profile) {
-                Ok(()) => registered.push(name),
+                Ok(()) => registered.push((name, resource)),
                 Err(error) => pathfinder_error!(node, "profile '{name}': {error}"),
             }
         }
         self.profiles_stale = false;
         if report {
             for problem in &problems {
-                let kept = problem
-                    .name
-                    .as_ref()
-                    .is_some_and(|name| registered.contains(name));
-                let outcome = if kept {
-                    "its last valid settings stay registered"
-                } else {
-                    "that profile is skipped"
-                };
-                pathfinder_error!("profiles", "{}; {outcome}", problem.message);
+                let kept = (registered.iter())
+                    .find(|(_, resource)| Some(*resource) == problem.resource)
+                    .map(|(name, _)| name);
+                let message = &problem.message;
+                match kept {
+                    Some(name) => pathfinder_error!(
+                        "profiles",
+                        "{message}; its last valid settings stay registered as '{name}'"
+                    ),
+                    None => pathfinder_error!("profiles", "{message}; that profile is skipped"),
+                }
             }
         }
-        self.resource_profile_names = registered;
+        self.resource_profiles = registered;
         self.base_mut().queue_redraw();
         problems.is_empty()
     }
@@ -209,9 +218,9 @@ impl ClearancePathfinder {
     }
 }
 
-/// An invalid entry of `profiles`: what is wrong, and the name its resource has (if any), so
-/// that a profile registered from it before can stay.
+/// An invalid entry of `profiles`: what is wrong, and its resource (if any), so that a
+/// profile registered from that resource before can stay.
 struct ResourceProblem {
     message: String,
-    name: Option<String>,
+    resource: Option<InstanceId>,
 }

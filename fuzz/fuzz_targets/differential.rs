@@ -14,7 +14,7 @@
 
 use clearance_core::{
     AgentProfile, Cell, LandmarkPlacement, Movement, PathMap, Region, TerrainEdit, TerrainGrid,
-    MAX_LANDMARKS,
+    DIAGONAL_STEP, MAX_LANDMARKS,
 };
 use clearance_fuzz::{check_estimate, check_layers, check_query};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -51,6 +51,15 @@ const MAX_OPS: usize = 48;
 fuzz_target!(|data: &[u8]| {
     let _ = run(&mut Unstructured::new(data));
 });
+
+/// The greatest common divisor of `a` and `b` (`gcd(0, b) = b`).
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
 
 /// The terrain as the harness expects it, edited by its own code.
 #[derive(Clone)]
@@ -442,8 +451,20 @@ fn run(u: &mut Unstructured) -> Result<()> {
                             let every_step_free = (0..=u8::MAX)
                                 .filter_map(|t| profile.multiplier(t))
                                 .all(|multiplier| multiplier == 0.0);
+                            // Distances are stored in 32 bits, counted in the greatest common
+                            // divisor of the multipliers: a dear terrain beside a nearly free
+                            // one can pass that on the smallest map.
+                            let fixed: Vec<u64> = (0..=u8::MAX)
+                                .filter_map(|t| profile.fixed_multiplier(t))
+                                .map(u64::from)
+                                .collect();
+                            let unit = fixed.iter().fold(0, |a, &b| gcd(a, b)).max(1);
+                            let dearest = fixed.iter().max().copied().unwrap_or(0) / unit;
+                            let longest = (dearest * DIAGONAL_STEP).saturating_mul(region.area());
+                            let may_overflow = longest >= u64::from(u32::MAX);
                             assert!(
                                 every_step_free
+                                    || may_overflow
                                     || !candidates.iter().any(|&c| enterable(profile, c)),
                                 "no landmarks baked for {name:?} though {:?} holds cells it may enter",
                                 state.map.landmark_placement()

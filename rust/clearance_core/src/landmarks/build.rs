@@ -196,7 +196,8 @@ impl LandmarkTable {
     /// calling one among them; 0 counts as 1, and a count above [`MAX_THREADS`] as
     /// that), reporting to `progress`. Distances are in the graph's cost units (see
     /// `AnchorGraph::cost_unit`), which every size of the profile shares. Returns `None` if no landmark can be placed, if every step is free, or if some
-    /// distance does not fit the 32-bit storage (only on maps with paths of millions of steps).
+    /// distance does not fit the 32-bit storage (on paths of millions of steps, or of a few
+    /// where the dearest multiplier is millions of times the graph's cost unit).
     pub fn build(
         graph: &AnchorGraph,
         width: usize,

@@ -54,7 +54,9 @@ impl<'a> Reference<'a> {
         let mut largest = 0u64;
         for dy in 0..self.size {
             for dx in 0..self.size {
-                let terrain = self.grid.terrain(Cell::new(anchor.x + dx, anchor.y + dy))?;
+                // Past `i32::MAX` the footprint has left the map.
+                let cell = Cell::new(anchor.x.checked_add(dx)?, anchor.y.checked_add(dy)?);
+                let terrain = self.grid.terrain(cell)?;
                 largest = largest.max(u64::from(self.profile.fixed_multiplier(terrain)?));
             }
         }
@@ -89,10 +91,16 @@ impl<'a> Reference<'a> {
     /// The cost of the step from `from` to the adjacent anchor `to`, or `None` if the step is
     /// not legal (not adjacent, not allowed by the movement, illegal anchor, or a cut corner).
     pub fn step_cost(&self, from: Cell, to: Cell) -> Option<u64> {
-        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        // In 64 bits: two cells far apart differ by more than an `i32` holds.
+        let (dx, dy) = (
+            i64::from(to.x) - i64::from(from.x),
+            i64::from(to.y) - i64::from(from.y),
+        );
         if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
             return None;
         }
+        // Adjacent, so each side anchor of a diagonal step is a cell of `i32`s.
+        let (dx, dy) = (dx as i32, dy as i32);
         let diagonal = dx != 0 && dy != 0;
         if diagonal
             && (!self.eight_way
@@ -151,7 +159,11 @@ impl<'a> Reference<'a> {
             }
             for dy in -1..=1 {
                 for dx in -1..=1 {
-                    let to = Cell::new(x + dx, y + dy);
+                    // A map may start at `i32::MIN`: its neighbours past the edge do not exist.
+                    let (Some(to_x), Some(to_y)) = (x.checked_add(dx), y.checked_add(dy)) else {
+                        continue;
+                    };
+                    let to = Cell::new(to_x, to_y);
                     if !region.contains(to) {
                         continue;
                     }

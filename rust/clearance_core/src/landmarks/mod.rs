@@ -71,8 +71,9 @@ pub enum LandmarkPlacement {
     None,
     /// This many landmarks (at most [`MAX_LANDMARKS`]), placed by farthest-point selection:
     /// each new landmark is the anchor farthest from those already chosen; a sizeable region
-    /// without a landmark counts as infinitely far, so every region gets one before any gets a
-    /// second.
+    /// (64 anchors or more) without a landmark counts as infinitely far, so every such region
+    /// gets one before any gets a second. Smaller regions get none of their own (searches in
+    /// them are short), so a profile whose regions are all smaller gets no table.
     Farthest(usize),
     /// Landmarks at these anchors (at most [`MAX_LANDMARKS`]). Anchors that a profile cannot
     /// enter are skipped for that profile.

@@ -65,10 +65,12 @@ impl PathMap {
     }
 
     /// Builds the landmark table of the profile called `profile` now, rather than on its next
-    /// query, and describes it. Runs on the calling thread. `None` (queries then search
+    /// query, and describes it (a table already built is described as it is: one kept as lower
+    /// bounds through edits that only raised costs, see [`landmarks_exact`](Self::landmarks_exact),
+    /// may name landmarks the profile can no longer enter). Runs on the calling thread. `None` (queries then search
     /// without landmarks, as exactly) if the profile is unknown, no landmarks are configured,
-    /// none could be placed (no cell given or on the map that the profile may enter), every
-    /// step is free, the table would pass the cache memory limit, or a distance would not fit
+    /// none could be placed (no cell given that the profile may enter, or, placed farthest, no
+    /// region of 64 anchors or more), every step is free, the table would pass the cache memory limit, or a distance would not fit
     /// its 32 bits (counted in the greatest common divisor of the profile's multipliers: long
     /// paths, or a dear terrain beside a nearly free one, such as 10,000 and 0.002).
     pub fn bake_landmarks(&self, profile: &str) -> Option<LandmarkStats> {

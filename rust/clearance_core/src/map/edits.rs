@@ -47,9 +47,9 @@ impl PathMap {
     /// visit much of the map). A batch covering more than a quarter of the map drops them
     /// instead, to be rebuilt on demand; so does a batch whose repairs have rewritten the
     /// clearance of a quarter of the map's anchors per cached layer (walls scattered on open
-    /// ground each change many), from then on. Landmark tables are repaired in place too, closings and openings alike, and
-    /// equal a rebuild from the same landmarks afterwards (see
-    /// [`set_landmarks`](Self::set_landmarks) for when a table is dropped instead).
+    /// ground each change many), from then on. Landmark tables are repaired in place too,
+    /// closings and openings alike, and equal a rebuild from the same landmarks afterwards
+    /// (see [`set_landmarks`](Self::set_landmarks) for when a table is dropped instead).
     pub fn apply_edits(&mut self, edits: &[TerrainEdit]) -> Result<(), GridError> {
         let windows = self.grid.check_batch(edits)?;
         if edits.is_empty() {

@@ -15,6 +15,9 @@
 //!    around the middle of AR0011SR (512 x 512), with 200 other units standing on the map;
 //!    then 100 trucks round a target whose anchors two units split, on a generated 1024 x 1024
 //!    map (`UNITS_BENCH_SPLIT_ONLY=1` runs that row alone).
+//! 4. Partial paths to goals where a unit stands: row 2's problems and units, each goal
+//!    replaced by a unit's anchor (`OtherUnits::Block`, partial paths allowed), against the
+//!    same starts to their own goals (`UNITS_BENCH_PARTIAL_ONLY=1` runs that row alone).
 //!
 //! Times are means of the timed rounds after one warm-up round. Units are drawn with a fixed
 //! seed, so every run measures the same work. Where the scattered units stand decides much of
@@ -297,6 +300,10 @@ fn main() {
         split_slots(rounds);
         return;
     }
+    if std::env::var_os("UNITS_BENCH_PARTIAL_ONLY").is_some() {
+        partial_to_occupied(rounds);
+        return;
+    }
     moves(rounds);
     // `UNITS_BENCH_LANDMARKS=16` (say) measures blocking queries with that many landmarks
     // too (`0`: without only).
@@ -311,6 +318,52 @@ fn main() {
         slots(rounds);
         split_slots(rounds);
     }
+    partial_to_occupied(rounds);
+}
+
+/// Partial paths to goals a unit stands on: each of AcrosstheCape's problems sent to the
+/// anchor of a scattered unit instead of its goal, against the same starts to their own
+/// goals, the two alternating round by round.
+fn partial_to_occupied(rounds: usize) {
+    let (mut map, dir) = load("AcrosstheCape");
+    let file = read_map(&dir.join("AcrosstheCape.map")).unwrap();
+    let problems = read_scenario(&dir.join("AcrosstheCape.map.scen"), &file).unwrap();
+    let queries: Vec<(Cell, Cell)> = problems.iter().map(|problem| problem.endpoints()).collect();
+    let ends: HashSet<Cell> = queries.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let units = scatter(&map, &mut Rng(2), 200, 0, &ends);
+    map.place_units(&units).unwrap();
+    let occupied: Vec<(Cell, Cell)> = (queries.iter().enumerate())
+        .map(|(index, &(start, _))| (start, units[index % units.len()].1))
+        .collect();
+    let mut scratch = SearchScratch::new();
+    let mut seconds = [0.0; 2];
+    let mut partial = 0;
+    for round in 0..=rounds {
+        for (set, problems) in [&queries, &occupied].into_iter().enumerate() {
+            let started = Instant::now();
+            for &(start, goal) in problems {
+                let query = PathQuery::new(start, goal, 1, PROFILE)
+                    .other_units(OtherUnits::Block)
+                    .allow_partial_path(true);
+                let result = map.query_with(&mut scratch, &query);
+                if round == 0 && set == 1 && result.code == PathCode::PartialPath {
+                    partial += 1;
+                }
+                black_box(result);
+            }
+            if round > 0 {
+                seconds[set] += started.elapsed().as_secs_f64();
+            }
+        }
+    }
+    let per_query = |set: usize| seconds[set] * 1e6 / (rounds * queries.len()) as f64;
+    println!(
+        "| AcrosstheCape, {} queries to a unit's anchor, `block`, partial allowed | {:.1} us | {:.2}x of the same starts to their goals ({:.1} us) | {partial} PARTIAL_PATH |",
+        queries.len(),
+        per_query(1),
+        per_query(1) / per_query(0),
+        per_query(0),
+    );
 }
 
 /// Arrival slots for 100 trucks (2 x 2) round a target whose anchors two units standing

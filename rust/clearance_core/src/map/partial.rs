@@ -64,6 +64,31 @@ impl PathMap {
         best.map(|(_, index)| index)
     }
 
+    /// The first guess at where a partial path ends when other units block: the anchor
+    /// nearest to `goal` (same metric and ties as
+    /// [`closest_reachable_anchor`](Self::closest_reachable_anchor)) among those in `start`'s
+    /// region that no unit blocks, `start` included.
+    ///
+    /// Every anchor `start` reaches with the units' anchors removed is one of these (no move
+    /// enters a blocked anchor), so the guess is at least as near as
+    /// [`closest_unblocked_anchor`](Self::closest_unblocked_anchor)'s answer, and is that
+    /// answer whenever a search from `start` reaches it. Where a unit stands on the goal with
+    /// free ground round it, that search is an ordinary one; the whole region is walked only
+    /// when it fails.
+    pub(super) fn unblocked_anchor_guess(
+        &self,
+        graph: &AnchorGraph,
+        units: &UnitsView,
+        start: usize,
+        goal: usize,
+    ) -> usize {
+        let region = graph.regions.region_of(start);
+        self.nearest_anchor(goal, |index| {
+            index == start || (graph.regions.region_of(index) == region && !units.is_blocked(index))
+        })
+        .unwrap_or(start)
+    }
+
     /// [`closest_reachable_anchor`](Self::closest_reachable_anchor) where other units block:
     /// the anchor nearest to `goal` (same metric and ties) among those `start` reaches with
     /// the anchors in `units` removed. A flood fill over them, since units may cut a terrain

@@ -252,8 +252,10 @@ impl PathMap {
             if !query.allow_partial_path {
                 return PathResult::failure(PathCode::NoPath);
             }
+            // With units, a guess: if the search cannot reach it, the walk below finds the
+            // answer.
             target = match blocking {
-                Some(units) => self.closest_unblocked_anchor(graph, units.view, start, goal),
+                Some(units) => self.unblocked_anchor_guess(graph, units.view, start, goal),
                 None => self.closest_reachable_anchor(graph, start, goal),
             };
         }
@@ -308,7 +310,7 @@ impl PathMap {
             _ => search(scratch, graph, movement, options, width, start, target),
         };
         if outcome.cost.is_none() && !outcome.limit_reached && query.allow_partial_path {
-            // Other units cut the goal off though the terrain does not.
+            // Other units cut the target off though the terrain does not.
             if let Some(units) = blocking {
                 target = self.closest_unblocked_anchor(graph, units.view, start, goal);
                 let options = SearchOptions {

@@ -264,3 +264,49 @@ fn batches_on_any_number_of_threads_equal_single_queries() {
     }
     assert!(map.query_batch(&[], 4).is_empty());
 }
+
+#[test]
+fn parallel_batches_keep_the_cache_memory_limit_and_build_each_graph_once() {
+    // Room for the clearance layer and two search graphs: eight threads each needing a graph
+    // of another size at once must not pass the limit together, and all the queries of one
+    // size share one graph. Each map is made afresh: clones would share their caches.
+    let fresh_map = |limit: usize| {
+        let grid = TerrainGrid::new(Region::new(0, 0, 300, 300), 0).unwrap();
+        let mut map = PathMap::new(grid);
+        map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+            .unwrap();
+        map.set_cache_memory_limit(limit);
+        map
+    };
+    let (start, goal) = (Cell::new(0, 0), Cell::new(250, 250));
+    let probe = fresh_map(usize::MAX);
+    assert_eq!(probe.find_path(start, goal, 1, "unit").code, PathCode::Ok);
+    let layer_and_graph = probe.cache_memory_bytes();
+    let limit = 2 * layer_and_graph + layer_and_graph / 4;
+    let queries: Vec<PathQuery<'_>> = (1..=8)
+        .map(|size| PathQuery::new(start, goal, size, "unit"))
+        .collect();
+    for round in 0..6 {
+        let map = fresh_map(limit);
+        let results = map.query_batch(&queries, 8);
+        assert!(
+            map.cache_memory_bytes() <= limit,
+            "round {round}: {} bytes of caches against a limit of {limit}",
+            map.cache_memory_bytes()
+        );
+        let codes: Vec<PathCode> = results.iter().map(|result| result.code).collect();
+        let answered = codes.iter().filter(|&&code| code == PathCode::Ok).count();
+        assert_eq!(answered, 2, "round {round}: {codes:?}");
+        assert!(codes
+            .iter()
+            .all(|code| matches!(code, PathCode::Ok | PathCode::MemoryLimitReached)));
+    }
+    // Queries of one size on many threads: one graph, built once, whoever asked first.
+    let map = fresh_map(layer_and_graph + layer_and_graph / 4);
+    let same: Vec<PathQuery<'_>> = (0..16).map(|_| queries[0]).collect();
+    let codes: Vec<PathCode> = (map.query_batch(&same, 8).iter())
+        .map(|result| result.code)
+        .collect();
+    assert!(codes.iter().all(|&code| code == PathCode::Ok), "{codes:?}");
+    assert_eq!(map.cache_memory_bytes(), layer_and_graph);
+}

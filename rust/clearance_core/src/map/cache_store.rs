@@ -22,7 +22,7 @@ use crate::clearance::ClearanceLayer;
 use crate::graph::AnchorGraph;
 use crate::landmarks::LandmarkTable;
 use crate::terrain::TerrainSet;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 /// The derived data of one version of a map; see the module docs.
 #[derive(Debug, Default)]
@@ -33,6 +33,10 @@ pub(super) struct CacheStore {
     pub(super) graphs: RwLock<Table<String, Table<u8, Arc<AnchorGraph>>>>,
     /// Per profile: its landmark table, or `None` if none could be built.
     pub(super) landmarks: RwLock<Table<String, Option<Arc<LandmarkTable>>>>,
+    /// Held while a clearance layer or search graph is built, so that threads sharing the
+    /// store build one at a time: each build is checked against the memory limit with every
+    /// earlier one counted, and none builds what another has just built.
+    building: Mutex<()>,
 }
 
 impl Clone for CacheStore {
@@ -42,6 +46,17 @@ impl Clone for CacheStore {
             clearance: RwLock::new(read(&self.clearance).clone()),
             graphs: RwLock::new(read(&self.graphs).clone()),
             landmarks: RwLock::new(read(&self.landmarks).clone()),
+            building: Mutex::new(()),
         }
+    }
+}
+
+impl CacheStore {
+    /// The turn to build a layer or graph (see [`CacheStore::building`]); whoever holds it
+    /// looks again for what it needs before building, since the thread it waited for may
+    /// have built just that.
+    pub(super) fn build_turn(&self) -> MutexGuard<'_, ()> {
+        // A build that panicked left the tables as they were (entries go in whole).
+        self.building.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

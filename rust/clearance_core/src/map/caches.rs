@@ -132,10 +132,21 @@ impl PathMap {
         self.cache_memory_bytes().saturating_add(extra) <= self.cache_memory_limit
     }
 
+    /// The clearance layer of `capability`, built if the memory limit allows.
     pub(super) fn clearance_layer_for(
         &self,
         capability: &TerrainSet,
     ) -> Option<Arc<ClearanceLayer>> {
+        if let Some(layer) = read(&self.caches.clearance).get(capability) {
+            return Some(Arc::clone(layer));
+        }
+        let _turn = self.caches.build_turn();
+        self.clearance_layer_in_turn(capability)
+    }
+
+    /// [`clearance_layer_for`](Self::clearance_layer_for) for a thread that holds the build
+    /// turn.
+    fn clearance_layer_in_turn(&self, capability: &TerrainSet) -> Option<Arc<ClearanceLayer>> {
         if let Some(layer) = read(&self.caches.clearance).get(capability) {
             return Some(Arc::clone(layer));
         }
@@ -146,24 +157,31 @@ impl PathMap {
             return None;
         }
         let layer = Arc::new(ClearanceLayer::build(&self.grid, capability));
-        let mut layers = write(&self.caches.clearance);
-        // Another thread may have built it meanwhile; keep the first so all share one.
-        Some(Arc::clone(layers.entry(*capability).or_insert(layer)))
+        write(&self.caches.clearance).insert(*capability, Arc::clone(&layer));
+        Some(layer)
     }
 
+    /// The search graph of the profile called `name` (which is `profile`) for units of
+    /// `size`, built (with its clearance layer) if the memory limit allows.
     pub(super) fn graph_for(
         &self,
         name: &str,
         profile: &AgentProfile,
         size: u8,
     ) -> Option<Arc<AnchorGraph>> {
-        if let Some(graph) = read(&self.caches.graphs)
-            .get(name)
-            .and_then(|by_size| by_size.get(&size))
-        {
-            return Some(Arc::clone(graph));
+        let built = || {
+            (read(&self.caches.graphs).get(name))
+                .and_then(|by_size| by_size.get(&size))
+                .map(Arc::clone)
+        };
+        if let Some(graph) = built() {
+            return Some(graph);
         }
-        let clearance = self.clearance_layer_for(&profile.capability())?;
+        let _turn = self.caches.build_turn();
+        if let Some(graph) = built() {
+            return Some(graph);
+        }
+        let clearance = self.clearance_layer_in_turn(&profile.capability())?;
         if !self.fits(AnchorGraph::estimated_bytes(
             self.grid.as_bytes().len(),
             profile,
@@ -180,7 +198,8 @@ impl PathMap {
         ));
         let mut graphs = write(&self.caches.graphs);
         let by_size = graphs.entry(name.to_owned()).or_default();
-        Some(Arc::clone(by_size.entry(size).or_insert(graph)))
+        by_size.insert(size, Arc::clone(&graph));
+        Some(graph)
     }
 
     /// After the profile called `name` was set or removed: drops its search graphs and

@@ -28,8 +28,9 @@ pub struct PathQuery<'a> {
     pub agent_size: i64,
     /// Name of a registered profile.
     pub profile: &'a str,
-    /// When the goal cannot be reached (`NO_PATH`, or `GOAL_CLEARANCE_INSUFFICIENT`), return
-    /// an optimal path to the reachable anchor closest to the goal instead, with
+    /// When the goal cannot be reached (`NO_PATH`, `GOAL_CLEARANCE_INSUFFICIENT`, or
+    /// `GOAL_OCCUPIED` under [`OtherUnits::Block`]), return an optimal path to the reachable
+    /// anchor closest to the goal instead, with
     /// [`PathCode::PartialPath`](crate::PathCode::PartialPath). Off by default.
     pub allow_partial_path: bool,
     /// Expand at most this many anchors; a search that needs more stops with

@@ -7,6 +7,7 @@ use crate::flow_field::{FieldSource, FlowField, FlowFieldOptions};
 use crate::footprint::checked_agent_size;
 use crate::grid::Cell;
 use crate::occupancy::{OtherUnits, UnitId};
+use crate::query::PathQuery;
 use crate::result::{ClearanceShortfall, PathCode, PathResult};
 use crate::search::Counted;
 use crate::search::{graph_with_units, paths_from, UnitsView};
@@ -198,8 +199,8 @@ impl PathMap {
     /// by `other_units`, but those in `exempt_units` (the group's own members): each result
     /// is what [`query`](Self::query) would answer with that rule and those exemptions
     /// (an `UNKNOWN_UNIT` exempt id fails every start; under `Block` a goal on a counted unit
-    /// gives every start `GOAL_OCCUPIED`, and a start that overlaps a counted unit is not
-    /// reached: `NO_PATH`).
+    /// gives every start but the goal itself `GOAL_OCCUPIED`, and a start that overlaps a
+    /// counted unit is not reached: `NO_PATH`, unless it is the goal).
     pub fn find_paths_to_counting(
         &self,
         goal: Cell,
@@ -235,6 +236,14 @@ impl PathMap {
                     PathResult::failure(PathCode::StartOutOfBounds)
                 }
                 Ok(field) => field.path_from(start),
+                // A member already on the goal has arrived, as `query` answers: a unit never
+                // blocks the anchor a query starts from.
+                Err(failure) if failure.code == PathCode::GoalOccupied && start == goal => {
+                    let query = PathQuery::new(start, goal, agent_size, profile)
+                        .other_units(other_units)
+                        .exempt_units(exempt_units);
+                    self.query(&query)
+                }
                 // The start's own clearance is checked before the goal's.
                 Err(failure)
                     if matches!(

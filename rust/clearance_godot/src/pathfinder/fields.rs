@@ -145,7 +145,8 @@ impl ClearancePathfinder {
     /// every start. Units count as
     /// `other_units` says, but those in `exempt_units` (the group's own ids: under
     /// `OTHER_UNITS_BLOCK` a start on a unit that is not exempt gets `NO_PATH`, where
-    /// `find_path()` lets a unit walk out of another); `smoothing` adds waypoints, as to a
+    /// `find_path()` lets a unit walk out of another, unless the start is the goal: it has
+    /// arrived); `smoothing` adds waypoints, as to a
     /// query's; `search_expansion_limit` does not apply (one search serves every start). An entry of
     /// `starts` that is not a Vector2i prints an error and returns an empty array.
     #[func]

@@ -237,6 +237,18 @@ struct Queue {
 }
 
 impl Shared {
+    /// What `count` workers share, none of them running yet.
+    fn new(count: usize) -> Self {
+        Shared {
+            queue: Mutex::new(Queue::default()),
+            wake: Condvar::new(),
+            stopping: AtomicBool::new(false),
+            retiring: AtomicBool::new(false),
+            search_memory: (0..count).map(|_| AtomicUsize::new(0)).collect(),
+            running: AtomicUsize::new(0),
+        }
+    }
+
     fn queue(&self) -> MutexGuard<'_, Queue> {
         // A worker that panicked holding the lock left the queue whole (pushes and pops only).
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
@@ -244,11 +256,30 @@ impl Shared {
 }
 
 /// Counts a worker out of [`Shared::running`] however it leaves, panics included.
-struct Running<'a>(&'a Shared);
+struct Running<'a> {
+    shared: &'a Shared,
+    finished: &'a Sender<Finished>,
+}
 
 impl Drop for Running<'_> {
+    /// Under the queue's lock, which [`Workers::submit`] holds from its check of `running` to
+    /// its push: a job is queued only while a worker is left to take it, and the last worker
+    /// to leave fails what is still queued (after a panic outside a job; a pool shutting
+    /// down has emptied its queue or drops it), so that no request waits forever.
     fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::Relaxed);
+        let mut queue = self.shared.queue();
+        if self.shared.running.fetch_sub(1, Ordering::Relaxed) == 1 {
+            for job in queue.jobs.drain(..) {
+                let outcome = Outcome::Failed {
+                    message: "every worker thread stopped before it ran".to_owned(),
+                };
+                // The pool may be gone, and its receiver with it: nothing waits then.
+                let _ = self.finished.send(Finished {
+                    id: job.id,
+                    outcome,
+                });
+            }
+        }
     }
 }
 
@@ -258,14 +289,7 @@ impl Workers {
     pub fn start(count: usize) -> Option<Self> {
         let count = count.max(1);
         let (finished_sender, finished) = channel();
-        let shared = Arc::new(Shared {
-            queue: Mutex::new(Queue::default()),
-            wake: Condvar::new(),
-            stopping: AtomicBool::new(false),
-            retiring: AtomicBool::new(false),
-            search_memory: (0..count).map(|_| AtomicUsize::new(0)).collect(),
-            running: AtomicUsize::new(0),
-        });
+        let shared = Arc::new(Shared::new(count));
         let threads = (0..count)
             .filter_map(|index| {
                 let worker_shared = Arc::clone(&shared);
@@ -299,10 +323,13 @@ impl Workers {
     /// Queues a job, or hands it back if the workers are gone (every one stopped, which a
     /// job's panic does not do: see the module docs).
     pub fn submit(&self, job: Job) -> Result<(), Box<Job>> {
+        let mut queue = self.shared.queue();
+        // Read under the lock a leaving worker takes: see `Running`.
         if self.shared.running.load(Ordering::Relaxed) == 0 {
             return Err(Box::new(job));
         }
-        self.shared.queue().jobs.push_back(job);
+        queue.jobs.push_back(job);
+        drop(queue);
         self.shared.wake.notify_one();
         Ok(())
     }
@@ -391,7 +418,7 @@ fn next(shared: &Shared, trims_done: &mut u64) -> Next {
 }
 
 fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
-    let _running = Running(shared);
+    let _running = Running { shared, finished };
     let stopping = &shared.stopping;
     let publish_search_memory = || {
         shared.search_memory[index].store(PathMap::thread_search_memory_bytes(), Ordering::Relaxed)
@@ -548,5 +575,40 @@ mod tests {
             }
         }
         assert_eq!(workers.shared.running.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn the_last_worker_to_leave_fails_what_is_queued_and_the_pool_takes_no_more() {
+        let map = open_map();
+        let (sender, receiver) = channel();
+        let shared = Arc::new(Shared::new(2));
+        shared.running.store(2, Ordering::Relaxed);
+        shared.queue().jobs.push_back(path_job(7, &map));
+        let leave = || {
+            drop(Running {
+                shared: &shared,
+                finished: &sender,
+            })
+        };
+        leave();
+        assert!(
+            receiver.try_recv().is_err(),
+            "one worker is left to run the job"
+        );
+        leave();
+        let done = receiver.try_recv().expect("the queued job is answered");
+        assert_eq!(done.id, 7);
+        assert!(matches!(done.outcome, Outcome::Failed { .. }));
+        assert!(shared.queue().jobs.is_empty());
+        let workers = Workers {
+            shared: Arc::clone(&shared),
+            finished: receiver,
+            threads: Vec::new(),
+            requested: 2,
+        };
+        assert!(
+            workers.submit(path_job(8, &map)).is_err(),
+            "no worker would run it"
+        );
     }
 }

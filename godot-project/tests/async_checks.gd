@@ -152,3 +152,39 @@ func check_search_memory() -> Variant:
 	_expect_eq(arrived.get(id), asked, "the request found it too")
 	pf.free()
 	return "%d bytes held before the trim" % held
+
+
+## A script that extends the node and defines its own `_ready` and `_process` replaces those
+## virtual methods; the node's own work runs from notifications, so requests still arrive,
+## and the script's `_process` keeps running after they do.
+func check_scripted_subclass() -> Variant:
+	var script := GDScript.new()
+	script.source_code = "\n".join([
+		"extends ClearancePathfinder",
+		"var readied := false",
+		"var processed := 0",
+		"func _ready() -> void:",
+		"\treadied = true",
+		"func _process(_delta: float) -> void:",
+		"\tprocessed += 1",
+	])
+	_expect_eq(script.reload(), OK, "the subclass compiles")
+	var pf := ClearancePathfinder.new()
+	pf.set_script(script)
+	root.add_child(pf)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	var arrived := {}
+	pf.path_found.connect(func(id: int, result: Dictionary) -> void: arrived[id] = result)
+	var id := pf.request_path(Vector2i(0, 0), Vector2i(5, 5), 1, &"unit")
+	var cancelled := pf.request_flow_field([Vector2i(9, 9)], 1, &"unit")
+	_expect(pf.cancel_request(cancelled), "cancel a request")
+	var frames := 0
+	while (pf.get_pending_request_count() > 0 or frames < 10) and frames < 600:
+		await tree.process_frame
+		frames += 1
+	_expect(pf.get("readied"), "the script's _ready ran")
+	_expect_eq(arrived.get(id, {}).get("code"), "OK", "the request arrived")
+	_expect(not arrived.has(cancelled), "no signal for the cancelled request")
+	_expect(pf.get("processed") >= frames - 1, "the script's _process ran every frame: %d of %d" % [pf.get("processed"), frames])
+	pf.free()
+	return "%d frames" % frames

@@ -302,3 +302,32 @@ func _comparable(value: Variant) -> Variant:
 				rows.append([profile.name, profile.terrains, profile.costs])
 		return rows
 	return value
+
+
+## A profile set, removed or registered from `profiles`, or a new `diagonal_mode`, changes
+## answers over the whole map: each moves the version on and emits `map_changed` with the
+## whole region; a refused or unchanged one does neither.
+func check_rule_changes_signal() -> Variant:
+	var pf := _map(["rrrr", "rrrr"], EIGHT_WAY)
+	var whole := Rect2i(0, 0, 4, 2)
+	var emitted: Array[Rect2i] = []
+	pf.map_changed.connect(func(rect: Rect2i) -> void: emitted.append(rect))
+	var versions: Array[int] = [pf.get_map_version()]
+	_expect(pf.set_profile(&"walker", {ROAD: 1.0}), "set_profile")
+	versions.append(pf.get_map_version())
+	_expect(not pf.set_profile(&"walker", {ROAD: NAN}), "a refused set_profile")
+	_expect(not pf.remove_profile(&"nobody"), "removing an unknown profile")
+	pf.diagonal_mode = EIGHT_WAY
+	_expect_eq([emitted.size(), pf.get_map_version()], [1, versions[1]], "refused and unchanged settings neither signal nor move the version")
+	pf.diagonal_mode = NEVER
+	versions.append(pf.get_map_version())
+	pf.profiles = [_agent_profile(&"jeep", [ROAD], [2.0])] as Array[AgentProfile]
+	_expect(pf.reload_profiles(), "a resource profile registers")
+	versions.append(pf.get_map_version())
+	_expect(pf.remove_profile(&"walker"), "remove_profile")
+	versions.append(pf.get_map_version())
+	_expect_eq(emitted, [whole, whole, whole, whole] as Array[Rect2i], "each change signals the whole map")
+	for i: int in range(1, versions.size()):
+		_expect(versions[i] > versions[i - 1], "change %d moves the version on: %s" % [i, versions])
+	pf.free()
+	return ""

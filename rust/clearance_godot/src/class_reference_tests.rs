@@ -57,8 +57,8 @@ fn every_func_is_documented() {
     assert_eq!(
         method_names(&pathfinder),
         [
+            "_on_notification",
             "_on_profile_changed",
-            "_process",
             "add_unit",
             "add_units",
             "apply_terrain_batch",

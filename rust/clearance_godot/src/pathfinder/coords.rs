@@ -140,12 +140,9 @@ impl ClearancePathfinder {
 
     /// The global positions of the footprint centres of a unit of `size` along `path`.
     pub(super) fn global_footprint_centers(&self, path: &[Cell], size: u8) -> PackedVector2Array {
-        let frame = self.frame();
+        let (frame, local_to_global) = (self.frame(), self.global_transform());
         path.iter()
-            .map(|&anchor| {
-                let local = frame.footprint_center(anchor, size);
-                self.base().to_global(local)
-            })
+            .map(|&anchor| local_to_global * frame.footprint_center(anchor, size))
             .collect()
     }
 

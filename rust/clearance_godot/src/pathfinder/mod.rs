@@ -54,9 +54,10 @@ use crate::profile::AgentProfile;
 use crate::range::ClearanceMovementRange;
 use crate::workers::{Finished, Workers};
 use clearance_core::{Cell, PathMap, PathResult, Region, TerrainGrid};
+use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Engine, INode2D, Node2D};
 use godot::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -76,7 +77,8 @@ const DEFAULT_OTHER_UNITS_COST: f64 = 4.0;
 /// none:
 ///
 /// ```gdscript
-/// var result := $ClearancePathfinder.find_path(Vector2i(2, 2), Vector2i(30, 9), 2, &"truck")
+/// var result: Dictionary = $ClearancePathfinder.find_path(
+///         Vector2i(2, 2), Vector2i(30, 9), 2, &"truck")
 /// if result.ok:
 ///     follow(result.path)           # Array[Vector2i] of anchors, start and goal included
 /// else:
@@ -318,9 +320,10 @@ pub struct ClearancePathfinder {
     #[var(set = set_debug_flow_field)]
     debug_flow_field: Option<Gd<ClearanceFlowField>>,
 
-    /// Draws the last movement range `get_movement_range()` made: each anchor in range tinted
-    /// by its cost (blue at the start, through green and yellow, to red at the budget), its
-    /// border outlined. Skipped for ranges of more than 65,536 anchors.
+    /// Draws the last movement range `get_movement_range()` made while this is on: each anchor
+    /// in range tinted by its cost (blue at the start, through green and yellow, to red at the
+    /// budget), its border outlined. Skipped for ranges of more than 65,536 anchors. While it
+    /// is off the node keeps no range.
     #[export]
     #[var(set = set_debug_draw_last_range)]
     debug_draw_last_range: bool,
@@ -352,6 +355,8 @@ pub struct ClearancePathfinder {
     /// Requests whose signal has not been emitted yet, with how their answers are written:
     /// as the node wrote them when they were asked.
     pending: HashMap<i64, AnswerStyle>,
+    /// Requests cancelled while their work still runs: delivery goes on until it finishes.
+    cancelled: HashSet<i64>,
     /// `region` or `default_terrain` changed since the map was built.
     map_stale: bool,
     /// `profiles` changed since its resources were registered.
@@ -366,7 +371,7 @@ pub struct ClearancePathfinder {
     last_agent_size: u8,
     /// The last synchronous query's result and agent size, for `get_last_result()`.
     last_result: Option<(PathResult, i64)>,
-    /// The last range made by `get_movement_range()`, for the debug overlay.
+    /// The last range made by `get_movement_range()` while `debug_draw_last_range` was on.
     last_range: Option<Gd<ClearanceMovementRange>>,
     /// Result keys and code names, converted to Variants once.
     result_keys: Rc<ResultKeys>,
@@ -415,6 +420,7 @@ impl INode2D for ClearancePathfinder {
             retired: Vec::new(),
             next_request_id: 1,
             pending: HashMap::new(),
+            cancelled: HashSet::new(),
             map_stale: false,
             profiles_stale: true,
             resource_profiles: Vec::new(),
@@ -427,24 +433,31 @@ impl INode2D for ClearancePathfinder {
         }
     }
 
-    fn ready(&mut self) {
-        self.ensure_map();
-        // In the editor, configuration warnings report bad profiles; errors would repeat them.
-        let report = !Engine::singleton().is_editor_hint();
-        self.register_profile_resources(report);
-    }
-
-    fn draw(&mut self) {
-        self.ensure_map();
-        if self.profiles_stale {
-            self.register_profile_resources(false);
+    /// The node does its own work on `NOTIFICATION_READY`, `NOTIFICATION_DRAW` and
+    /// `NOTIFICATION_INTERNAL_PROCESS` (which it turns on only while requests run), not in
+    /// `_ready`, `_draw` and `_process`: a script that extends the node may define those, and
+    /// call `set_process()`, without stopping the overlay or the delivery of requests.
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        match what {
+            CanvasItemNotification::READY => {
+                self.ensure_map();
+                // In the editor, configuration warnings report bad profiles; errors would
+                // repeat them.
+                let report = !Engine::singleton().is_editor_hint();
+                self.register_profile_resources(report);
+            }
+            CanvasItemNotification::DRAW => {
+                self.ensure_map();
+                if self.profiles_stale {
+                    self.register_profile_resources(false);
+                }
+                self.draw_overlay();
+            }
+            // Internal processing, on only while requests are pending: a script's own
+            // `_process` and `set_process` neither stop it nor are stopped by it.
+            CanvasItemNotification::INTERNAL_PROCESS => self.deliver_finished_requests(),
+            _ => {}
         }
-        self.draw_overlay();
-    }
-
-    /// Delivers finished requests; processing is on only while requests are pending.
-    fn process(&mut self, _delta: f64) {
-        self.deliver_finished_requests();
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -461,10 +474,12 @@ impl INode2D for ClearancePathfinder {
 
 #[godot_api]
 impl ClearancePathfinder {
-    /// Emitted after every successful terrain change (`set_cell_terrain()`,
-    /// `fill_rect_terrain()`, `load_terrain()`, `apply_terrain_batch()`,
-    /// `import_tile_map_layer()`, and a new `region` or `default_terrain`), with the rectangle
-    /// of cells that may have changed.
+    /// Emitted after every change that can change an answer, the map's version with it: a
+    /// successful terrain change (`set_cell_terrain()`, `fill_rect_terrain()`,
+    /// `load_terrain()`, `apply_terrain_batch()`, `import_tile_map_layer()`, and a new
+    /// `region` or `default_terrain`), with the rectangle of cells that may have changed; a
+    /// profile set, removed or registered anew from `profiles`, or a new `diagonal_mode`, with
+    /// the whole region. Units moving do not emit it: queries count them where they stand.
     #[signal]
     fn map_changed(rect: Rect2i);
 

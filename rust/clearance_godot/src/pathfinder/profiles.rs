@@ -4,6 +4,7 @@
 
 use super::errors::pathfinder_error;
 use super::ClearancePathfinder;
+use crate::convert::rect_of;
 use crate::marshal::{landmark_dictionary, profile_from_dictionary};
 use clearance_core::AgentProfile as CoreProfile;
 use godot::prelude::*;
@@ -27,6 +28,7 @@ impl ClearancePathfinder {
             }
         };
         self.ensure_ready();
+        let version_before = self.map.version();
         if let Err(error) = self.map_mut().set_profile(profile) {
             pathfinder_error!("set_profile", "{error}; nothing changed");
             return false;
@@ -36,7 +38,7 @@ impl ClearancePathfinder {
         let name = name.to_string();
         self.resource_profiles
             .retain(|(registered, _)| *registered != name);
-        self.after_profile_edit();
+        self.after_rule_change(version_before);
         true
     }
 
@@ -47,8 +49,9 @@ impl ClearancePathfinder {
     pub fn remove_profile(&mut self, name: StringName) -> bool {
         self.ensure_ready();
         let name = name.to_string();
+        let version_before = self.map.version();
         if self.map_mut().remove_profile(&name) {
-            self.after_profile_edit();
+            self.after_rule_change(version_before);
             true
         } else {
             pathfinder_error!("remove_profile", "no profile called '{name}'");
@@ -168,6 +171,7 @@ impl ClearancePathfinder {
     /// profile whose settings did not change keeps its search graphs and landmark table.
     pub(super) fn register_profile_resources(&mut self, report: bool) -> bool {
         let (valid, problems) = self.read_profile_resources();
+        let version_before = self.map.version();
         let mut registered: Vec<(String, InstanceId)> = Vec::new();
         for (name, resource) in std::mem::take(&mut self.resource_profiles) {
             let replaced = valid.iter().any(|(profile, _)| profile.name() == name);
@@ -208,13 +212,19 @@ impl ClearancePathfinder {
             }
         }
         self.resource_profiles = registered;
-        self.base_mut().queue_redraw();
+        self.after_rule_change(version_before);
         problems.is_empty()
     }
 
-    /// Redraws after a profile was set or removed from code (the heat map may show it).
-    fn after_profile_edit(&mut self) {
+    /// Redraws (the heat map may show a profile), and emits `map_changed` over the whole map
+    /// if the map's version moved on since `version_before`: a profile set or removed changes
+    /// what paths cross every cell, so what a game derived from the map may be stale.
+    pub(super) fn after_rule_change(&mut self, version_before: u64) {
         self.base_mut().queue_redraw();
+        if self.map.version() != version_before {
+            let whole = rect_of(self.map.region());
+            self.signals().map_changed().emit(whole);
+        }
     }
 }
 

@@ -108,7 +108,9 @@ impl ClearancePathfinder {
             return;
         };
         self.diagonal_mode = mode;
+        let version_before = self.map.version();
         self.map_mut().set_movement(movement);
+        self.after_rule_change(version_before);
     }
 
     /// What `set_result_format()` does: validates, then applies.
@@ -338,6 +340,9 @@ impl ClearancePathfinder {
     /// What `set_debug_draw_last_range()` does: validates, then applies.
     pub(super) fn apply_debug_draw_last_range(&mut self, enabled: bool) {
         self.debug_draw_last_range = enabled;
+        if !enabled {
+            self.last_range = None;
+        }
         self.base_mut().queue_redraw();
     }
 

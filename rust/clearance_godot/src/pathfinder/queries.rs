@@ -175,13 +175,14 @@ impl ClearancePathfinder {
 
     /// Forgets request `id`: its signal will not be emitted. Returns `false` if no such request
     /// is pending (already delivered, cancelled, or never made). The query itself may still
-    /// run to completion on its worker.
+    /// run to completion on its worker; its result is dropped in the frame it finishes.
     #[func]
     pub fn cancel_request(&mut self, id: i64) -> bool {
         let cancelled = self.pending.remove(&id).is_some();
-        if self.pending.is_empty() {
-            self.base_mut().set_process(false);
+        if cancelled {
+            self.cancelled.insert(id);
         }
+        self.process_while_requests_run();
         cancelled
     }
 
@@ -458,7 +459,7 @@ impl ClearancePathfinder {
         }
         let style = self.answer_style();
         self.pending.insert(id, style);
-        self.base_mut().set_process(true);
+        self.process_while_requests_run();
         id
     }
 
@@ -600,13 +601,22 @@ impl ClearancePathfinder {
         }
         for done in finished {
             // A request missing from `pending` was cancelled.
-            if let Some(style) = self.pending.remove(&done.id) {
-                self.emit_finished(done, style);
+            match self.pending.remove(&done.id) {
+                Some(style) => self.emit_finished(done, style),
+                None => {
+                    self.cancelled.remove(&done.id);
+                }
             }
         }
-        if self.pending.is_empty() {
-            self.base_mut().set_process(false);
-        }
+        self.process_while_requests_run();
+    }
+
+    /// Internal processing (which delivers) on while a request is pending or a cancelled one
+    /// still runs: a cancelled flow field or range is dropped as soon as it finishes, not
+    /// held until some later request is delivered.
+    fn process_while_requests_run(&mut self) {
+        let running = !self.pending.is_empty() || !self.cancelled.is_empty();
+        self.base_mut().set_process_internal(running);
     }
 
     /// Emits `path_found`, `paths_found` (for `request_paths()` and `request_paths_to_slots()`),

@@ -64,8 +64,10 @@ impl ClearancePathfinder {
         let order = self.range_order(method, asked)?;
         let range = order.build(&self.map);
         let range = self.range_object(method, range, order, &self.map, &self.result_writer())?;
-        self.last_range = Some(range.clone());
+        // Kept only for the overlay: a range over a large map holds much memory, and would
+        // outlive the script's last reference to it.
         if self.debug_draw_last_range {
+            self.last_range = Some(range.clone());
             self.base_mut().queue_redraw();
         }
         Some(range)

@@ -53,8 +53,9 @@ impl ClearancePathfinder {
         self.report_edit("load_terrain", outcome, whole)
     }
 
-    /// A number that grows with every change to the map's terrain: a flow field (or anything
-    /// a game derived from the map) made at another version may be stale.
+    /// A number that grows with every change to the map's terrain, profiles or
+    /// `diagonal_mode` (each also emits `map_changed`): a flow field (or anything a game
+    /// derived from the map) made at another version may be stale. Units moving leave it.
     #[func]
     pub fn get_map_version(&mut self) -> i64 {
         self.ensure_map();

@@ -240,9 +240,10 @@ impl ClearancePathfinder {
     /// `other_units` says), with the node's `search_mode`, `search_expansion_limit`,
     /// `smoothing` and `result_format`; plus `slot`, the member's slot (Vector2i), or `null`
     /// for a member that can reach no free slot, whose Dictionary then has no path and the
-    /// code `START_CLEARANCE_INSUFFICIENT` if its footprint does not fit where it stands,
-    /// `NO_PATH` otherwise. The members' queries share the node's worker threads and the
-    /// calling one.
+    /// code `MEMORY_LIMIT_REACHED` if its search graph would pass `cache_memory_limit_mb`,
+    /// `START_CLEARANCE_INSUFFICIENT` if its footprint does not fit where it stands,
+    /// `NO_PATH` otherwise. The members' queries run on the calling thread and up to
+    /// `worker_thread_count` more, started for the call (as `find_paths()` does).
     ///
     /// Prints an error and returns an empty Array for what `get_arrival_slots()` refuses.
     #[func]

@@ -331,7 +331,9 @@ pub struct ClearancePathfinder {
     /// Worker threads for the `request_*()` methods (0: one fewer than the machine's
     /// processors, at least 1). Applies from the next request, which waits for the queries
     /// running on the old threads to finish; no request is lost: those finished arrive with
-    /// the next frame's signals, those not started run on the new threads.
+    /// the next frame's signals, those not started run on the new threads. Freeing the node
+    /// (or quitting) also waits for the work running then, a whole flow field or range
+    /// included, and drops the requests not started.
     #[export(range = (0.0, 64.0))]
     #[var(set = set_worker_thread_count)]
     worker_thread_count: i64,

@@ -1,6 +1,8 @@
 //! Agent profiles: capability and fixed-point multipliers.
 
-use clearance_core::{AgentProfile, TerrainSet, MULTIPLIER_SCALE};
+use clearance_core::{
+    AgentProfile, PathCode, PathMap, Region, TerrainGrid, TerrainSet, MULTIPLIER_SCALE,
+};
 use clearance_tests::generate::Rng;
 
 #[test]
@@ -73,4 +75,22 @@ fn lowest_and_highest_multipliers_follow_every_change() {
     }
     assert_eq!(profile.min_fixed_multiplier(), None);
     assert_eq!(profile.max_fixed_multiplier(), None);
+}
+
+#[test]
+fn setting_an_equal_profile_keeps_the_caches_and_the_version() {
+    let grid = TerrainGrid::new(Region::new(0, 0, 64, 64), 0).unwrap();
+    let mut map = PathMap::new(grid);
+    let scout = || AgentProfile::new("scout").with_terrain(0, 1.0).unwrap();
+    map.set_profile(scout()).unwrap();
+    assert_eq!(map.prepare("scout", 2), PathCode::Ok);
+    let (version, bytes) = (map.version(), map.cache_memory_bytes());
+    assert!(bytes > 0);
+    map.set_profile(scout()).unwrap();
+    assert_eq!((map.version(), map.cache_memory_bytes()), (version, bytes));
+    // Another multiplier is a change: the graphs go, the version moves on.
+    map.set_profile(AgentProfile::new("scout").with_terrain(0, 2.0).unwrap())
+        .unwrap();
+    assert!(map.version() > version);
+    assert!(map.cache_memory_bytes() < bytes);
 }

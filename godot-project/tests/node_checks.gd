@@ -306,7 +306,7 @@ func _comparable(value: Variant) -> Variant:
 
 ## A profile set, removed or registered from `profiles`, or a new `diagonal_mode`, changes
 ## answers over the whole map: each moves the version on and emits `map_changed` with the
-## whole region; a refused or unchanged one does neither.
+## whole region; a refused or unchanged one (the same profile set again) does neither.
 func check_rule_changes_signal() -> Variant:
 	var pf := _map(["rrrr", "rrrr"], EIGHT_WAY)
 	var whole := Rect2i(0, 0, 4, 2)
@@ -316,6 +316,7 @@ func check_rule_changes_signal() -> Variant:
 	_expect(pf.set_profile(&"walker", {ROAD: 1.0}), "set_profile")
 	versions.append(pf.get_map_version())
 	_expect(not pf.set_profile(&"walker", {ROAD: NAN}), "a refused set_profile")
+	_expect(pf.set_profile(&"walker", {ROAD: 1.0}), "the same profile again")
 	_expect(not pf.remove_profile(&"nobody"), "removing an unknown profile")
 	pf.diagonal_mode = EIGHT_WAY
 	_expect_eq([emitted.size(), pf.get_map_version()], [1, versions[1]], "refused and unchanged settings neither signal nor move the version")

@@ -228,10 +228,28 @@ impl PathMap {
 
     /// Registers `profile` under its name, replacing any profile of the same name. The
     /// replaced profile's search graphs and landmark table are dropped (rebuilt on demand),
-    /// and so is a clearance layer that no registered profile uses any more.
+    /// and so is a clearance layer that no registered profile uses any more. A profile equal
+    /// to the one registered under its name changes nothing: caches and
+    /// [`version`](Self::version) stay (a game that sets its profiles again each level, say,
+    /// keeps the graphs it built).
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, PathMap, Region, TerrainGrid};
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 8, 8), 0)?);
+    /// map.set_profile(AgentProfile::new("scout").with_terrain(0, 1.0)?)?;
+    /// let version = map.version();
+    /// map.set_profile(AgentProfile::new("scout").with_terrain(0, 1.0)?)?;
+    /// assert_eq!(map.version(), version);
+    /// map.set_profile(AgentProfile::new("scout").with_terrain(0, 2.0)?)?;
+    /// assert!(map.version() > version);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_profile(&mut self, profile: AgentProfile) -> Result<(), ProfileError> {
         if profile.name().is_empty() {
             return Err(ProfileError::EmptyName);
+        }
+        if self.profile(profile.name()) == Some(&profile) {
+            return Ok(());
         }
         let name = profile.name().to_owned();
         self.profiles.insert(name.clone(), Arc::new(profile));

@@ -6,8 +6,8 @@
 //! `find_paths_to` answers what `find_path` answers.
 
 use clearance_core::{
-    AgentProfile, Cell, FlowField, FlowFieldOptions, Movement, PathCode, PathMap, Region,
-    TerrainGrid, STRAIGHT_STEP,
+    cost_to_f64, AgentProfile, Cell, FlowField, FlowFieldOptions, Movement, PathCode, PathMap,
+    Region, TerrainGrid, STRAIGHT_STEP,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{
@@ -57,6 +57,7 @@ fn check_reached_anchors(
     context: &str,
 ) -> usize {
     let mut reached = 0;
+    let mut largest = 0;
     for (index, &optimum) in expected.iter().enumerate() {
         let cell = grid.cell_at(index);
         let context = format!("{context}, anchor {cell:?}");
@@ -73,6 +74,7 @@ fn check_reached_anchors(
             continue;
         };
         reached += 1;
+        largest = largest.max(cost);
         assert_eq!(Some(cost), optimum, "cost to the nearest goal, {context}");
         assert_eq!(result.code, PathCode::Ok, "{context}");
         assert_eq!(result.cost, cost, "{context}");
@@ -99,6 +101,7 @@ fn check_reached_anchors(
         assert_eq!(result.total_cost(), total, "{context}");
     }
     assert_eq!(field.reached_count(), reached, "{context}");
+    assert_eq!(field.max_cost(), cost_to_f64(largest), "{context}");
     reached
 }
 

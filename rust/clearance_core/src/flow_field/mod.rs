@@ -150,6 +150,8 @@ pub struct FlowField {
     /// Per anchor: the direction (index into `DIRECTIONS`) of its next step plus 1, or 0
     /// where there is none.
     next: Vec<u8>,
+    /// The largest of `costs`, kept so that [`max_cost`](Self::max_cost) does not scan them.
+    largest: u64,
     reached: usize,
     complete: bool,
     /// The map's clearance layer of that version (shared with the map while it lasts): says
@@ -252,6 +254,7 @@ impl FlowField {
             cost_unit: graph.cost_unit,
             costs: found.costs,
             next: found.next,
+            largest: found.largest,
             reached: found.reached,
             complete: found.complete,
             clearance,
@@ -414,8 +417,7 @@ impl FlowField {
     /// multiplier 1), for scaling a heat map; 0 if only goals were reached.
     pub fn max_cost(&self) -> f64 {
         // Stored costs are 1 more than the cost, and 0 where not reached.
-        let largest = self.costs.iter().max().copied().unwrap_or(0);
-        cost_to_f64(largest.saturating_sub(1) * self.cost_unit)
+        cost_to_f64(self.largest.saturating_sub(1) * self.cost_unit)
     }
 
     /// Bytes the field holds of its own: a cost and a direction per anchor, and its goals.

@@ -238,6 +238,8 @@ pub(super) struct Found {
     pub costs: Vec<u64>,
     /// Per anchor: the direction of its next step plus 1; 0 where there is none.
     pub next: Vec<u8>,
+    /// The largest of `costs`.
+    pub largest: u64,
     pub reached: usize,
     pub complete: bool,
 }
@@ -501,16 +503,20 @@ impl<'a, W: Word> Search<'a, W> {
         };
         let mut next = vec![0; anchors];
         let layout = self.layout;
+        let mut largest = 0;
         let costs = W::into_costs(self.labels, range, |index, label| {
             if !is_settled(label) {
                 return 0;
             }
             next[index] = next_of(!label);
-            layout.cost(!label) + 1
+            let cost = layout.cost(!label) + 1;
+            largest = largest.max(cost);
+            cost
         });
         Found {
             costs,
             next,
+            largest,
             reached: self.reached,
             complete,
         }

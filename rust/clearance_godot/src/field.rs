@@ -222,7 +222,10 @@ impl ClearanceFlowField {
     /// waypoint after that anchor, as `get_path_from()` gives it: a straight line the unit's
     /// footprint may sweep from the anchor's centre, so units steered by a smoothed field walk
     /// straight across open ground instead of in 45-degree steps. Each anchor's waypoint is
-    /// worked out once, the first time a unit is steered from it, and kept with the field.
+    /// worked out once, the first time a unit is steered from it, and kept with the field;
+    /// that first time costs what `get_path_from()` with smoothing costs from there (it grows
+    /// with the path's length), so with many units on long paths spread those calls over
+    /// frames, or steer by `get_next_anchor()` where straight lines matter less.
     #[func]
     pub fn get_direction_world(&self, position: Vector2) -> Vector2 {
         if !position.is_finite() {

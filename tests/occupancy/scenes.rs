@@ -321,3 +321,48 @@ fn partial_paths_end_where_the_reference_says_when_units_cut_the_map() {
     }
     assert!(cut_off >= 500, "{cut_off}");
 }
+
+#[test]
+fn a_limited_partial_path_spends_no_expansions_on_an_anchor_units_cut_off() {
+    // The ring of units round the room x 7..10, y 3..6, and a unit on the goal inside it: the
+    // nearest free anchors lie inside the ring, which the start cannot reach. Without a limit
+    // a search towards one of them fails first; with one, the answer comes from the walk, and
+    // a limit as large as that answer's own search still finds it.
+    for movement in [Movement::EightWay, Movement::FourWay] {
+        let mut map = open_map(14, 10, movement);
+        for x in 6..=10 {
+            for y in 2..=6 {
+                if x == 6 || x == 10 || y == 2 || y == 6 {
+                    map.place_unit(i64::from(y * 100 + x), Cell::new(x, y), 1)
+                        .unwrap();
+                }
+            }
+        }
+        map.place_unit(1, Cell::new(8, 4), 1).unwrap();
+        for mode in SearchMode::ALL {
+            let query = PathQuery::new(Cell::new(0, 0), Cell::new(8, 4), 1, "unit")
+                .search(mode)
+                .other_units(OtherUnits::Block)
+                .allow_partial_path(true);
+            let unlimited = map.query(&query);
+            assert_eq!(
+                unlimited.code,
+                PathCode::PartialPath,
+                "{movement:?} {mode:?}"
+            );
+            assert_eq!(unlimited.path.last(), Some(&Cell::new(8, 1)));
+            // What a search straight to that end expands is all the limited query may use.
+            let to_end = PathQuery {
+                goal: Cell::new(8, 1),
+                ..query
+            };
+            let needed = map.query(&to_end.max_expansions(u64::MAX)).expanded;
+            let limited = map.query(&query.max_expansions(needed));
+            assert_eq!(
+                (limited.code, limited.cost, limited.path.last()),
+                (unlimited.code, unlimited.cost, unlimited.path.last()),
+                "{movement:?} {mode:?}: a limit of {needed}"
+            );
+        }
+    }
+}

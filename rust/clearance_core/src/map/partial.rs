@@ -74,7 +74,8 @@ impl PathMap {
     /// [`closest_unblocked_anchor`](Self::closest_unblocked_anchor)'s answer, and is that
     /// answer whenever a search from `start` reaches it. Where a unit stands on the goal with
     /// free ground round it, that search is an ordinary one; the whole region is walked only
-    /// when it fails.
+    /// when it fails. Queries with an expansion limit walk first instead, so that a search
+    /// towards a guess cut off spends none of the limit.
     pub(super) fn unblocked_anchor_guess(
         &self,
         graph: &AnchorGraph,

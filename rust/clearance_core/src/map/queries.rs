@@ -252,10 +252,14 @@ impl PathMap {
             if !query.allow_partial_path {
                 return PathResult::failure(PathCode::NoPath);
             }
-            // With units, a guess: if the search cannot reach it, the walk below finds the
-            // answer.
+            // With units and no expansion limit, a guess: if the search cannot reach it, the
+            // walk below finds the answer. Under a limit the walk comes first, so that a search
+            // towards a guess cut off cannot spend expansions the answer needs.
             target = match blocking {
-                Some(units) => self.unblocked_anchor_guess(graph, units.view, start, goal),
+                Some(units) if query.max_expansions.is_none() => {
+                    self.unblocked_anchor_guess(graph, units.view, start, goal)
+                }
+                Some(units) => self.closest_unblocked_anchor(graph, units.view, start, goal),
                 None => self.closest_reachable_anchor(graph, start, goal),
             };
         }

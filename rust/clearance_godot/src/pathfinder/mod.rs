@@ -36,6 +36,7 @@ mod profiles;
 mod properties;
 mod queries;
 mod ranges;
+mod requests;
 mod smoothing;
 mod terrain;
 mod units;

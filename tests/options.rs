@@ -310,3 +310,48 @@ fn parallel_batches_keep_the_cache_memory_limit_and_build_each_graph_once() {
     assert!(codes.iter().all(|&code| code == PathCode::Ok), "{codes:?}");
     assert_eq!(map.cache_memory_bytes(), layer_and_graph);
 }
+
+#[test]
+fn landmark_tables_built_beside_graphs_keep_the_cache_memory_limit() {
+    // Eight profiles share one clearance layer; each query builds its profile's graph and
+    // then its landmark table (outside the build turn, with its bytes reserved). With room
+    // for about two of each, threads building them at once must not pass the limit.
+    let names: Vec<String> = (0..8).map(|index| format!("unit{index}")).collect();
+    let fresh_map = |limit: usize| {
+        let grid = TerrainGrid::new(Region::new(0, 0, 200, 200), 0).unwrap();
+        let mut map = PathMap::new(grid);
+        for name in &names {
+            map.set_profile(AgentProfile::new(name).with_terrain(0, 1.0).unwrap())
+                .unwrap();
+        }
+        map.set_landmarks(LandmarkPlacement::Farthest(4)).unwrap();
+        map.set_cache_memory_limit(limit);
+        map
+    };
+    let (start, goal) = (Cell::new(0, 0), Cell::new(150, 170));
+    let probe = fresh_map(usize::MAX);
+    assert_eq!(
+        probe.find_path(start, goal, 1, &names[0]).code,
+        PathCode::Ok
+    );
+    let one = probe.cache_memory_bytes();
+    assert_eq!(
+        probe.find_path(start, goal, 1, &names[1]).code,
+        PathCode::Ok
+    );
+    let per_profile = probe.cache_memory_bytes() - one;
+    let limit = one + per_profile + per_profile / 2;
+    let queries: Vec<PathQuery<'_>> = (names.iter())
+        .map(|name| PathQuery::new(start, goal, 1, name))
+        .collect();
+    for round in 0..6 {
+        let map = fresh_map(limit);
+        let results = map.query_batch(&queries, 8);
+        assert!(
+            map.cache_memory_bytes() <= limit,
+            "round {round}: {} bytes of caches against a limit of {limit}",
+            map.cache_memory_bytes()
+        );
+        assert!(results.iter().any(|result| result.code == PathCode::Ok));
+    }
+}

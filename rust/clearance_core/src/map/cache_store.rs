@@ -22,6 +22,7 @@ use crate::clearance::ClearanceLayer;
 use crate::graph::AnchorGraph;
 use crate::landmarks::LandmarkTable;
 use crate::terrain::TerrainSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 /// The derived data of one version of a map; see the module docs.
@@ -37,6 +38,9 @@ pub(super) struct CacheStore {
     /// store build one at a time: each build is checked against the memory limit with every
     /// earlier one counted, and none builds what another has just built.
     building: Mutex<()>,
+    /// Bytes promised to landmark tables being built outside the build turn (a table can
+    /// take seconds, which graph builds should not wait for); the limit counts them.
+    reserved: AtomicUsize,
 }
 
 impl Clone for CacheStore {
@@ -47,6 +51,7 @@ impl Clone for CacheStore {
             graphs: RwLock::new(read(&self.graphs).clone()),
             landmarks: RwLock::new(read(&self.landmarks).clone()),
             building: Mutex::new(()),
+            reserved: AtomicUsize::new(0),
         }
     }
 }
@@ -58,5 +63,33 @@ impl CacheStore {
     pub(super) fn build_turn(&self) -> MutexGuard<'_, ()> {
         // A build that panicked left the tables as they were (entries go in whole).
         self.building.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Bytes reserved by builds under way outside the turn.
+    pub(super) fn reserved_bytes(&self) -> usize {
+        self.reserved.load(Ordering::Relaxed)
+    }
+
+    /// Reserves `bytes` until the returned guard drops (the build finished, or panicked).
+    /// Take it while holding the build turn, after checking the limit with the reservation
+    /// counted.
+    pub(super) fn reserve(&self, bytes: usize) -> Reservation<'_> {
+        self.reserved.fetch_add(bytes, Ordering::Relaxed);
+        Reservation {
+            reserved: &self.reserved,
+            bytes,
+        }
+    }
+}
+
+/// Bytes reserved in a [`CacheStore`] while a build runs; given back on drop.
+pub(super) struct Reservation<'a> {
+    reserved: &'a AtomicUsize,
+    bytes: usize,
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        self.reserved.fetch_sub(self.bytes, Ordering::Relaxed);
     }
 }

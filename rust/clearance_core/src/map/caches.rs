@@ -127,9 +127,13 @@ impl PathMap {
         self.cache_memory_limit
     }
 
-    /// Whether `extra` more bytes of cache fit under the limit.
+    /// Whether `extra` more bytes of cache fit under the limit, with what builds under way
+    /// have reserved.
     pub(super) fn fits(&self, extra: usize) -> bool {
-        self.cache_memory_bytes().saturating_add(extra) <= self.cache_memory_limit
+        (self.cache_memory_bytes())
+            .saturating_add(self.caches.reserved_bytes())
+            .saturating_add(extra)
+            <= self.cache_memory_limit
     }
 
     /// The clearance layer of `capability`, built if the memory limit allows.

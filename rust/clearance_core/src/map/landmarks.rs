@@ -162,12 +162,19 @@ impl PathMap {
         }
         let graph = self.graph_for(name, profile, 1)?;
         let count = self.landmark_placement.count();
-        if !self.fits(LandmarkTable::estimated_bytes(
-            self.grid.as_bytes().len(),
-            count,
-        )) {
-            return None;
-        }
+        let estimate = LandmarkTable::estimated_bytes(self.grid.as_bytes().len(), count);
+        // Checked and reserved in the build turn, built outside it: a table takes far longer
+        // than the graphs other threads may need meanwhile.
+        let _reserved = {
+            let _turn = self.caches.build_turn();
+            if let Some(table) = read(&self.caches.landmarks).get(name) {
+                return table.clone();
+            }
+            if !self.fits(estimate) {
+                return None;
+            }
+            self.caches.reserve(estimate)
+        };
         let table = LandmarkTable::build(
             &graph,
             self.grid.width(),

@@ -330,5 +330,12 @@ func check_rule_changes_signal() -> Variant:
 	_expect_eq(emitted, [whole, whole, whole, whole] as Array[Rect2i], "each change signals the whole map")
 	for i: int in range(1, versions.size()):
 		_expect(versions[i] > versions[i - 1], "change %d moves the version on: %s" % [i, versions])
+	# Resources registered inside another call (the first query after `profiles` changed)
+	# signal at the end of the frame, not in the middle of that call.
+	pf.profiles = [_agent_profile(&"jeep", [ROAD], [3.0])] as Array[AgentProfile]
+	_expect_eq(pf.find_path(Vector2i(0, 0), Vector2i(3, 1), 1, &"jeep").total_cost, 12.0, "the new resource answers (4 steps at 3.0)")
+	_expect_eq(emitted.size(), 4, "no signal inside the query")
+	await tree.process_frame
+	_expect_eq(emitted, [whole, whole, whole, whole, whole] as Array[Rect2i], "the signal at the end of the frame")
 	pf.free()
 	return ""

@@ -46,6 +46,7 @@ use self::modes::{
     CELL_SHAPE_SQUARE, DIAGONAL_MODE_ONLY_IF_NO_OBSTACLES, OTHER_UNITS_IGNORE,
     RESULT_FORMAT_ANCHORS, SEARCH_MODE_AUTO, SMOOTHING_OFF,
 };
+use self::profiles::Announce;
 use self::queries::AnswerStyle;
 use crate::convert::rect_of;
 use crate::field::ClearanceFlowField;
@@ -444,15 +445,19 @@ impl INode2D for ClearancePathfinder {
         match what {
             CanvasItemNotification::READY => {
                 self.ensure_map();
-                // In the editor, configuration warnings report bad profiles; errors would
-                // repeat them.
-                let report = !Engine::singleton().is_editor_hint();
-                self.register_profile_resources(report);
+                // A script's `_ready` runs first, and may have set profiles of its own over
+                // the resources' (registering those on its way): only if still stale.
+                if self.profiles_stale {
+                    // In the editor, configuration warnings report bad profiles; errors would
+                    // repeat them.
+                    let report = !Engine::singleton().is_editor_hint();
+                    self.register_profile_resources(report, Announce::Deferred);
+                }
             }
             CanvasItemNotification::DRAW => {
                 self.ensure_map();
                 if self.profiles_stale {
-                    self.register_profile_resources(false);
+                    self.register_profile_resources(false, Announce::Deferred);
                 }
                 self.draw_overlay();
             }
@@ -482,7 +487,9 @@ impl ClearancePathfinder {
     /// `load_terrain()`, `apply_terrain_batch()`, `import_tile_map_layer()`, and a new
     /// `region` or `default_terrain`), with the rectangle of cells that may have changed; a
     /// profile set, removed or registered anew from `profiles`, or a new `diagonal_mode`, with
-    /// the whole region. Units moving do not emit it: queries count them where they stand.
+    /// the whole region (resources registered inside another call, such as the first query
+    /// after `profiles` changed, emit it at the end of the frame). Units moving do not emit
+    /// it: queries count them where they stand.
     #[signal]
     fn map_changed(rect: Rect2i);
 

@@ -4,7 +4,6 @@
 
 use super::errors::pathfinder_error;
 use super::ClearancePathfinder;
-use crate::convert::rect_of;
 use crate::marshal::{landmark_dictionary, profile_from_dictionary};
 use clearance_core::AgentProfile as CoreProfile;
 use godot::prelude::*;
@@ -38,7 +37,7 @@ impl ClearancePathfinder {
         let name = name.to_string();
         self.resource_profiles
             .retain(|(registered, _)| *registered != name);
-        self.after_rule_change(version_before);
+        self.after_rule_change(version_before, Announce::Now);
         true
     }
 
@@ -51,7 +50,7 @@ impl ClearancePathfinder {
         let name = name.to_string();
         let version_before = self.map.version();
         if self.map_mut().remove_profile(&name) {
-            self.after_rule_change(version_before);
+            self.after_rule_change(version_before, Announce::Now);
             true
         } else {
             pathfinder_error!("remove_profile", "no profile called '{name}'");
@@ -82,7 +81,7 @@ impl ClearancePathfinder {
     #[func]
     pub fn reload_profiles(&mut self) -> bool {
         self.ensure_map();
-        self.register_profile_resources(true)
+        self.register_profile_resources(true, Announce::Now)
     }
 
     /// Builds the landmark table of `profile` now (on this thread), so that its next query
@@ -169,7 +168,7 @@ impl ClearancePathfinder {
     /// before; returns whether every entry was valid. A resource whose settings became
     /// invalid keeps its last valid ones registered (refused input changes nothing), and a
     /// profile whose settings did not change keeps its search graphs and landmark table.
-    pub(super) fn register_profile_resources(&mut self, report: bool) -> bool {
+    pub(super) fn register_profile_resources(&mut self, report: bool, announce: Announce) -> bool {
         let (valid, problems) = self.read_profile_resources();
         let version_before = self.map.version();
         let mut registered: Vec<(String, InstanceId)> = Vec::new();
@@ -212,20 +211,42 @@ impl ClearancePathfinder {
             }
         }
         self.resource_profiles = registered;
-        self.after_rule_change(version_before);
+        self.after_rule_change(version_before, announce);
         problems.is_empty()
     }
 
     /// Redraws (the heat map may show a profile), and emits `map_changed` over the whole map
-    /// if the map's version moved on since `version_before`: a profile set or removed changes
-    /// what paths cross every cell, so what a game derived from the map may be stale.
-    pub(super) fn after_rule_change(&mut self, version_before: u64) {
+    /// (the `region` set, which a stale map may not cover yet) if the map's version moved on
+    /// since `version_before`: a profile set or removed changes what paths cross every cell,
+    /// so what a game derived from the map may be stale.
+    pub(super) fn after_rule_change(&mut self, version_before: u64, announce: Announce) {
         self.base_mut().queue_redraw();
-        if self.map.version() != version_before {
-            let whole = rect_of(self.map.region());
-            self.signals().map_changed().emit(whole);
+        if self.map.version() == version_before {
+            return;
+        }
+        let whole = self.region;
+        match announce {
+            Announce::Now => self.signals().map_changed().emit(whole),
+            Announce::Deferred => {
+                let arguments = [
+                    StringName::from("map_changed").to_variant(),
+                    whole.to_variant(),
+                ];
+                self.base_mut().call_deferred("emit_signal", &arguments);
+            }
         }
     }
+}
+
+/// When [`ClearancePathfinder::after_rule_change`] emits `map_changed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Announce {
+    /// Now: the change was a call the script made.
+    Now,
+    /// At the end of the frame: the change ran inside another call (resources registered
+    /// when first needed, by a query, a draw or the node's ready), so the signal waits until
+    /// no call is under way and the scene round the node is ready.
+    Deferred,
 }
 
 /// An invalid entry of `profiles`: what is wrong, and its resource (if any), so that a

@@ -13,6 +13,7 @@ use super::modes::{
     RESULT_FORMAT_PACKED_ANCHORS, RESULT_FORMAT_POINTS, SEARCH_MODE_AUTO, SEARCH_MODE_JUMP,
     SEARCH_MODE_PLAIN, SMOOTHING_OFF, SMOOTHING_TAUT,
 };
+use super::profiles::Announce;
 use super::ClearancePathfinder;
 use crate::convert::region_of;
 use crate::field::ClearanceFlowField;
@@ -110,7 +111,7 @@ impl ClearancePathfinder {
         self.diagonal_mode = mode;
         let version_before = self.map.version();
         self.map_mut().set_movement(movement);
-        self.after_rule_change(version_before);
+        self.after_rule_change(version_before, Announce::Now);
     }
 
     /// What `set_result_format()` does: validates, then applies.

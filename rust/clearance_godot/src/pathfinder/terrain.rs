@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 use super::errors::{pathfinder_error, terrain_or_error};
+use super::profiles::Announce;
 use super::ClearancePathfinder;
 use crate::convert::{bounding_rect, cell_of, rect_of, region_of, terrain_id};
 use crate::tilemap::terrain_from_layer;
@@ -229,7 +230,8 @@ impl ClearancePathfinder {
     pub(super) fn ensure_ready(&mut self) {
         self.ensure_map();
         if self.profiles_stale {
-            self.register_profile_resources(!Engine::singleton().is_editor_hint());
+            let report = !Engine::singleton().is_editor_hint();
+            self.register_profile_resources(report, Announce::Deferred);
         }
     }
 

@@ -11,6 +11,10 @@
 //! the way across and down where a 3x3 unit can reach the goal (a box-selected group). The
 //! goal is the anchor nearest the middle of the map where a 3x3 unit fits. Times are the
 //! total for all 200 starts, the mean of the timed rounds after one warm-up round.
+//!
+//! Last, a small order on a large map: 10 units within 20 cells of their goal in the middle
+//! of an open 4096 x 4096 map, by `find_paths_to` and by 10 `find_path` calls
+//! (`GROUP_ORDERS_SMALL_ONLY=1` runs that row alone).
 
 use clearance_cli::movingai::{movingai_profile, read_map, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
@@ -189,6 +193,10 @@ fn main() {
         .skip(1)
         .find_map(|arg| arg.parse().ok())
         .unwrap_or(3);
+    if std::env::var_os("GROUP_ORDERS_SMALL_ONLY").is_some() {
+        small_order_on_a_large_map(rounds);
+        return;
+    }
     for grouped in [false, true] {
         let mut rng = Rng(0x6A0F_2026);
         let orders: Vec<Order> = MAPS
@@ -197,6 +205,42 @@ fn main() {
             .collect();
         compare(orders, rounds, grouped);
     }
+    small_order_on_a_large_map(rounds);
+}
+
+/// 10 units within 20 cells of their goal on an open 4096 x 4096 map: what a group order's
+/// memory costs when it follows the map instead of the search.
+fn small_order_on_a_large_map(rounds: usize) {
+    let grid = clearance_core::TerrainGrid::new(clearance_core::Region::new(0, 0, 4096, 4096), 0)
+        .expect("a valid region");
+    let mut map = PathMap::new(grid);
+    map.set_profile(
+        clearance_core::AgentProfile::new("unit")
+            .with_terrain(0, 1.0)
+            .unwrap(),
+    )
+    .unwrap();
+    map.prepare("unit", 1);
+    let goal = Cell::new(2000, 2000);
+    let starts: Vec<Cell> = (0..10)
+        .map(|index| Cell::new(1985 + index * 3, 1990 + (index % 3) * 5))
+        .collect();
+    let (together, _) = time(rounds, || {
+        total_cost(&map.find_paths_to(goal, &starts, 1, "unit"))
+    });
+    let (one_by_one, _) = time(rounds, || {
+        let results: Vec<PathResult> = (starts.iter())
+            .map(|&start| map.find_path(start, goal, 1, "unit"))
+            .collect();
+        total_cost(&results)
+    });
+    println!("\n| 10 units within 20 cells of the goal, open 4096 x 4096 | find_paths_to | 10 find_path |");
+    println!("|---|---:|---:|");
+    println!(
+        "| per order | {:.1} us | {:.1} us |",
+        together * 1e6,
+        one_by_one * 1e6
+    );
 }
 
 /// Times one set of orders every way, and the full-map fields after the spread-out ones.

@@ -40,6 +40,7 @@
 //! pages of neighbouring anchors that a query takes as it first touches them, from a pool
 //! shared by all queries of the scratch, so memory follows the largest search, not the map.
 
+mod anchor_bits;
 mod astar;
 mod detours;
 mod direct;

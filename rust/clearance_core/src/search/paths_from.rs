@@ -1,6 +1,7 @@
 //! Optimal paths from one anchor to many: one jump-point search that stops at every target,
 //! as a group order to one slot per unit needs.
 
+use super::anchor_bits::AnchorBits;
 use super::jump::jump_tree;
 use super::key_widths::{with_wider_keys, KeyedSearch};
 use super::keys::KeyCodec;
@@ -36,12 +37,11 @@ pub(crate) fn paths_from(
         return None;
     };
     let costs = UniformCosts(STEP_LENGTHS.map(|length| length * u64::from(multiplier)));
-    let mut bits = vec![0u64; graph.moves.len().div_ceil(64)];
+    let mut bits = AnchorBits::spanning(targets);
     let mut wanted = 0;
     for &target in targets {
-        let (word, bit) = (target / 64, 1u64 << (target % 64));
-        if bits[word] & bit == 0 && graph.connected(source, target) {
-            bits[word] |= bit;
+        if !bits.contains(target) && graph.connected(source, target) {
+            bits.insert(target);
             wanted += 1;
         }
     }
@@ -59,10 +59,10 @@ pub(crate) fn paths_from(
     let reachable = targets
         .iter()
         .copied()
-        .filter(|&target| bits[target / 64] >> (target % 64) & 1 != 0);
+        .filter(|&target| bits.contains(target));
     let towards = TowardsBox::around(graph, movement, width, reachable);
     let problem = Problem::new(graph, width, (source, source), &towards, &options);
-    let stops = (&bits[..], wanted);
+    let stops = (&bits, wanted);
     let found = match (units, movement) {
         (None, Movement::FourWay) => {
             tree_with_fallback::<_, true>(scratch, &problem, &costs, stops, targets)
@@ -100,7 +100,7 @@ fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
     scratch: &mut SearchScratch,
     problem: &Problem<TowardsBox, M>,
     costs: &UniformCosts,
-    stops: (&[u64], usize),
+    stops: (&AnchorBits, usize),
     targets: &[usize],
 ) -> Vec<Option<FoundPath>> {
     let tree = TreeSearch::<M, FOUR_WAY> {
@@ -116,7 +116,7 @@ fn tree_with_fallback<M: MoveMasks, const FOUR_WAY: bool>(
 struct TreeSearch<'a, M, const FOUR_WAY: bool> {
     problem: &'a Problem<'a, TowardsBox, M>,
     costs: &'a UniformCosts,
-    stops: (&'a [u64], usize),
+    stops: (&'a AnchorBits, usize),
     targets: &'a [usize],
 }
 

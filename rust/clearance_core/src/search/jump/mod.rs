@@ -126,6 +126,7 @@ mod units;
 
 pub(super) use rays::Goal;
 
+use super::anchor_bits::AnchorBits;
 use super::heuristic::Heuristic;
 use super::keys::KeyCodec;
 use super::moves::MoveMasks;
@@ -203,16 +204,14 @@ pub(super) fn jump_tree<
     problem: &Problem<H, M>,
     costs: &C,
     codec: K,
-    (targets, wanted): (&[u64], usize),
+    (targets, wanted): (&AnchorBits, usize),
     queried: &[usize],
 ) -> Option<Vec<Option<FoundPath>>> {
-    let mut expanded_targets = vec![0u64; targets.len()];
+    let mut expanded_targets = AnchorBits::like(targets);
     let mut remaining = wanted;
     let stops = Targets::new(targets, problem.width, queried);
     let on_expand = |index: usize| {
-        let (word, bit) = (index / 64, 1u64 << (index % 64));
-        if stops.is_stop(index) && expanded_targets[word] & bit == 0 {
-            expanded_targets[word] |= bit;
+        if stops.is_stop(index) && expanded_targets.insert(index) {
             remaining -= 1;
         }
         remaining == 0
@@ -224,7 +223,7 @@ pub(super) fn jump_tree<
             .iter()
             .map(|&target| {
                 let node = L::node(scratch, target);
-                let expanded = expanded_targets[target / 64] >> (target % 64) & 1 != 0;
+                let expanded = expanded_targets.contains(target);
                 (expanded && node.state >= reached).then(|| {
                     let link = |at| L::link(scratch, at);
                     let path = trace_back(link, problem.width, problem.start, target);

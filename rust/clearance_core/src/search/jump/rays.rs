@@ -7,6 +7,7 @@ use crate::jump_rules::{self, TurnGraph, HORIZONTAL, VERTICAL};
 use crate::movement::{
     direction_offsets, Direction, DIRECTIONS, PARTS, SIDE_BITS, STRAIGHT_DIRECTIONS,
 };
+use crate::search::anchor_bits::AnchorBits;
 use crate::search::moves::MoveMasks;
 use crate::search::step_costs::StepCosts;
 
@@ -131,7 +132,7 @@ impl Stops for Goal {
 /// same anchors sorted by row and by column, so that a ray finds the targets along its line,
 /// or in the band of rows and columns a diagonal ray crosses, by binary search.
 pub(super) struct Targets<'a> {
-    bits: &'a [u64],
+    bits: &'a AnchorBits,
     width: usize,
     /// `(y, x)`, ascending: row by row, each row by column.
     by_row: Vec<(usize, usize)>,
@@ -142,8 +143,8 @@ pub(super) struct Targets<'a> {
 impl<'a> Targets<'a> {
     /// The anchors whose bits are set in `bits`, on a map `width` wide; `anchors` lists them
     /// (and may list others, and repeat them).
-    pub(super) fn new(bits: &'a [u64], width: usize, anchors: &[usize]) -> Self {
-        let is_set = |anchor: usize| bits[anchor / 64] >> (anchor % 64) & 1 != 0;
+    pub(super) fn new(bits: &'a AnchorBits, width: usize, anchors: &[usize]) -> Self {
+        let is_set = |anchor: usize| bits.contains(anchor);
         let mut by_row: Vec<(usize, usize)> = anchors
             .iter()
             .filter(|&&anchor| is_set(anchor))
@@ -191,7 +192,7 @@ fn band(sorted: &[(usize, usize)], first: usize, last: usize) -> &[(usize, usize
 impl Stops for Targets<'_> {
     #[inline(always)]
     fn is_stop(&self, anchor: usize) -> bool {
-        self.bits[anchor / 64] >> (anchor % 64) & 1 != 0
+        self.bits.contains(anchor)
     }
 
     fn first_within(&self, from: usize, direction: usize, steps: usize) -> Option<usize> {

@@ -68,7 +68,17 @@ impl ClearancePathfinder {
     #[func]
     pub fn get_terrain_data(&mut self) -> PackedByteArray {
         self.ensure_map();
-        PackedByteArray::from(&self.map.grid().as_bytes().to_vec()[..])
+        // Page by page into the array, without a copy in between.
+        let bytes = self.map.grid().as_bytes();
+        let mut data = PackedByteArray::new();
+        data.resize(bytes.len());
+        let target = data.as_mut_slice();
+        let mut written = 0;
+        for page in bytes.pages() {
+            target[written..written + page.len()].copy_from_slice(page);
+            written += page.len();
+        }
+        data
     }
 
     /// Sets `cells[i]` to `terrains[i]` for every i, all or nothing: every entry is checked

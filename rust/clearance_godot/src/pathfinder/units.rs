@@ -54,8 +54,11 @@ impl ClearancePathfinder {
     }
 
     /// Moves the unit `id` to `anchor` (on the map): cheap whatever its size, and no terrain
-    /// cache is touched, so call it as often as the unit steps. Returns `false`, prints an
-    /// error and changes nothing for an unknown id or an anchor off the map.
+    /// cache is touched, so call it as often as the unit steps. The next query that counts
+    /// other units (`OTHER_UNITS_BLOCK` or `OTHER_UNITS_COST`) rebuilds its view of them, about
+    /// 0.1 ms per thousand units: in a frame, move the units that stepped first, then re-plan.
+    /// Returns `false`, prints an error and changes nothing for an unknown id or an anchor off
+    /// the map.
     #[func]
     pub fn move_unit(&mut self, id: i64, anchor: Vector2i) -> bool {
         self.apply_moves("move_unit", &[(id, cell_of(anchor))])

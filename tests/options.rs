@@ -3,7 +3,7 @@
 
 use clearance_core::{
     AgentProfile, Cell, LandmarkError, LandmarkPlacement, Movement, PathCode, PathMap, PathQuery,
-    Region, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
+    PathResult, Region, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
@@ -287,13 +287,7 @@ fn parallel_batches_keep_the_cache_memory_limit_and_build_each_graph_once() {
         .map(|size| PathQuery::new(start, goal, size, "unit"))
         .collect();
     for round in 0..6 {
-        let map = fresh_map(limit);
-        let results = map.query_batch(&queries, 8);
-        assert!(
-            map.cache_memory_bytes() <= limit,
-            "round {round}: {} bytes of caches against a limit of {limit}",
-            map.cache_memory_bytes()
-        );
+        let results = batch_within_limit(&fresh_map(limit), &queries, round);
         let codes: Vec<PathCode> = results.iter().map(|result| result.code).collect();
         let answered = codes.iter().filter(|&&code| code == PathCode::Ok).count();
         assert_eq!(answered, 2, "round {round}: {codes:?}");
@@ -345,13 +339,19 @@ fn landmark_tables_built_beside_graphs_keep_the_cache_memory_limit() {
         .map(|name| PathQuery::new(start, goal, 1, name))
         .collect();
     for round in 0..6 {
-        let map = fresh_map(limit);
-        let results = map.query_batch(&queries, 8);
-        assert!(
-            map.cache_memory_bytes() <= limit,
-            "round {round}: {} bytes of caches against a limit of {limit}",
-            map.cache_memory_bytes()
-        );
+        let results = batch_within_limit(&fresh_map(limit), &queries, round);
         assert!(results.iter().any(|result| result.code == PathCode::Ok));
     }
+}
+
+/// `queries` answered on eight threads at once by `map`, after checking that the caches they
+/// built stayed within the map's memory limit (in round `round` of a test).
+fn batch_within_limit(map: &PathMap, queries: &[PathQuery<'_>], round: usize) -> Vec<PathResult> {
+    let results = map.query_batch(queries, 8);
+    let (bytes, limit) = (map.cache_memory_bytes(), map.cache_memory_limit());
+    assert!(
+        bytes <= limit,
+        "round {round}: {bytes} bytes of caches against a limit of {limit}"
+    );
+    results
 }

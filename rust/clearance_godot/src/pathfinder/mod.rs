@@ -57,7 +57,7 @@ use crate::range::ClearanceMovementRange;
 use crate::workers::{Finished, Workers};
 use clearance_core::{Cell, PathMap, PathResult, Region, TerrainGrid};
 use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{Engine, INode2D, Node2D};
+use godot::classes::{INode2D, Node2D};
 use godot::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -443,17 +443,10 @@ impl INode2D for ClearancePathfinder {
     /// call `set_process()`, without stopping the overlay or the delivery of requests.
     fn on_notification(&mut self, what: CanvasItemNotification) {
         match what {
-            CanvasItemNotification::READY => {
-                self.ensure_map();
-                // A script's `_ready` runs first, and may have set profiles of its own over
-                // the resources' (registering those on its way): only if still stale.
-                if self.profiles_stale {
-                    // In the editor, configuration warnings report bad profiles; errors would
-                    // repeat them.
-                    let report = !Engine::singleton().is_editor_hint();
-                    self.register_profile_resources(report, Announce::Deferred);
-                }
-            }
+            // A script's `_ready` runs first, and may have set profiles of its own over the
+            // resources' (registering those on its way): they are registered only if still
+            // stale.
+            CanvasItemNotification::READY => self.ensure_ready(),
             CanvasItemNotification::DRAW => {
                 self.ensure_map();
                 if self.profiles_stale {

@@ -240,6 +240,8 @@ impl ClearancePathfinder {
     pub(super) fn ensure_ready(&mut self) {
         self.ensure_map();
         if self.profiles_stale {
+            // In the editor, configuration warnings report bad profiles; errors would repeat
+            // them.
             let report = !Engine::singleton().is_editor_hint();
             self.register_profile_resources(report, Announce::Deferred);
         }

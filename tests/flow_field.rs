@@ -62,6 +62,10 @@ fn check_reached_anchors(
         let cell = grid.cell_at(index);
         let context = format!("{context}, anchor {cell:?}");
         let result = field.path_from(cell);
+        assert!(
+            field.anchors_from(cell).eq(result.path.iter().copied()),
+            "anchors read lazily, {context}"
+        );
         let Some(cost) = field.cost(cell) else {
             assert_eq!(field.next_anchor(cell), None, "{context}");
             assert_eq!(field.total_cost(cell), None, "{context}");

@@ -7,78 +7,14 @@
 //! The checker is `clearance_tests::swept::WaypointChecker` (its module docs give the test).
 
 use clearance_core::{
-    AgentProfile, Cell, Movement, OtherUnits, PathMap, PathQuery, PathResult, SearchMode,
-    Smoothing, SmoothingError, TerrainGrid, UnitCost,
+    AgentProfile, Cell, Movement, OtherUnits, PathMap, PathQuery, PathResult, Smoothing,
+    SmoothingError, TerrainGrid, UnitCost,
 };
 use clearance_tests::check::likely_legal_anchor;
-use clearance_tests::generate::{random_cell, random_grid, random_profile, Rng};
+use clearance_tests::generate::{random_cell, Rng};
 use clearance_tests::reference::Reference;
+use clearance_tests::smoothing::{checker_for, random_map, DrawnQuery, NAMES, UNIT_COSTS};
 use clearance_tests::swept::WaypointChecker;
-use clearance_tests::units::Standing;
-
-/// Profile names of generated maps.
-const NAMES: [&str; 2] = ["scout", "truck"];
-
-/// Multipliers for the cost rule, fixed point (1000 = 1.0): 0, below and above the profiles'.
-const UNIT_COSTS: [u32; 4] = [0, 500, 2500, 30000];
-
-/// A generated map with the profiles of [`NAMES`] and `count` units of sizes 1 to 3.
-fn random_map(rng: &mut Rng, case: usize) -> (PathMap, Vec<Standing>) {
-    let width = rng.range(4, 25) as i32;
-    let height = rng.range(4, 25) as i32;
-    let walls = *rng.pick(&[0, 5, 12, 25]);
-    let movement = if case % 3 == 2 {
-        Movement::FourWay
-    } else {
-        Movement::EightWay
-    };
-    let mut map = PathMap::new(random_grid(rng, width, height, walls)).with_movement(movement);
-    for name in NAMES {
-        let mut profile = random_profile(rng, name);
-        if case.is_multiple_of(4) {
-            // Uniform ground: every terrain the profile enters at one multiplier.
-            let kept: Vec<u8> = (0..=255u8)
-                .filter(|&t| profile.fixed_multiplier(t).is_some())
-                .collect();
-            for terrain in kept {
-                profile.set_terrain(terrain, 1.0).unwrap();
-            }
-        }
-        map.set_profile(profile).unwrap();
-    }
-    let mut units = Vec::new();
-    for id in 0..rng.range(0, 6) {
-        let unit = Standing {
-            id,
-            anchor: random_cell(rng, map.region()),
-            size: rng.range(1, 4) as i32,
-        };
-        map.place_unit(unit.id, unit.anchor, i64::from(unit.size))
-            .unwrap();
-        units.push(unit);
-    }
-    (map, units)
-}
-
-/// The checker for `query`'s rules on `map`, with `units` the test's record of the units.
-fn checker_for<'a>(
-    map: &'a PathMap,
-    units: &[Standing],
-    query: &PathQuery<'_>,
-    start: Cell,
-) -> WaypointChecker<'a> {
-    let counted: Vec<Standing> = (units.iter())
-        .filter(|unit| Some(unit.id) != query.moving_unit && !query.exempt_units.contains(&unit.id))
-        .copied()
-        .collect();
-    WaypointChecker {
-        grid: map.grid(),
-        profile: map.profile(query.profile).unwrap(),
-        size: query.agent_size,
-        units: (query.other_units != OtherUnits::Ignore).then_some((counted, query.other_units)),
-        start,
-    }
-}
 
 #[test]
 fn every_segment_keeps_the_rules_and_no_waypoint_can_be_dropped_on_generated_maps() {
@@ -88,25 +24,13 @@ fn every_segment_keeps_the_rules_and_no_waypoint_can_be_dropped_on_generated_map
     let mut with_units = [0usize; 2];
     let mut by_size = [0usize; 5];
     for case in 0..700 {
-        let (map, units) = random_map(&mut rng, case);
+        let (map, units) = random_map(&mut rng, case, 25);
         for _ in 0..4 {
-            let size = rng.range(1, 5);
-            let profile = *rng.pick(&NAMES);
-            let terrain = Reference::for_map(&map, profile, size);
-            let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
-            let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
-            let rule = match rng.range(0, 3) {
-                0 => OtherUnits::Ignore,
-                1 => OtherUnits::Block,
-                _ => OtherUnits::Cost(UnitCost::from_fixed(*rng.pick(&UNIT_COSTS)).unwrap()),
-            };
+            let drawn = DrawnQuery::draw(&mut rng, &map, &units);
+            let (size, profile, rule, start) = (drawn.size, drawn.profile, drawn.rule, drawn.start);
+            let exempt = &drawn.exempt;
             let ids: Vec<i64> = units.iter().map(|unit| unit.id).collect();
-            let exempt: Vec<i64> = ids.iter().copied().filter(|_| rng.chance(15)).collect();
-            let mut query = PathQuery::new(start, goal, size, profile)
-                .other_units(rule)
-                .exempt_units(&exempt)
-                .allow_partial_path(rng.chance(40))
-                .search(*rng.pick(&SearchMode::ALL));
+            let mut query = drawn.query();
             if !ids.is_empty() && rng.chance(30) {
                 query = query.moving_unit(*rng.pick(&ids));
             }
@@ -169,7 +93,7 @@ fn straight_moves_are_stopped_exactly_where_the_checker_says() {
     let (mut clear, mut stopped, mut not_legal) = (0, 0, 0);
     let mut stopped_by_units = 0;
     for case in 0..500 {
-        let (map, units) = random_map(&mut rng, case);
+        let (map, units) = random_map(&mut rng, case, 25);
         for _ in 0..8 {
             let size = rng.range(1, 5);
             let profile = *rng.pick(&NAMES);
@@ -331,7 +255,7 @@ fn straight_moves_refuse_bad_input_with_its_error() {
 fn batches_and_repeated_queries_return_the_same_waypoints() {
     let mut rng = Rng::new(0x0BA7_C4E5);
     for case in 0..40 {
-        let (map, _) = random_map(&mut rng, case);
+        let (map, _) = random_map(&mut rng, case, 25);
         let queries: Vec<PathQuery<'_>> = (0..12)
             .map(|_| {
                 let region = map.region();

@@ -9,5 +9,6 @@ pub mod check;
 pub mod generate;
 pub mod reference;
 pub mod slots;
+pub mod smoothing;
 pub mod swept;
 pub mod units;

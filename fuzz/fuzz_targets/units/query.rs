@@ -1,5 +1,6 @@
 //! Queries that count the units, in every search mode, against the reference with units;
-//! with taut smoothing, the waypoints and a straight move against the independent checker.
+//! with taut smoothing, the waypoints, the first waypoint read lazily and a straight move
+//! against the independent checker.
 
 use super::{cell, Scene, IDS, UNIT_COSTS};
 use clearance_core::{
@@ -159,9 +160,31 @@ pub(super) fn query(u: &mut Unstructured, scene: &Scene<'_>) -> Result<()> {
                         start,
                     };
                     checker.check(&result.path, &result.waypoints, &format!("{mode:?}"));
-                    // One straight move from start to goal, against the same checker.
                     let mut not_counted = exempt.clone();
                     not_counted.extend(moving);
+                    // Steering: the first waypoint read lazily, a move the checker allows
+                    // while it refuses the next, no farther than the taut one.
+                    let path = &result.path;
+                    let first = map
+                        .first_waypoint(path.iter().copied(), size, name, rule, &not_counted)
+                        .unwrap_or_else(|error| panic!("{mode:?}: first waypoint: {error}"));
+                    let at = path
+                        .iter()
+                        .position(|&anchor| anchor == first)
+                        .expect("on the path");
+                    let taut_at = path
+                        .iter()
+                        .position(|&a| Some(&a) == result.waypoints.get(1));
+                    if path.len() > 1 {
+                        assert!(
+                            checker.allows(path, 0, at) && at >= 1,
+                            "{mode:?}: to {first}"
+                        );
+                        let past = at + 1 < path.len() && checker.allows(path, 0, at + 1);
+                        assert!(!past, "{mode:?}: past {first}");
+                        assert!(taut_at.is_some_and(|taut| taut >= at), "{mode:?}: {first}");
+                    }
+                    // One straight move from start to goal, against the same checker.
                     let in_the_way = map
                         .straight_move_blocker(start, goal, size, name, rule, &not_counted)
                         .unwrap_or_else(|error| panic!("{start} -> {goal}: {error}"));

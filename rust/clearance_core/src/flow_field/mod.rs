@@ -366,6 +366,29 @@ impl FlowField {
         }
     }
 
+    /// The anchors of the path [`path_from`](Self::path_from) gives from `cell`, `cell`
+    /// first, read one step at a time as the iterator is advanced; none where that call does
+    /// not answer `OK`. For reading the start of a long path without walking all of it, as
+    /// [`PathMap::first_waypoint`](crate::PathMap::first_waypoint) does.
+    ///
+    /// ```
+    /// use clearance_core::{AgentProfile, Cell, FlowFieldOptions, PathMap, Region, TerrainGrid};
+    /// let mut map = PathMap::new(TerrainGrid::new(Region::new(0, 0, 40, 3), 0)?);
+    /// map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0)?)?;
+    /// let field = map.flow_field(&[Cell::new(39, 1)], 1, "unit", FlowFieldOptions::new()).expect("a field");
+    /// let first: Vec<Cell> = field.anchors_from(Cell::new(0, 1)).take(3).collect();
+    /// assert_eq!(first, [Cell::new(0, 1), Cell::new(1, 1), Cell::new(2, 1)]);
+    /// assert!(field.anchors_from(Cell::new(0, 1)).eq(field.path_from(Cell::new(0, 1)).path));
+    /// assert_eq!(field.anchors_from(Cell::new(-1, 1)).count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn anchors_from(&self, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
+        let start = (self.reached_index(cell))
+            .filter(|&index| self.clearance.shortfall(index, self.agent_size).is_none());
+        std::iter::successors(start, |&index| self.step(index).map(|(next, _)| next))
+            .map(|index| self.cell_at(index))
+    }
+
     /// The goals the field leads to, as given.
     pub fn goals(&self) -> &[Cell] {
         &self.goals

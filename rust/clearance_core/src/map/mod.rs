@@ -35,6 +35,7 @@ mod sharing;
 mod slot_orders;
 mod slots;
 mod smoothing;
+mod steering;
 mod tables;
 mod units;
 

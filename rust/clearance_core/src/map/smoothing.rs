@@ -14,7 +14,8 @@ use crate::profile::AgentProfile;
 use crate::result::PathResult;
 use crate::search::{Counted, UnitsView};
 use crate::smoothing::{
-    taut_waypoints, CellRules, CellUnits, PathAnchors, Smoothing, SmoothingMemory, FORBIDDEN,
+    taut_waypoints, CellRules, CellUnits, PathAnchors, Smoothing, SmoothingMemory, WaypointMemory,
+    FORBIDDEN,
 };
 use std::sync::Arc;
 
@@ -88,18 +89,7 @@ impl PathMap {
         other_units: OtherUnits,
         exempt: Counted<'_>,
     ) -> Result<Vec<Cell>, SmoothingError> {
-        if other_units == OtherUnits::Block && self.count_units(view, size, indices[0], exempt) {
-            let width = self.grid.width();
-            if let Some(index) =
-                (0..indices.len() - 1).find(|&i| !view.clear_along(&indices[i..i + 2], width))
-            {
-                return Err(SmoothingError::Occupied {
-                    index,
-                    from: path[index],
-                    to: path[index + 1],
-                });
-            }
-        }
+        self.check_unblocked(view, size, (path, indices), 0, (other_units, exempt))?;
         let path = (path, indices);
         let clearance = self.clearance_layer_for(&found.capability());
         let rules = (found, clearance.as_deref());
@@ -224,7 +214,7 @@ impl PathMap {
 
     /// The agent size, checked, and the profile called `profile`, for a smoothing call that
     /// exempts `exempt_units` (each must be registered).
-    fn checked_agent(
+    pub(super) fn checked_agent(
         &self,
         agent_size: i64,
         profile: &str,
@@ -257,24 +247,7 @@ impl PathMap {
         size: u8,
     ) -> Result<Vec<usize>, SmoothingError> {
         let (indices, graph) = self.checked_anchors(path, profile, name, size)?;
-        for (index, pair) in path.windows(2).enumerate() {
-            let (dx, dy) = (
-                i64::from(pair[1].x) - i64::from(pair[0].x),
-                i64::from(pair[1].y) - i64::from(pair[0].y),
-            );
-            let direction = DIRECTIONS
-                .iter()
-                .position(|d| i64::from(d.dx) == dx && i64::from(d.dy) == dy);
-            let legal = direction
-                .is_some_and(|direction| graph.moves[indices[index]] >> direction & 1 != 0);
-            if !legal {
-                return Err(SmoothingError::NotAStep {
-                    index,
-                    from: pair[0],
-                    to: pair[1],
-                });
-            }
-        }
+        check_steps(&graph, path, &indices, 0)?;
         Ok(indices)
     }
 
@@ -290,21 +263,54 @@ impl PathMap {
         if path.is_empty() {
             return Err(SmoothingError::EmptyPath);
         }
-        let indices = (path.iter().enumerate())
-            .map(|(index, &anchor)| {
-                (self.grid.index_of(anchor))
-                    .ok_or(SmoothingError::AnchorOutOfBounds { index, anchor })
-            })
-            .collect::<Result<Vec<usize>, _>>()?;
+        let mut indices = Vec::with_capacity(path.len());
+        self.extend_indices(path, &mut indices)?;
         let graph =
             (self.graph_for(name, profile, size)).ok_or(SmoothingError::MemoryLimitReached)?;
-        if let Some(index) = (0..path.len()).find(|&i| !graph.regions.is_labelled(indices[i])) {
-            return Err(SmoothingError::AnchorNotLegal {
-                index,
-                anchor: path[index],
-            });
-        }
+        check_legal(&graph, path, &indices, 0)?;
         Ok((indices, graph))
+    }
+
+    /// Adds to `indices` the storage indices of the anchors of `path` it does not hold yet
+    /// (it holds those of the first `indices.len()`), checked to be on the map.
+    pub(super) fn extend_indices(
+        &self,
+        path: &[Cell],
+        indices: &mut Vec<usize>,
+    ) -> Result<(), SmoothingError> {
+        for (index, &anchor) in path.iter().enumerate().skip(indices.len()) {
+            let stored = (self.grid.index_of(anchor))
+                .ok_or(SmoothingError::AnchorOutOfBounds { index, anchor })?;
+            indices.push(stored);
+        }
+        Ok(())
+    }
+
+    /// Under [`OtherUnits::Block`], checks that no step of `path` (storage indices `indices`)
+    /// from anchor `from` on enters or passes diagonally an anchor a unit counted for an agent
+    /// of `size` (all but `exempt`) blocks; the units' view is read into `view`.
+    pub(super) fn check_unblocked(
+        &self,
+        view: &mut UnitsView,
+        size: u8,
+        (path, indices): (&[Cell], &[usize]),
+        from: usize,
+        (other_units, exempt): (OtherUnits, Counted<'_>),
+    ) -> Result<(), SmoothingError> {
+        if other_units != OtherUnits::Block || !self.count_units(view, size, indices[0], exempt) {
+            return Ok(());
+        }
+        let width = self.grid.width();
+        match (from..indices.len().saturating_sub(1))
+            .find(|&i| !view.clear_along(&indices[i..i + 2], width))
+        {
+            Some(index) => Err(SmoothingError::Occupied {
+                index,
+                from: path[index],
+                to: path[index + 1],
+            }),
+            None => Ok(()),
+        }
     }
 
     /// The taut waypoints of `path` (its cells and their storage indices: a chain of legal
@@ -324,13 +330,39 @@ impl PathMap {
         if path.is_empty() {
             return Vec::new();
         }
-        let width = self.grid.width();
+        let rules = (profile, clearance);
+        self.with_segments(
+            memory,
+            rules,
+            size,
+            (path, indices),
+            (rule, exempt),
+            |segments| {
+                let (anchors, rules, waypoints) = segments;
+                taut_waypoints(anchors, rules, waypoints)
+                    .map(|at| path[at])
+                    .collect()
+            },
+        )
+    }
+
+    /// Calls `choose` with `path` (not empty; as for [`waypoints_along`](Self::waypoints_along))
+    /// read as anchors, the rules its segments keep, and the waypoint memory of `memory`.
+    pub(super) fn with_segments<R>(
+        &self,
+        memory: &mut SmoothingMemory,
+        (profile, clearance): (&AgentProfile, Option<&ClearanceLayer>),
+        size: u8,
+        (path, indices): (&[Cell], &[usize]),
+        (rule, exempt): (OtherUnits, Counted<'_>),
+        choose: impl FnOnce((&PathAnchors<'_>, &CellRules<'_>, &mut WaypointMemory)) -> R,
+    ) -> R {
         let region = self.grid.region();
         let anchors = PathAnchors {
             cells: path,
             indices,
             origin: Cell::new(region.x, region.y),
-            width,
+            width: self.grid.width(),
         };
         let SmoothingMemory {
             unit_cells,
@@ -343,9 +375,7 @@ impl PathMap {
             path[0],
             (rule, exempt),
         );
-        taut_waypoints(&anchors, &rules, waypoints)
-            .map(|at| path[at])
-            .collect()
+        choose((&anchors, &rules, waypoints))
     }
 
     /// The rules swept cells are held to for an agent of `size` with `profile` (and its
@@ -376,4 +406,51 @@ impl PathMap {
             units,
         )
     }
+}
+
+/// Checks that the anchors of `path` from `from` on (storage indices `indices`) are legal for
+/// the agent whose graph is `graph`.
+pub(super) fn check_legal(
+    graph: &AnchorGraph,
+    path: &[Cell],
+    indices: &[usize],
+    from: usize,
+) -> Result<(), SmoothingError> {
+    match (from..path.len()).find(|&i| !graph.regions.is_labelled(indices[i])) {
+        Some(index) => Err(SmoothingError::AnchorNotLegal {
+            index,
+            anchor: path[index],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks that each step of `path` (storage indices `indices`) from anchor `from` on is one
+/// legal move in `graph`: to a neighbour, without cutting a corner.
+pub(super) fn check_steps(
+    graph: &AnchorGraph,
+    path: &[Cell],
+    indices: &[usize],
+    from: usize,
+) -> Result<(), SmoothingError> {
+    for index in from..path.len().saturating_sub(1) {
+        let (here, there) = (path[index], path[index + 1]);
+        let (dx, dy) = (
+            i64::from(there.x) - i64::from(here.x),
+            i64::from(there.y) - i64::from(here.y),
+        );
+        let direction = DIRECTIONS
+            .iter()
+            .position(|d| i64::from(d.dx) == dx && i64::from(d.dy) == dy);
+        let legal =
+            direction.is_some_and(|direction| graph.moves[indices[index]] >> direction & 1 != 0);
+        if !legal {
+            return Err(SmoothingError::NotAStep {
+                index,
+                from: here,
+                to: there,
+            });
+        }
+    }
+    Ok(())
 }

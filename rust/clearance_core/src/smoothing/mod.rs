@@ -125,7 +125,7 @@ mod sweep;
 mod taut;
 
 pub(crate) use rules::{CellRules, CellUnits, FORBIDDEN};
-pub(crate) use taut::{taut_waypoints, PathAnchors, WaypointMemory};
+pub(crate) use taut::{first_greedy_waypoint, taut_waypoints, PathAnchors, WaypointMemory};
 
 use crate::search::UnitsView;
 

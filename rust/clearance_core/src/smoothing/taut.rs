@@ -98,6 +98,32 @@ pub(crate) fn taut_waypoints<'m>(
     greedy.iter().map(|&(waypoint, _)| waypoint)
 }
 
+/// The index into `path` of the first waypoint the greedy walk picks after its first anchor:
+/// an anchor the segment from the first accepts, whose successor's segment is refused, or the
+/// last anchor (0 for a path of one anchor). The stack pass of [`taut_waypoints`] can only
+/// drop this waypoint for a later one, never pick a nearer one. Works in `memory`.
+///
+/// Unless `read_all`, `path` is the part read so far of a longer path: `None` when the walk
+/// needs anchors past it; an answer is the one the whole path gives.
+pub(crate) fn first_greedy_waypoint(
+    path: &PathAnchors<'_>,
+    rules: &CellRules<'_>,
+    memory: &mut WaypointMemory,
+    read_all: bool,
+) -> Option<usize> {
+    if path.indices.len() < 2 {
+        return read_all.then_some(0);
+    }
+    path.turns_into(&mut memory.turns);
+    let segments = Segments::new(path, rules);
+    let found = if read_all {
+        segments.farthest_ahead::<true>(0, &memory.turns)
+    } else {
+        segments.farthest_ahead::<false>(0, &memory.turns)
+    };
+    found.map(|(waypoint, _)| waypoint)
+}
+
 /// The taut waypoints of `path` (at least two anchors) with its `turns`: greedy ones pushed
 /// onto `greedy`, each with its witness, then the stack pass's survivors moved to its front;
 /// returns how many survive.
@@ -115,7 +141,8 @@ fn taut_in(
     let mut at = 0;
     while at < last {
         let ahead = &turns[turns.partition_point(|&turn| turn <= at)..];
-        let (next, witness) = segments.farthest_ahead(at, ahead);
+        let (next, witness) = (segments.farthest_ahead::<true>(at, ahead))
+            .expect("a path read to its end needs no more anchors");
         greedy.last_mut().expect("the start is in").1 = witness.filter(|&cell| segments.hard(cell));
         greedy.push((next, None));
         at = next;
@@ -202,6 +229,11 @@ impl<'a> Segments<'a> {
     /// the last anchor among them): an anchor accepted from `at` whose successor on the path
     /// is refused (or the last anchor), with a cell that refuses the successor.
     ///
+    /// Without `READ_ALL`, the path is only the part read so far of a longer one, whose last
+    /// anchor is no turn of the whole: `None` when the walk would test it, so that the answer,
+    /// when there is one, is the one the whole path gives (every probe before it is of a turn
+    /// of the whole path, and so is every anchor the bisections look at).
+    ///
     /// The first turn is reached by one straight run, so it is accepted untested; the turns
     /// beyond are galloped over (1, 2, 4, ... turns ahead) to the first refused one and
     /// bisected back to neighbouring turns, one accepted and one refused. Each refused probe
@@ -216,13 +248,20 @@ impl<'a> Segments<'a> {
     /// after the candidate it gives to the one it refused, so every anchor of the run past the
     /// answer is refused: the answer is the run's last accepted anchor, whichever witnesses
     /// the sweeps name.
-    fn farthest_ahead(&self, at: usize, ahead: &[usize]) -> (usize, Option<(i64, i64)>) {
+    fn farthest_ahead<const READ_ALL: bool>(
+        &self,
+        at: usize,
+        ahead: &[usize],
+    ) -> Option<(usize, Option<(i64, i64)>)> {
         let last_turn = ahead.len() - 1;
         let mut accepted = 0;
         let mut reach = 1;
         let (refused, mut witness) = loop {
+            if !READ_ALL && accepted + reach >= last_turn {
+                return None;
+            }
             if accepted == last_turn {
-                return (ahead[accepted], None);
+                return Some((ahead[accepted], None));
             }
             let probe = (accepted + reach).min(last_turn);
             if let Some(cell) = self.refusal(at, ahead[probe]) {
@@ -251,10 +290,10 @@ impl<'a> Segments<'a> {
             // segment to an anchor up to `high` that sweeps it); `high` does.
             let candidate = self.last_clear_of(at, (low, high), witness);
             if candidate == low {
-                return (low, Some(witness));
+                return Some((low, Some(witness)));
             }
             match self.refusal(at, candidate) {
-                None => return (candidate, Some(witness)),
+                None => return Some((candidate, Some(witness))),
                 Some(cell) => (high, witness) = (candidate, cell),
             }
         }
@@ -517,7 +556,7 @@ mod tests {
             let mut at = 0;
             while at < last {
                 let ahead = &turns[turns.partition_point(|&turn| turn <= at)..];
-                let (next, _) = segments.farthest_ahead(at, ahead);
+                let (next, _) = segments.farthest_ahead::<true>(at, ahead).unwrap();
                 assert!(
                     next > at && segments.allowed(at, next),
                     "map {map}: {at} to {next}"

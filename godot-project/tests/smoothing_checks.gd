@@ -223,9 +223,10 @@ func check_flow_field_waypoints() -> Variant:
 
 
 ## A smoothed field's `get_direction_world()` steers from each reached anchor's centre towards
-## the first waypoint `get_path_from()` gives there, a move `is_straight_move_clear()` passes,
-## and so off the 45-degree steps where the ground is open; a field made without smoothing
-## steers towards the next anchor.
+## an anchor of the path `get_path_from()` gives there that `is_straight_move_clear()` passes
+## while the anchor after it does not (or the goal), no farther than that call's first
+## waypoint, and so off the 45-degree steps where the ground is open; a field made without
+## smoothing steers towards the next anchor.
 func check_flow_field_steering() -> Variant:
 	var pf := _smoothed_map()
 	var goal := Vector2i(8, 3)
@@ -243,13 +244,19 @@ func check_flow_field_steering() -> Variant:
 				if not field.is_reached(here) or here == goal:
 					continue
 				var position := pf.to_global(pf.footprint_center(here, size))
-				var waypoints: Array = field.get_path_from(here).waypoints
-				var target: Vector2i = waypoints[1]
+				var result := field.get_path_from(here)
+				var path: Array = result.path
+				var waypoints: Array = result.waypoints
 				var way := field.get_direction_world(position)
-				var towards := pf.to_global(pf.footprint_center(target, size)) - position
-				_expect(way.is_equal_approx(towards.normalized()), "size %d, %s: towards the waypoint %s" % [size, here, target])
+				var target := _steered_towards(pf, path, position, way, size)
+				_expect(target >= 1, "size %d, %s: towards an anchor of the path" % [size, here])
+				if target < 1:
+					continue
+				_expect(target <= path.find(waypoints[1]), "size %d, %s: no farther than the first waypoint" % [size, here])
 				_expect_eq(field.get_direction_world(position), way, "size %d, %s: the same when asked again" % [size, here])
-				_expect(pf.is_straight_move_clear(here, target, size, &"unit"), "size %d: %s to %s is clear" % [size, here, target])
+				_expect(pf.is_straight_move_clear(here, path[target], size, &"unit"), "size %d: %s to %s is clear" % [size, here, path[target]])
+				if target + 1 < path.size():
+					_expect(not pf.is_straight_move_clear(here, path[target + 1], size, &"unit"), "size %d: %s to %s, past the target, is not" % [size, here, path[target + 1]])
 				var step := pf.to_global(pf.footprint_center(plain.get_next_anchor(here), size)) - position
 				_expect(plain.get_direction_world(position).is_equal_approx(step.normalized()), "size %d, %s: without smoothing, towards the next anchor" % [size, here])
 				if absf(way.x) > 1e-4 and absf(way.y) > 1e-4 and absf(absf(way.x) - absf(way.y)) > 1e-4:
@@ -259,6 +266,18 @@ func check_flow_field_steering() -> Variant:
 	_expect(off_the_steps > 0, "some directions are off the 45-degree steps")
 	pf.free()
 	return "%d anchors steered, %d off the 45-degree steps" % [steered, off_the_steps]
+
+
+## The position on `path` of the anchor whose footprint centre lies in direction `way` from
+## `position`, the farthest along the path of those that do (a straight run's anchors all
+## do); -1 if none does.
+func _steered_towards(pf: ClearancePathfinder, path: Array, position: Vector2, way: Vector2, size: int) -> int:
+	var found := -1
+	for i: int in range(1, path.size()):
+		var towards := pf.to_global(pf.footprint_center(path[i], size)) - position
+		if way.is_equal_approx(towards.normalized()):
+			found = i
+	return found
 
 
 ## Units steered by fields on generated maps (sizes 1-3, weighted or not, 4- and 8-way), with

@@ -218,14 +218,16 @@ impl ClearanceFlowField {
     /// field did not reach and within a hundredth of a cell of the goal's centre. A NaN or
     /// infinite position prints an error and returns `Vector2(0, 0)`.
     ///
-    /// On a field made with `SMOOTHING_TAUT` the unit is steered instead towards the first
-    /// waypoint after that anchor, as `get_path_from()` gives it: a straight line the unit's
-    /// footprint may sweep from the anchor's centre, so units steered by a smoothed field walk
-    /// straight across open ground instead of in 45-degree steps. Each anchor's waypoint is
-    /// worked out once, the first time a unit is steered from it, and kept with the field;
-    /// that first time costs what `get_path_from()` with smoothing costs from there (it grows
-    /// with the path's length), so with many units on long paths spread those calls over
-    /// frames, or steer by `get_next_anchor()` where straight lines matter less.
+    /// On a field made with `SMOOTHING_TAUT` the unit is steered instead towards a waypoint
+    /// of the field's path from that anchor: the farthest anchor along it that the unit's
+    /// footprint may reach in a straight line before the path turns out of sight (the move
+    /// one anchor farther breaks the smoothing rules, or the waypoint is the goal), so units
+    /// steered by a smoothed field walk straight across open ground instead of in 45-degree
+    /// steps. On most paths it is the first of the waypoints `get_path_from()` gives there; on
+    /// others that call, which looks at the whole path, drops it for a farther one.
+    /// Each anchor's waypoint is worked out once, the first time a unit is steered from it,
+    /// and kept with the field; that first time reads the path only as far as the waypoint,
+    /// so it costs in proportion to the leg ahead, not to the whole path.
     #[func]
     pub fn get_direction_world(&self, position: Vector2) -> Vector2 {
         if !position.is_finite() {
@@ -283,7 +285,8 @@ impl ClearanceFlowField {
     }
 
     /// Where `get_direction_world()` steers a unit whose nearest anchor is `here`, reached by
-    /// `field`: the next anchor, or with smoothing the first waypoint after `here`.
+    /// `field`: the next anchor, or with smoothing the first waypoint after `here`, which
+    /// costs in proportion to how far ahead it lies.
     fn steering_target(&self, field: &FlowField, here: Cell) -> Cell {
         let Some(smoother) = &self.smoother else {
             return field.next_anchor(here).unwrap_or(here);
@@ -291,9 +294,7 @@ impl ClearanceFlowField {
         if let Some(&target) = self.steering_targets.borrow().get(&here) {
             return target;
         }
-        let mut result = field.path_from(here);
-        smoother.add_waypoints(&mut result);
-        let target = result.waypoints.get(1).copied().unwrap_or(here);
+        let target = smoother.first_waypoint(field, here);
         self.steering_targets.borrow_mut().insert(here, target);
         target
     }

@@ -2,7 +2,7 @@
 //! movement range gives after it was made, by the rules and the map snapshot of its order.
 #![forbid(unsafe_code)]
 
-use clearance_core::{OtherUnits, PathMap, PathResult, Smoothing, UnitId};
+use clearance_core::{Cell, FlowField, OtherUnits, PathMap, PathResult, Smoothing, UnitId};
 use godot::prelude::*;
 use std::sync::Arc;
 
@@ -66,5 +66,22 @@ impl PathSmoother {
     pub fn add_waypoints(&self, result: &mut PathResult) {
         let rules = (&self.profile[..], self.other_units, &self.not_counted[..]);
         add_waypoints(&self.map, result, self.smoothing, self.agent_size, rules);
+    }
+
+    /// Where a unit on anchor `here`, which `field` (built on this smoother's map) reached,
+    /// heads in a straight line: the first waypoint of the field's path from there, read only
+    /// as far as it lies ([`PathMap::first_waypoint`]).
+    pub fn first_waypoint(&self, field: &FlowField, here: Cell) -> Cell {
+        let anchors = field.anchors_from(here);
+        let (profile, rule, exempt) = (&self.profile[..], self.other_units, &self.not_counted[..]);
+        match (self.map).first_waypoint(anchors, self.agent_size, profile, rule, exempt) {
+            Ok(waypoint) => waypoint,
+            Err(error) => {
+                // The field's paths keep the map's rules, so this does not happen; the next
+                // anchor is always a move the unit may make.
+                godot_error!("Clearance Pathfinder: steering by a flow field: {error}");
+                field.next_anchor(here).unwrap_or(here)
+            }
+        }
     }
 }

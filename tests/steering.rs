@@ -68,7 +68,7 @@ fn the_first_waypoint_is_the_farthest_straight_move_before_a_refused_one_on_gene
     let (mut steered, mut refused_next, mut past_first_read) = (0, 0, 0);
     let mut nearer_than_taut = 0;
     for case in 0..1800 {
-        // Every second map is large enough for waypoints past the first 64 anchors.
+        // Every second map is large enough for waypoints past the first 32 anchors read.
         let max_side = if case % 2 == 0 { 160 } else { 25 };
         let (map, units) = random_map(&mut rng, case, max_side);
         for _ in 0..3 {
@@ -116,7 +116,7 @@ fn the_first_waypoint_is_the_farthest_straight_move_before_a_refused_one_on_gene
                 "{context}: taut turns at {taut_at}, before {at}"
             );
             nearer_than_taut += usize::from(taut_at > at);
-            past_first_read += usize::from(at >= 64);
+            past_first_read += usize::from(at >= 32);
             steered += 1;
         }
     }
@@ -127,7 +127,7 @@ fn the_first_waypoint_is_the_farthest_straight_move_before_a_refused_one_on_gene
     );
     assert!(
         past_first_read > 20,
-        "only {past_first_read} waypoints past 64 anchors"
+        "only {past_first_read} waypoints past 32 anchors"
     );
     // The greedy waypoint is the taut one on most paths.
     assert!(
@@ -153,7 +153,7 @@ fn east_then_north(turn: i32, north: i32) -> (PathMap, Vec<Cell>) {
 
 #[test]
 fn waypoints_at_the_lengths_where_more_of_the_path_is_read() {
-    for turn in [1, 2, 62, 63, 64, 65, 127, 128, 129, 300] {
+    for turn in [1, 2, 30, 31, 32, 33, 63, 64, 65, 127, 128, 129, 300] {
         let (map, path) = east_then_north(turn, 10);
         let first = map
             .first_waypoint(path.iter().copied(), 1, "unit", OtherUnits::Ignore, &[])
@@ -179,19 +179,20 @@ fn waypoints_at_the_lengths_where_more_of_the_path_is_read() {
 
 #[test]
 fn what_lies_where_the_first_read_ends_does_not_change_the_waypoint() {
-    // Open ground with one wall cell, which hides anchor 63 of the path below from the start
-    // but none of the places where it turns.
-    let mut grid = TerrainGrid::new(Region::new(0, 0, 64, 64), 0).unwrap();
-    grid.fill_rect(Region::new(30, 17, 1, 1), 1).unwrap();
+    // Open ground with one wall cell, which hides anchor 31 of the path below from the start
+    // (and anchor 30, a turn) but not the turns the walk from the start tests: anchors 20 (one
+    // turn past the first), 40 (two more) and 50 (the last).
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 40, 30), 0).unwrap();
+    grid.fill_rect(Region::new(15, 8, 1, 1), 1).unwrap();
     let mut map = PathMap::new(grid);
     map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
         .unwrap();
     let legs = [
-        ((1, 0), 20),
-        ((0, 1), 20),
-        ((1, 0), 20),
-        ((0, 1), 20),
-        ((1, 0), 20),
+        ((1, 0), 10),
+        ((0, 1), 10),
+        ((1, 0), 10),
+        ((0, 1), 10),
+        ((1, 0), 10),
     ];
     let mut path = vec![Cell::new(0, 0)];
     for ((dx, dy), steps) in legs {
@@ -204,15 +205,16 @@ fn what_lies_where_the_first_read_ends_does_not_change_the_waypoint() {
         map.straight_move_blocker(path[0], to, 1, "unit", OtherUnits::Ignore, &[])
             .unwrap()
     };
-    assert_eq!(path[63], Cell::new(40, 23));
-    assert!(blocker(path[63]).is_some());
-    assert!([20, 40, 60, 80, 100]
+    assert_eq!(path[31], Cell::new(20, 11));
+    assert!(blocker(path[31]).is_some());
+    assert!([20, 40, 50]
         .iter()
         .all(|&turn| blocker(path[turn]).is_none()));
-    // The walk tests turns only: the first 64 anchors end where the path does not turn, so
-    // the walk reads on to the turns past them and, seeing them all, heads for the goal.
+    // The walk tests turns only: the first 32 anchors read end where the path does not turn,
+    // so the walk reads on to the turns past them and, seeing those it tests, heads for the
+    // goal.
     let first = map.first_waypoint(path.iter().copied(), 1, "unit", OtherUnits::Ignore, &[]);
-    assert_eq!(first, Ok(Cell::new(60, 40)));
+    assert_eq!(first, Ok(Cell::new(30, 20)));
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::smoothing::first_greedy_waypoint;
 
 /// How many anchors [`PathMap::first_waypoint`] reads first; it doubles the count each time
 /// the greedy walk needs anchors past those read.
-const FIRST_READ: usize = 64;
+const FIRST_READ: usize = 32;
 
 impl PathMap {
     /// Where a unit of `agent_size` with the profile called `profile`, standing on the first
@@ -22,7 +22,7 @@ impl PathMap {
     /// the anchor after it does not, or else the path's last anchor; the first anchor itself
     /// for a path of one.
     ///
-    /// `path` is read lazily: 64 anchors first, then as many again each time the walk needs
+    /// `path` is read lazily: 32 anchors first, then as many again each time the walk needs
     /// anchors past those read (each probe it makes is of a place where the path turns, and
     /// where the part read ends is none), until it does not or the path ends; the answer is
     /// the one the whole path gives. So a call costs in proportion to how far ahead the

@@ -63,7 +63,7 @@ fn documented_first_waypoint(checker: &WaypointChecker<'_>, path: &[Cell]) -> us
 }
 
 #[test]
-fn the_first_waypoint_is_the_farthest_straight_move_before_a_refused_one_on_generated_maps() {
+fn the_first_waypoint_is_the_greedy_walks_and_the_move_past_it_is_refused_on_generated_maps() {
     let mut rng = Rng::new(0x57EE_41D6);
     let (mut steered, mut refused_next, mut past_first_read) = (0, 0, 0);
     let mut nearer_than_taut = 0;
@@ -82,7 +82,7 @@ fn the_first_waypoint_is_the_farthest_straight_move_before_a_refused_one_on_gene
             }
             let context = format!("case {case}: {query:?}");
             let first = map
-                .first_waypoint(path.iter().copied(), size, profile, rule, &exempt)
+                .first_waypoint(path.iter().copied(), size, profile, rule, exempt)
                 .unwrap_or_else(|error| panic!("{context}: {error}"));
             let at = position_on(&path, first, &context);
             let checker = checker_for(&map, &units, &query, start);
@@ -108,7 +108,7 @@ fn the_first_waypoint_is_the_farthest_straight_move_before_a_refused_one_on_gene
                 "{context}: not the greedy walk's waypoint"
             );
             let taut = map
-                .smooth_path(&path, size, profile, rule, &exempt)
+                .smooth_path(&path, size, profile, rule, exempt)
                 .unwrap_or_else(|error| panic!("{context}: {error}"));
             let taut_at = position_on(&path, taut[1], &context);
             assert!(
@@ -218,23 +218,115 @@ fn what_lies_where_the_first_read_ends_does_not_change_the_waypoint() {
 }
 
 #[test]
-fn a_field_steers_as_its_path_does() {
-    let (map, path) = east_then_north(200, 10);
-    let goal = *path.last().unwrap();
-    let field = map
-        .flow_field(&[goal], 1, "unit", FlowFieldOptions::new())
+fn a_field_steers_by_the_greedy_walk_along_its_paths() {
+    // A wall with a gap, so that paths from the left side wind through it.
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 120, 40), 0).unwrap();
+    grid.fill_rect(Region::new(60, 0, 2, 40), 1).unwrap();
+    grid.fill_rect(Region::new(60, 17, 2, 3), 0).unwrap();
+    grid.fill_rect(Region::new(30, 5, 6, 20), 1).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
         .unwrap();
-    let start = Cell::new(0, 10);
-    let read = field.anchors_from(start);
-    let from_field = map.first_waypoint(read, 1, "unit", OtherUnits::Ignore, &[]);
-    let whole = field.path_from(start).path;
-    let from_path = map.first_waypoint(whole, 1, "unit", OtherUnits::Ignore, &[]);
-    assert_eq!(from_field, from_path);
-    assert!(from_field.is_ok());
+    let mut rng = Rng::new(0xF1E1D);
+    for size in 1..=2 {
+        let goal = Cell::new(110, 35);
+        let field = map
+            .flow_field(&[goal], size, "unit", FlowFieldOptions::new())
+            .unwrap();
+        let mut steered = 0;
+        while steered < 40 {
+            let start = Cell::new(rng.range(0, 60) as i32, rng.range(0, 40) as i32);
+            let path = field.path_from(start).path;
+            if path.len() < 2 {
+                continue;
+            }
+            let checker = WaypointChecker {
+                grid: map.grid(),
+                profile: map.profile("unit").unwrap(),
+                size,
+                units: None,
+                start,
+            };
+            let expected = path[documented_first_waypoint(&checker, &path)];
+            let read = field.anchors_from(start);
+            let from_field = map.first_waypoint(read, size, "unit", OtherUnits::Ignore, &[]);
+            assert_eq!(from_field, Ok(expected), "size {size}, from {start}");
+            steered += 1;
+        }
+    }
 }
 
 #[test]
-fn bad_input_gets_the_errors_of_smooth_path_where_it_is_read() {
+fn anchors_past_the_first_read_are_checked_when_read() {
+    // East for 10 anchors, then straight north for 100: the walk reads on to the last anchor,
+    // the next turn it must probe.
+    let (mut map, path) = east_then_north(10, 100);
+    let first = |anchors: &[Cell], rule: OtherUnits| {
+        map.first_waypoint(anchors.iter().copied(), 1, "unit", rule, &[])
+    };
+    assert_eq!(first(&path, OtherUnits::Ignore), Ok(Cell::new(10, 100)));
+    // A jump from anchor 31, the last of the first read, to the first of the second.
+    let mut jump = path.clone();
+    jump.remove(32);
+    assert_eq!(
+        first(&jump, OtherUnits::Ignore),
+        Err(SmoothingError::NotAStep {
+            index: 31,
+            from: path[31],
+            to: path[33]
+        })
+    );
+    let mut on_the_wall = path.clone();
+    on_the_wall[50].x -= 1;
+    assert_eq!(
+        first(&on_the_wall, OtherUnits::Ignore),
+        Err(SmoothingError::AnchorNotLegal {
+            index: 50,
+            anchor: on_the_wall[50]
+        })
+    );
+    map.place_unit(7, path[70], 1).unwrap();
+    let blocked = map.first_waypoint(path.iter().copied(), 1, "unit", OtherUnits::Block, &[]);
+    assert!(matches!(
+        blocked,
+        Err(SmoothingError::Occupied { index: 69, .. })
+    ));
+    let smoothed = map.smooth_path(&path, 1, "unit", OtherUnits::Block, &[]);
+    assert_eq!(blocked, Err(smoothed.unwrap_err()));
+}
+
+#[test]
+fn on_maps_narrower_than_three_cells_every_anchor_is_probed_as_a_turn() {
+    // Two cells wide, one wall cell beside the path, which runs straight down the map and
+    // then zigzags: the start sees the zigzag's anchors on its own column, not the others.
+    let mut grid = TerrainGrid::new(Region::new(0, 0, 2, 120), 0).unwrap();
+    grid.fill_rect(Region::new(1, 20, 1, 1), 1).unwrap();
+    let mut map = PathMap::new(grid);
+    map.set_profile(AgentProfile::new("unit").with_terrain(0, 1.0).unwrap())
+        .unwrap();
+    let column = |y: i32| if y > 40 { (y - 40) % 2 } else { 0 };
+    let path: Vec<Cell> = (0..70).map(|y| Cell::new(column(y), y)).collect();
+    let first = map
+        .first_waypoint(path.iter().copied(), 1, "unit", OtherUnits::Ignore, &[])
+        .unwrap();
+    let at = position_on(&path, first, "narrow");
+    let checker = WaypointChecker {
+        grid: map.grid(),
+        profile: map.profile("unit").unwrap(),
+        size: 1,
+        units: None,
+        start: path[0],
+    };
+    assert!(at > 40 && checker.allows(&path, 0, at));
+    assert!(at + 1 < path.len() && !checker.allows(&path, 0, at + 1));
+    let taut = map
+        .smooth_path(&path, 1, "unit", OtherUnits::Ignore, &[])
+        .unwrap();
+    assert!(position_on(&path, taut[1], "narrow") >= at);
+}
+
+#[test]
+fn bad_input_in_the_first_read_gets_the_errors_of_smooth_path() {
     let (map, path) = east_then_north(10, 10);
     let first = |anchors: &[Cell]| {
         map.first_waypoint(anchors.iter().copied(), 1, "unit", OtherUnits::Ignore, &[])

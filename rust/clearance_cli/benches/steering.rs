@@ -10,9 +10,10 @@
 //! `soldier` profile and the uniform `tank`) to its centre, from 1000 pseudo-random reached
 //! anchors. Each round runs the starts in chunks of 64, both ways on each chunk, each way
 //! first on every other chunk (the machine's speed drifts within a second); reported are the
-//! means over the timed rounds after a warm-up round, the mean number of anchors from the
-//! start to the waypoint and to the path's end, and how often the two waypoints differ (the
-//! whole path's stack pass can drop the greedy one for a farther one).
+//! means over the timed rounds after a warm-up round; the mean number of anchors from the
+//! start to the waypoint, of anchors the lazy way read and of the path's anchors; and how
+//! often the two waypoints differ (the whole path's stack pass can drop the greedy one for a
+//! farther one).
 
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
@@ -64,9 +65,13 @@ fn case(name: &str, map: &PathMap, field: &FlowField, starts: &[Cell], rounds: u
     }
     let per_start = |total: f64| total / (rounds * starts.len()) as f64 * 1e6;
     let (mut to_waypoint, mut to_end, mut differ) = (0usize, 0usize, 0usize);
+    let mut read = 0usize;
     for &start in starts {
         let whole = whole_path_waypoint(map, field, start, size);
         let lazy = lazy_waypoint(map, field, start, size);
+        let counted = field.anchors_from(start).inspect(|_| read += 1);
+        let again = map.first_waypoint(counted, size, field.profile(), OtherUnits::Ignore, &[]);
+        assert_eq!(again, Ok(lazy));
         to_waypoint += (field.anchors_from(start))
             .position(|anchor| anchor == lazy)
             .unwrap();
@@ -76,11 +81,12 @@ fn case(name: &str, map: &PathMap, field: &FlowField, starts: &[Cell], rounds: u
     let count = starts.len() as f64;
     let (whole_us, lazy_us) = (per_start(seconds[0]), per_start(seconds[1]));
     println!(
-        "| {name} | {} | {size} | {} | {whole_us:.2} us | {lazy_us:.2} us | {:.1}x | {:.1} | {:.1} | {differ} |",
+        "| {name} | {} | {size} | {} | {whole_us:.2} us | {lazy_us:.2} us | {:.1}x | {:.1} | {:.1} | {:.1} | {differ} |",
         field.profile(),
         starts.len(),
         whole_us / lazy_us,
         to_waypoint as f64 / count,
+        read as f64 / count,
         to_end as f64 / count,
     );
 }
@@ -90,8 +96,8 @@ fn main() {
         .and_then(|rounds| rounds.parse().ok())
         .unwrap_or(5)
         .max(1);
-    println!("| map | profile | size | starts | whole path | first waypoint | speed-up | anchors to it | path anchors | waypoints differ |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| map | profile | size | starts | whole path | first waypoint | speed-up | anchors to it | anchors read | path anchors | waypoints differ |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let dir = movingai_dir().unwrap_or_else(|missing| panic!("{missing}"));
     for name in ["AcrosstheCape", "arena2", "maze512-16-0"] {
         let file = read_map(&dir.join(format!("{name}.map"))).unwrap();

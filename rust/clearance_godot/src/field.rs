@@ -219,15 +219,16 @@ impl ClearanceFlowField {
     /// infinite position prints an error and returns `Vector2(0, 0)`.
     ///
     /// On a field made with `SMOOTHING_TAUT` the unit is steered instead towards a waypoint
-    /// of the field's path from that anchor: the farthest anchor along it that the unit's
-    /// footprint may reach in a straight line before the path turns out of sight (the move
-    /// one anchor farther breaks the smoothing rules, or the waypoint is the goal), so units
-    /// steered by a smoothed field walk straight across open ground instead of in 45-degree
-    /// steps. On most paths it is the first of the waypoints `get_path_from()` gives there; on
-    /// others that call, which looks at the whole path, drops it for a farther one.
-    /// Each anchor's waypoint is worked out once, the first time a unit is steered from it,
-    /// and kept with the field; that first time reads the path only as far as the waypoint,
-    /// so it costs in proportion to the leg ahead, not to the whole path.
+    /// of the field's path from that anchor, the first the smoothing's greedy walk picks: an
+    /// anchor the unit's footprint may reach in a straight line while the move one anchor
+    /// farther breaks the smoothing rules (or the goal), so units steered by a smoothed field
+    /// walk straight across open ground instead of in 45-degree steps. On most paths it is
+    /// the first of the waypoints `get_path_from()` gives there; on others that call, which
+    /// looks at the whole path, drops it for a farther one. Each anchor's waypoint is worked
+    /// out once, the first time a unit is steered from it, and kept with the field; that first
+    /// time reads the path only as far as the walk needs (a few turns past the waypoint,
+    /// though to the goal where the path runs straight from its first turn), so on long,
+    /// winding paths it costs far less than `get_path_from()` with smoothing.
     #[func]
     pub fn get_direction_world(&self, position: Vector2) -> Vector2 {
         if !position.is_finite() {
@@ -285,8 +286,8 @@ impl ClearanceFlowField {
     }
 
     /// Where `get_direction_world()` steers a unit whose nearest anchor is `here`, reached by
-    /// `field`: the next anchor, or with smoothing the first waypoint after `here`, which
-    /// costs in proportion to how far ahead it lies.
+    /// `field`: the next anchor, or with smoothing the first waypoint after `here`, read as
+    /// far as the walk needs.
     fn steering_target(&self, field: &FlowField, here: Cell) -> Cell {
         let Some(smoother) = &self.smoother else {
             return field.next_anchor(here).unwrap_or(here);

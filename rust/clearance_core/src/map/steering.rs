@@ -25,13 +25,17 @@ impl PathMap {
     /// `path` is read lazily: 32 anchors first, then as many again each time the walk needs
     /// anchors past those read (each probe it makes is of a place where the path turns, and
     /// where the part read ends is none), until it does not or the path ends; the answer is
-    /// the one the whole path gives. So a call costs in proportion to how far ahead the
-    /// waypoint lies, not to the path's length: steering many units along long paths (a flow
-    /// field's, through [`FlowField::anchors_from`](crate::FlowField::anchors_from)) pays for
-    /// one leg each. Each anchor read is checked as [`smooth_path`](Self::smooth_path) checks
-    /// a path (on the map, legal for the agent, one legal step from the one before, under
-    /// [`OtherUnits::Block`] not blocked) before any segment to it is tested; anchors not
-    /// read are not checked.
+    /// the one the whole path gives. A call costs in proportion to the anchors read: on a path
+    /// that keeps turning, a few turns past the waypoint (the walk probes 1, 3, 7, ... turns
+    /// ahead until one is refused), not the whole path, so steering many units along long
+    /// paths (a flow field's, through [`FlowField::anchors_from`](crate::FlowField::anchors_from))
+    /// pays for the legs ahead. A path that runs straight from its first turn to its end is
+    /// read to the end: the next turn the walk must probe is the last anchor. `path` must end,
+    /// unless the walk finds its waypoint before. Each anchor read is checked as
+    /// [`smooth_path`](Self::smooth_path) checks a path (on the map, legal for the agent, one
+    /// legal step from the one before, under [`OtherUnits::Block`] not blocked) before any
+    /// segment to it is tested, a part read at a time (so where a path has faults in two
+    /// parts, the error names the first part's); anchors not read are not checked.
     ///
     /// [`smooth_path`](Self::smooth_path) of the whole path gives this waypoint or a farther
     /// one second (its stack pass drops a waypoint when the one before sees the one after),

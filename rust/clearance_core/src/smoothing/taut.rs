@@ -232,7 +232,7 @@ impl<'a> Segments<'a> {
     /// Without `READ_ALL`, the path is only the part read so far of a longer one, whose last
     /// anchor is no turn of the whole: `None` when the walk would test it, so that the answer,
     /// when there is one, is the one the whole path gives (every probe before it is of a turn
-    /// of the whole path, and so is every anchor the bisections look at).
+    /// of the whole path, and the bisections and the run search look at nothing past it).
     ///
     /// The first turn is reached by one straight run, so it is accepted untested; the turns
     /// beyond are galloped over (1, 2, 4, ... turns ahead) to the first refused one and

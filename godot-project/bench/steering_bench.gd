@@ -2,7 +2,7 @@ extends SceneTree
 ## Steering units by a flow field from GDScript: `get_direction_world()` on a field made with
 ## smoothing off (towards the next anchor) and taut (towards the first waypoint of the greedy
 ## walk along the path from the nearest anchor, worked out on the first call from an anchor,
-## reading the path only as far as it lies, and kept with the field).
+## reading the path only as far as the walk needs, and kept with the field).
 ##
 ##   godot --headless --path godot-project --script res://bench/steering_bench.gd -- --movingai=DIR [--rounds=5]
 ##

@@ -226,8 +226,8 @@ impl ClearanceFlowField {
     /// the first of the waypoints `get_path_from()` gives there; on others that call, which
     /// looks at the whole path, drops it for a farther one. Each anchor's waypoint is worked
     /// out once, the first time a unit is steered from it, and kept with the field; that first
-    /// time reads the path only as far as the walk needs (a few turns past the waypoint,
-    /// though to the goal where the path runs straight from its first turn), so on long,
+    /// time reads the path only as far as the walk's probes reach (the turn 1, 3, 7, ... turns
+    /// past the first, until one is refused; to the goal where all are accepted), so on long,
     /// winding paths it costs far less than `get_path_from()` with smoothing.
     #[func]
     pub fn get_direction_world(&self, position: Vector2) -> Vector2 {

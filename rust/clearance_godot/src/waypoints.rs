@@ -69,8 +69,8 @@ impl PathSmoother {
     }
 
     /// Where a unit on anchor `here`, which `field` (built on this smoother's map) reached,
-    /// heads in a straight line: the first waypoint of the field's path from there, read only
-    /// as far as it lies ([`PathMap::first_waypoint`]).
+    /// heads in a straight line: the first waypoint of the greedy walk along the field's path
+    /// from there, read only as far as the walk needs ([`PathMap::first_waypoint`]).
     pub fn first_waypoint(&self, field: &FlowField, here: Cell) -> Cell {
         let anchors = field.anchors_from(here);
         let (profile, rule, exempt) = (&self.profile[..], self.other_units, &self.not_counted[..]);

@@ -25,13 +25,15 @@ impl PathMap {
     /// `path` is read lazily: 32 anchors first, then as many again each time the walk needs
     /// anchors past those read (each probe it makes is of a place where the path turns, and
     /// where the part read ends is none), until it does not or the path ends; the answer is
-    /// the one the whole path gives. A call costs in proportion to the anchors read: on a path
-    /// that keeps turning, a few turns past the waypoint (the walk probes 1, 3, 7, ... turns
-    /// ahead until one is refused), not the whole path, so steering many units along long
-    /// paths (a flow field's, through [`FlowField::anchors_from`](crate::FlowField::anchors_from))
-    /// pays for the legs ahead. A path that runs straight from its first turn to its end is
-    /// read to the end: the next turn the walk must probe is the last anchor. `path` must end,
-    /// unless the walk finds its waypoint before. Each anchor read is checked as
+    /// the one the whole path gives. A call costs about in proportion to the anchors read (a
+    /// part read again redoes the walk over it): up to the turn the walk's last probe lands
+    /// on (it probes the turn 1, 3, 7, 15, ... turns past the first until one is refused),
+    /// rounded up to the next part; on winding paths a few times as far as the waypoint, not
+    /// the whole path, so steering many units along long paths (a flow field's, through
+    /// [`FlowField::anchors_from`](crate::FlowField::anchors_from)) pays for the legs ahead.
+    /// Where every probe up to the path's last anchor is accepted (a path with few turns and a
+    /// long last leg, say), the path is read to its end. `path` must end, unless the walk
+    /// finds its waypoint before. Each anchor read is checked as
     /// [`smooth_path`](Self::smooth_path) checks a path (on the map, legal for the agent, one
     /// legal step from the one before, under [`OtherUnits::Block`] not blocked) before any
     /// segment to it is tested, a part read at a time (so where a path has faults in two

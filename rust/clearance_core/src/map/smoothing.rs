@@ -253,7 +253,7 @@ impl PathMap {
 
     /// The storage indices of `path`'s anchors, checked to be on the map and legal for an
     /// agent of `size` with `profile` (registered as `name`), and the graph that said so.
-    fn checked_anchors(
+    pub(super) fn checked_anchors(
         &self,
         path: &[Cell],
         profile: &AgentProfile,
@@ -337,8 +337,7 @@ impl PathMap {
             size,
             (path, indices),
             (rule, exempt),
-            |segments| {
-                let (anchors, rules, waypoints) = segments;
+            |(anchors, rules, waypoints)| {
                 taut_waypoints(anchors, rules, waypoints)
                     .map(|at| path[at])
                     .collect()

@@ -78,20 +78,14 @@ impl PathMap {
         };
         let mut path = path.into_iter().peekable();
         let mut cells: Vec<Cell> = path.by_ref().take(FIRST_READ).collect();
-        if cells.is_empty() {
-            return Err(SmoothingError::EmptyPath);
-        }
-        let mut indices = Vec::with_capacity(cells.len());
-        self.extend_indices(&cells, &mut indices)?;
-        let graph =
-            (self.graph_for(profile, found, size)).ok_or(SmoothingError::MemoryLimitReached)?;
+        let (mut indices, graph) = self.checked_anchors(&cells, found, profile, size)?;
         let clearance = self.clearance_layer_for(&found.capability());
         let rules = (found, clearance.as_deref());
         let units = (other_units, exempt);
         with_thread_scratch(|scratch| {
-            let mut checked = 0;
+            // Anchors before `checked` had their steps checked in an earlier part.
+            let mut checked: usize = 0;
             loop {
-                check_legal(&graph, &cells, &indices, checked)?;
                 // The step into the first anchor not checked starts at the one before it.
                 let steps_from = checked.saturating_sub(1);
                 check_steps(&graph, &cells, &indices, steps_from)?;
@@ -99,16 +93,23 @@ impl PathMap {
                 self.check_unblocked(&mut scratch.units, size, read, steps_from, units)?;
                 let memory = &mut scratch.smoothing;
                 let read_all = path.peek().is_none();
-                let found = self.with_segments(memory, rules, size, read, units, |segments| {
-                    let (anchors, rules, waypoints) = segments;
-                    first_greedy_waypoint(anchors, rules, waypoints, read_all)
-                });
+                let found = self.with_segments(
+                    memory,
+                    rules,
+                    size,
+                    read,
+                    units,
+                    |(anchors, rules, waypoints)| {
+                        first_greedy_waypoint(anchors, rules, waypoints, read_all)
+                    },
+                );
                 if let Some(at) = found {
                     return Ok(cells[at]);
                 }
                 checked = cells.len();
                 cells.extend(path.by_ref().take(checked));
                 self.extend_indices(&cells, &mut indices)?;
+                check_legal(&graph, &cells, &indices, checked)?;
             }
         })
     }

@@ -19,6 +19,10 @@
 //!    replaced by a unit's anchor (`OtherUnits::Block`, partial paths allowed), against the
 //!    same starts to their own goals (`UNITS_BENCH_PARTIAL_ONLY=1` runs that row alone).
 //!
+//! 5. A unit steps, then another re-plans with the units blocking, 400 times, against the same
+//!    re-plans with no step between them, with 100, 1,000 and 5,000 units on AcrosstheCape
+//!    (`UNITS_BENCH_REPLAN_ONLY=1` runs that row alone).
+//!
 //! Times are means of the timed rounds after one warm-up round. Units are drawn with a fixed
 //! seed, so every run measures the same work. Where the scattered units stand decides much of
 //! row 2's `Block` ratio (a unit in a passage that many long paths take sends them all round
@@ -304,6 +308,10 @@ fn main() {
         partial_to_occupied(rounds);
         return;
     }
+    if std::env::var_os("UNITS_BENCH_REPLAN_ONLY").is_some() {
+        step_then_replan(rounds);
+        return;
+    }
     moves(rounds);
     // `UNITS_BENCH_LANDMARKS=16` (say) measures blocking queries with that many landmarks
     // too (`0`: without only).
@@ -319,6 +327,97 @@ fn main() {
         split_slots(rounds);
     }
     partial_to_occupied(rounds);
+    step_then_replan(rounds);
+}
+
+/// Row 5: a game loop that moves one unit, then has another re-plan with the units blocking
+/// (the first query after any move meets a new occupancy), against the same queries with no
+/// move between them and the same queries as if alone (`Ignore`), the three alternating round
+/// by round; for 100, 1,000 and 5,000 units of sizes 1 to 3 on AcrosstheCape, each re-planning
+/// unit at its own size (so consecutive queries differ in size).
+fn step_then_replan(rounds: usize) {
+    let (map, dir) = load("AcrosstheCape");
+    let file = read_map(&dir.join("AcrosstheCape.map")).unwrap();
+    let problems = read_scenario(&dir.join("AcrosstheCape.map.scen"), &file).unwrap();
+    let goals: Vec<Cell> = problems
+        .iter()
+        .map(|problem| problem.endpoints().1)
+        .collect();
+    let ends: HashSet<Cell> = goals.iter().copied().collect();
+    let region = map.region();
+    // `UNITS_BENCH_REPLAN_UNITS=N` measures that count alone.
+    let counts = match env_number("UNITS_BENCH_REPLAN_UNITS", 0) {
+        0 => vec![100, 1000, 5000],
+        count => vec![count as usize],
+    };
+    for count in counts {
+        let mut map = map.clone();
+        let units = scatter(&map, &mut Rng(7), count, 0, &ends);
+        map.place_units(&units).unwrap();
+        let mut scratch = SearchScratch::new();
+        let replans = 400;
+        let mut seconds = [0.0; 3];
+        let mut east = vec![false; count];
+        let (mut codes, mut expanded) = ([0; 2], 0);
+        for round in 0..=rounds {
+            for (set, (moving, rule)) in [
+                (false, OtherUnits::Block),
+                (true, OtherUnits::Block),
+                (false, OtherUnits::Ignore),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let started = Instant::now();
+                for index in 0..replans {
+                    if moving {
+                        // Another unit steps one cell east, or back west.
+                        let stepper = (index * 7 + 3) % count;
+                        let (id, anchor, _) = units[stepper];
+                        east[stepper] = !east[stepper] && anchor.x + 1 < region.width;
+                        let dx = i32::from(east[stepper]);
+                        map.move_unit(id, Cell::new(anchor.x + dx, anchor.y))
+                            .unwrap();
+                    }
+                    let (id, start, size) = units[index % count];
+                    let goal = goals[index % goals.len()];
+                    let query = PathQuery::new(start, goal, size, PROFILE)
+                        .other_units(rule)
+                        .moving_unit(id);
+                    let one = Instant::now();
+                    let result = map.query_with(&mut scratch, &query);
+                    if round == 0 && set == 0 && std::env::var_os("REPLAN_DEBUG").is_some() {
+                        println!(
+                            "{:?} {} {:.1}",
+                            result.code,
+                            result.expanded,
+                            one.elapsed().as_secs_f64() * 1e6
+                        );
+                    }
+                    if round == 0 && set == 0 {
+                        codes[usize::from(result.code != PathCode::Ok)] += 1;
+                        expanded += result.expanded;
+                    }
+                    black_box(result);
+                }
+                if round > 0 {
+                    seconds[set] += started.elapsed().as_secs_f64();
+                }
+            }
+        }
+        let per_replan = |set: usize| seconds[set] * 1e6 / (rounds * replans) as f64;
+        println!(
+            "| AcrosstheCape, {count} units: a unit steps, another re-plans (`block`) | {:.1} us | {:.2}x of the same re-plans with no step between ({:.1} us) | {:.1} us a step; {} OK, {} other; {:.0} expanded; alone {:.1} us |",
+            per_replan(1),
+            per_replan(1) / per_replan(0),
+            per_replan(0),
+            per_replan(1) - per_replan(0),
+            codes[0],
+            codes[1],
+            expanded as f64 / replans as f64,
+            per_replan(2),
+        );
+    }
 }
 
 /// Partial paths to goals a unit stands on: each of AcrosstheCape's problems sent to the

@@ -114,6 +114,53 @@ fn answers_follow_the_units_as_they_move() {
     assert!(changed_answers >= 150, "{changed_answers}");
 }
 
+/// A game's loop: one unit steps (now and then several move, one is placed or removed), then
+/// units of every size re-plan, each naming itself as the moving unit, on one scratch. The
+/// scratch keeps a view of the units per agent size and catches each up with the units changed
+/// since it last served (or builds it again after many); every answer matches the reference.
+#[test]
+fn views_kept_for_several_sizes_follow_every_change() {
+    let mut rng = Rng::new(0x0CC0_3071_0004);
+    let mut scratch = SearchScratch::new();
+    for case in 0..60 {
+        let mut map = random_map(&mut rng, case, 24);
+        let count = rng.range(12, 40);
+        let mut units = place_random_units(&mut rng, &mut map, count);
+        let profile = *rng.pick(&NAMES);
+        for _ in 0..25 {
+            let did = if rng.chance(75) && !units.is_empty() {
+                let which = rng.range(0, units.len() as i64) as usize;
+                let anchor = random_cell(&mut rng, map.region());
+                map.move_unit(units[which].id, anchor).unwrap();
+                units[which].anchor = anchor;
+                "move_unit"
+            } else {
+                random_change(&mut rng, &mut map, &mut units)
+            };
+            for _ in 0..3 {
+                let size = rng.range(1, 5);
+                let terrain = Reference::for_map(&map, profile, size);
+                let start = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+                let goal = likely_legal_anchor(&mut rng, map.grid(), &terrain);
+                let rule = match rng.range(0, 3) {
+                    0 => OtherUnits::cost(*rng.pick(&UNIT_COSTS)).unwrap(),
+                    _ => OtherUnits::Block,
+                };
+                let mut query = PathQuery::new(start, goal, size, profile)
+                    .other_units(rule)
+                    .search(*rng.pick(&SearchMode::ALL));
+                if !units.is_empty() && rng.chance(70) {
+                    let mover = units[rng.range(0, units.len() as i64) as usize].id;
+                    query = query.moving_unit(mover);
+                }
+                let result = map.query_with(&mut scratch, &query);
+                let code = check(&map, &units, &query, &result);
+                assert_ne!(code, PathCode::UnknownUnit, "after {did}");
+            }
+        }
+    }
+}
+
 /// What a refused call must leave as it was.
 fn observe(map: &PathMap) -> (Vec<Standing>, u64, u64) {
     (registered(map), map.units_version(), map.version())

@@ -11,7 +11,8 @@
 
 use clearance_core::{
     AgentProfile, Cell, FlowFieldOptions, Movement, OtherUnits, PathCode, PathMap, PathQuery,
-    PathResult, Region, SearchMode, StepWeights, TerrainGrid, Unit, UnitCost, UnitError,
+    PathResult, Region, SearchMode, SearchScratch, StepWeights, TerrainGrid, Unit, UnitCost,
+    UnitError,
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{

@@ -26,6 +26,7 @@ use crate::cost::{MAX_MULTIPLIER, MULTIPLIER_SCALE};
 use crate::error::UnitError;
 use crate::footprint::checked_agent_size;
 use crate::grid::{Cell, Region};
+use crate::map::fresh_version;
 use std::collections::HashMap;
 
 /// A unit's identifier, chosen by the caller (a Godot instance id, an entity index...).
@@ -165,15 +166,91 @@ impl OtherUnits {
 }
 
 /// Every unit registered on a map, by id. See the module docs for how queries count them.
-#[derive(Debug, Clone, Default)]
+///
+/// It also keeps its version ([`PathMap::units_version`](crate::PathMap::units_version)) and
+/// which units the last few changes touched, so that what was built for an older version (a
+/// search's view of the units) can catch up with the changes instead of starting again.
+#[derive(Debug, Clone)]
 pub struct Occupancy {
     /// Units in the order they were placed (a removal moves the last one into the gap).
     units: Vec<Unit>,
     /// Position of each id in `units`.
     slots: HashMap<UnitId, usize>,
+    /// A value no other occupancy of this process has had, given anew by every change.
+    version: u64,
+    /// The units the last few changes placed, moved or removed: `(version before the change,
+    /// id)`, oldest first, whole changes only (see [`changed_since`](Self::changed_since)).
+    recent: Vec<(u64, UnitId)>,
+}
+
+/// At most this many `(version, id)` entries of recent changes are kept: catching up with
+/// more costs about what starting again does.
+const RECENT_CHANGES: usize = 64;
+
+impl Default for Occupancy {
+    /// No unit, and a version no other occupancy has had.
+    fn default() -> Self {
+        Occupancy {
+            units: Vec::new(),
+            slots: HashMap::new(),
+            version: fresh_version(),
+            recent: Vec::new(),
+        }
+    }
 }
 
 impl Occupancy {
+    /// This occupancy's version: see [`PathMap::units_version`](crate::PathMap::units_version).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The ids of the units placed, moved or removed since this occupancy had version
+    /// `version` (in the order changed, an id once per change that named it), if it had that
+    /// version recently enough to know; `Some` of nothing for the current version.
+    ///
+    /// Versions are never handed out twice, so an older occupancy with version `version` (a
+    /// snapshot of this one taken then) held exactly the units this one held then.
+    pub(crate) fn changed_since(&self, version: u64) -> Option<impl Iterator<Item = UnitId> + '_> {
+        let known = if version == self.version {
+            self.recent.len()
+        } else {
+            // Versions grow over a map's history, so the entries are sorted by version.
+            let first = self.recent.partition_point(|&(before, _)| before < version);
+            match self.recent.get(first) {
+                Some(&(before, _)) if before == version => first,
+                _ => return None,
+            }
+        };
+        Some(self.recent[known..].iter().map(|&(_, id)| id))
+    }
+
+    /// Gives the occupancy a new version, recording that a change named `ids`.
+    fn changed(&mut self, ids: impl ExactSizeIterator<Item = UnitId>) {
+        let before = self.version;
+        self.version = fresh_version();
+        if ids.len() > RECENT_CHANGES {
+            self.recent.clear();
+            return;
+        }
+        self.recent.extend(ids.map(|id| (before, id)));
+        if self.recent.len() > RECENT_CHANGES {
+            // Only whole changes are kept: drop the oldest until few enough remain.
+            let excess = self.recent.len() - RECENT_CHANGES;
+            let cut = self.recent[excess - 1].0;
+            let kept = self.recent.partition_point(|&(version, _)| version <= cut);
+            self.recent.drain(..kept);
+        }
+    }
+
+    /// An occupancy of `units` (whose ids differ), for tests that make views of them.
+    #[cfg(test)]
+    pub(crate) fn holding(units: &[Unit]) -> Occupancy {
+        let mut occupancy = Occupancy::default();
+        occupancy.insert_checked(units);
+        occupancy
+    }
+
     /// The unit with id `id`.
     pub fn get(&self, id: UnitId) -> Option<Unit> {
         self.slots.get(&id).map(|&slot| self.units[slot])
@@ -233,39 +310,65 @@ impl Occupancy {
         })
     }
 
-    /// Adds checked units whose ids are all new (the caller checked that).
+    /// Adds checked units whose ids are all new (the caller checked that); a new version if
+    /// there are any.
     pub(crate) fn insert_checked(&mut self, units: &[Unit]) {
+        if units.is_empty() {
+            return;
+        }
         for unit in units {
             self.slots.insert(unit.id, self.units.len());
             self.units.push(*unit);
         }
+        self.changed(units.iter().map(|unit| unit.id));
     }
 
-    /// Moves registered units to checked anchors.
+    /// Moves registered units to checked anchors; a new version if there are any.
     pub(crate) fn move_checked(&mut self, moves: &[(UnitId, Cell)]) {
+        if moves.is_empty() {
+            return;
+        }
         for &(id, anchor) in moves {
             let slot = self.slots[&id];
             self.units[slot].anchor = anchor;
         }
+        self.changed(moves.iter().map(|&(id, _)| id));
     }
 
-    /// Removes a registered unit.
+    /// Removes a registered unit; a new version.
     pub(crate) fn remove_checked(&mut self, id: UnitId) {
         let slot = self.slots.remove(&id).expect("the caller checked the id");
         self.units.swap_remove(slot);
         if let Some(moved) = self.units.get(slot) {
             self.slots.insert(moved.id, slot);
         }
+        self.changed(std::iter::once(id));
     }
 
-    /// Keeps only the units for which `keep` holds.
-    pub(crate) fn retain(&mut self, keep: impl Fn(&Unit) -> bool) -> bool {
-        let before = self.units.len();
+    /// Removes every unit; a new version if there were any.
+    pub(crate) fn clear(&mut self) {
+        if !self.units.is_empty() {
+            let ids: Vec<UnitId> = self.units.iter().map(|unit| unit.id).collect();
+            self.units.clear();
+            self.slots.clear();
+            self.changed(ids.into_iter());
+        }
+    }
+
+    /// Keeps only the units for which `keep` holds; a new version if any was removed.
+    pub(crate) fn retain(&mut self, keep: impl Fn(&Unit) -> bool) {
+        let removed: Vec<UnitId> = (self.units.iter())
+            .filter(|unit| !keep(unit))
+            .map(|unit| unit.id)
+            .collect();
+        if removed.is_empty() {
+            return;
+        }
         self.units.retain(keep);
         self.slots = (self.units.iter().enumerate())
             .map(|(slot, unit)| (unit.id, slot))
             .collect();
-        self.units.len() != before
+        self.changed(removed.into_iter());
     }
 }
 

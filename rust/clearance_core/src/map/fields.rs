@@ -115,7 +115,7 @@ impl PathMap {
             profile_name: profile,
             profile: found_profile,
             version: self.version,
-            units_version: counted.is_some().then_some(self.units_version),
+            units_version: counted.is_some().then_some(self.occupancy.version()),
             units_multiplier: match options.other_units {
                 OtherUnits::Cost(cost) if counted.is_some() => Some(cost.fixed()),
                 _ => None,

@@ -59,7 +59,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 static LAST_VERSION: AtomicU64 = AtomicU64::new(0);
 
 /// A version no map of this process has had before.
-fn fresh_version() -> u64 {
+pub(crate) fn fresh_version() -> u64 {
     LAST_VERSION.fetch_add(1, Ordering::Relaxed) + 1
 }
 
@@ -122,10 +122,8 @@ pub struct PathMap {
     cache_memory_limit: usize,
     /// See [`PathMap::version`].
     version: u64,
-    /// The units standing on the map (`units.rs`).
+    /// The units standing on the map (`units.rs`), with their version.
     occupancy: Occupancy,
-    /// See [`PathMap::units_version`].
-    units_version: u64,
 }
 
 impl PathMap {
@@ -141,7 +139,6 @@ impl PathMap {
             cache_memory_limit: DEFAULT_CACHE_MEMORY_LIMIT,
             version: fresh_version(),
             occupancy: Occupancy::default(),
-            units_version: fresh_version(),
         }
     }
 
@@ -211,9 +208,7 @@ impl PathMap {
     /// Every cached layer and table is rebuilt on demand.
     pub fn replace_grid(&mut self, grid: TerrainGrid) {
         let region = grid.region();
-        if self.occupancy.retain(|unit| region.contains(unit.anchor)) {
-            self.units_version = fresh_version();
-        }
+        self.occupancy.retain(|unit| region.contains(unit.anchor));
         if let LandmarkPlacement::At(cells) = &mut self.landmark_placement {
             cells.retain(|&cell| grid.index_of(cell).is_some());
             self.landmark_anchors = cells
@@ -295,7 +290,6 @@ impl Clone for PathMap {
             cache_memory_limit: self.cache_memory_limit,
             version: self.version,
             occupancy: self.occupancy.clone(),
-            units_version: self.units_version,
         }
     }
 }

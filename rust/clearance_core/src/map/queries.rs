@@ -169,7 +169,7 @@ impl PathMap {
         };
         // The view lives in the scratch between queries (its bits are cleared rectangle by
         // rectangle), but is read while the search writes the rest of the scratch.
-        let mut view = std::mem::take(&mut scratch.units);
+        let mut view = scratch.units.take(checked.size);
         let counted = self.count_other_units(&mut view, query, checked.size, checked.start);
         let rule = if counted {
             query.other_units
@@ -178,7 +178,7 @@ impl PathMap {
         };
         let units = counted.then_some(UnitsInSearch { view: &view, rule });
         let answer = self.answer(scratch, query, &checked, &graph, units, landmarks);
-        scratch.units = view;
+        scratch.units.put_back(view);
         answer
     }
 
@@ -208,7 +208,7 @@ impl PathMap {
         start: usize,
         counted: Counted<'_>,
     ) -> bool {
-        view.update(self.view_key(size), self.occupancy.units(), counted, start);
+        view.update(self.view_key(size), &self.occupancy, counted, start);
         !view.is_empty()
     }
 
@@ -216,7 +216,7 @@ impl PathMap {
     fn view_key(&self, size: u8) -> ViewKey {
         let region = self.grid.region();
         ViewKey {
-            units_version: self.units_version,
+            units_version: self.occupancy.version(),
             agent_size: size,
             shape: (self.grid.width(), self.grid.height()),
             origin: (region.x, region.y),
@@ -295,7 +295,7 @@ impl PathMap {
             Some(_) if query.max_expansions.is_none() && !searches_with_units_only => {
                 let round_units = RoundUnits {
                     met: UnitSource {
-                        units: self.occupancy.units(),
+                        occupancy: &self.occupancy,
                         key: self.view_key(checked.size),
                         start,
                     },

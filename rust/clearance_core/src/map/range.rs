@@ -80,91 +80,102 @@ impl PathMap {
         // The thread's scratch keeps the views of the units between calls (map-sized sets of
         // bits, built afresh only when the units moved), as queries keep theirs.
         with_thread_scratch(|scratch| {
-            let view = &mut scratch.units;
-            let counted = self.count_other_units(view, &enemies, checked.size, checked.start);
-            let rule = if counted {
-                options.other_units
-            } else {
-                OtherUnits::Ignore
+            let (mut view, mut allies) = (
+                scratch.units.take(checked.size),
+                scratch.units_met.take(checked.size),
+            );
+            let range = {
+                let (view, allies) = (&mut view, &mut allies);
+                let counted = self.count_other_units(view, &enemies, checked.size, checked.start);
+                let rule = if counted {
+                    options.other_units
+                } else {
+                    OtherUnits::Ignore
+                };
+                let search = RangeSearch {
+                    moves: &graph.moves,
+                    units: (rule == OtherUnits::Block).then_some(&*view),
+                    size,
+                    start: checked.start,
+                    budget,
+                };
+                let found = match (&graph.entry, rule) {
+                    // One multiplier everywhere: a constant, which the search's inner loop folds in.
+                    (EntryCosts::Uniform(value), OtherUnits::Ignore | OtherUnits::Block) => search
+                        .run(RangeCosts::<fn(usize) -> u64>::Uniform(
+                            u64::from(*value) * graph.cost_unit,
+                        )),
+                    (_, OtherUnits::Ignore | OtherUnits::Block) => {
+                        search.run(RangeCosts::PerAnchor {
+                            multiplier: |anchor| graph.entry_multiplier(anchor),
+                            cheapest,
+                        })
+                    }
+                    // Enemies under `Cost` raise what entering their anchors costs.
+                    (_, OtherUnits::Cost(floor)) => search.run(RangeCosts::PerAnchor {
+                        multiplier: |anchor| {
+                            let terrain = graph.entry_multiplier(anchor);
+                            if view.is_blocked(anchor) {
+                                terrain.max(u64::from(floor))
+                            } else {
+                                terrain
+                            }
+                        },
+                        cheapest,
+                    }),
+                };
+                let RangeFound {
+                    settled: reached,
+                    window,
+                    places,
+                } = found;
+                // Allies' footprints: reached anchors that overlap one may be passed, not stopped on.
+                let is_ally = |id| options.allies.contains(&id) && options.moving_unit != Some(id);
+                let any_allies = !options.allies.is_empty()
+                    && self.count_units(
+                        allies,
+                        checked.size,
+                        checked.start,
+                        Counted::Accepted(&is_ally),
+                    );
+                let passable_only = reached
+                    .iter()
+                    .map(|entry| any_allies && allies.is_blocked(entry.anchor as usize))
+                    .collect();
+                let standing = |counts: &dyn Fn(UnitId) -> bool| -> Vec<Unit> {
+                    (self.occupancy.units().iter())
+                        .filter(|unit| counts(unit.id))
+                        .copied()
+                        .collect()
+                };
+                let counted_enemies = others_counted(&enemies);
+                let blockers = match rule {
+                    OtherUnits::Block => standing(&|id| counted_enemies.counts(id)),
+                    _ => Vec::new(),
+                };
+                let standing_allies = standing(&is_ally);
+                Ok(MovementRange {
+                    region: self.grid.region(),
+                    width,
+                    movement: self.movement,
+                    start: checked.start,
+                    agent_size: checked.size,
+                    budget: per_turn,
+                    turns,
+                    reached,
+                    window,
+                    places,
+                    passable_only,
+                    blockers,
+                    allies: standing_allies,
+                    clearance: checked.clearance,
+                    version: self.version,
+                    units_version: self.occupancy.version(),
+                })
             };
-            let search = RangeSearch {
-                moves: &graph.moves,
-                units: (rule == OtherUnits::Block).then_some(&*view),
-                size,
-                start: checked.start,
-                budget,
-            };
-            let found = match (&graph.entry, rule) {
-                // One multiplier everywhere: a constant, which the search's inner loop folds in.
-                (EntryCosts::Uniform(value), OtherUnits::Ignore | OtherUnits::Block) => search.run(
-                    RangeCosts::<fn(usize) -> u64>::Uniform(u64::from(*value) * graph.cost_unit),
-                ),
-                (_, OtherUnits::Ignore | OtherUnits::Block) => search.run(RangeCosts::PerAnchor {
-                    multiplier: |anchor| graph.entry_multiplier(anchor),
-                    cheapest,
-                }),
-                // Enemies under `Cost` raise what entering their anchors costs.
-                (_, OtherUnits::Cost(floor)) => search.run(RangeCosts::PerAnchor {
-                    multiplier: |anchor| {
-                        let terrain = graph.entry_multiplier(anchor);
-                        if view.is_blocked(anchor) {
-                            terrain.max(u64::from(floor))
-                        } else {
-                            terrain
-                        }
-                    },
-                    cheapest,
-                }),
-            };
-            let RangeFound {
-                settled: reached,
-                window,
-                places,
-            } = found;
-            // Allies' footprints: reached anchors that overlap one may be passed, not stopped on.
-            let allies = &mut scratch.units_met;
-            let is_ally = |id| options.allies.contains(&id) && options.moving_unit != Some(id);
-            let any_allies = !options.allies.is_empty()
-                && self.count_units(
-                    allies,
-                    checked.size,
-                    checked.start,
-                    Counted::Accepted(&is_ally),
-                );
-            let passable_only = reached
-                .iter()
-                .map(|entry| any_allies && allies.is_blocked(entry.anchor as usize))
-                .collect();
-            let standing = |counts: &dyn Fn(UnitId) -> bool| -> Vec<Unit> {
-                (self.occupancy.units().iter())
-                    .filter(|unit| counts(unit.id))
-                    .copied()
-                    .collect()
-            };
-            let counted_enemies = others_counted(&enemies);
-            let blockers = match rule {
-                OtherUnits::Block => standing(&|id| counted_enemies.counts(id)),
-                _ => Vec::new(),
-            };
-            let standing_allies = standing(&is_ally);
-            Ok(MovementRange {
-                region: self.grid.region(),
-                width,
-                movement: self.movement,
-                start: checked.start,
-                agent_size: checked.size,
-                budget: per_turn,
-                turns,
-                reached,
-                window,
-                places,
-                passable_only,
-                blockers,
-                allies: standing_allies,
-                clearance: checked.clearance,
-                version: self.version,
-                units_version: self.units_version,
-            })
+            scratch.units.put_back(view);
+            scratch.units_met.put_back(allies);
+            range
         })
     }
 }

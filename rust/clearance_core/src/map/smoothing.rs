@@ -67,13 +67,16 @@ impl PathMap {
         // built afresh only when the units moved), as queries keep theirs.
         with_thread_scratch(|scratch| {
             let path = (path, &indices[..]);
-            self.smooth_checked(
-                (&mut scratch.units, &mut scratch.smoothing),
+            let mut view = scratch.units.take(size);
+            let smoothed = self.smooth_checked(
+                (&mut view, &mut scratch.smoothing),
                 (found, size),
                 path,
                 other_units,
                 exempt,
-            )
+            );
+            scratch.units.put_back(view);
+            smoothed
         })
     }
 

@@ -90,7 +90,10 @@ impl PathMap {
                 let steps_from = checked.saturating_sub(1);
                 check_steps(&graph, &cells, &indices, steps_from)?;
                 let read = (&cells[..], &indices[..]);
-                self.check_unblocked(&mut scratch.units, size, read, steps_from, units)?;
+                let mut view = scratch.units.take(size);
+                let unblocked = self.check_unblocked(&mut view, size, read, steps_from, units);
+                scratch.units.put_back(view);
+                unblocked?;
                 let memory = &mut scratch.smoothing;
                 let read_all = path.peek().is_none();
                 let found = self.with_segments(

@@ -1,7 +1,7 @@
 //! The units registered on the map: placed, moved and removed by id, each call validated
 //! whole before anything changes (see the `occupancy` module for how queries count them).
 
-use super::{fresh_version, PathMap};
+use super::PathMap;
 use crate::error::UnitError;
 use crate::grid::{Cell, Region};
 use crate::occupancy::{Occupancy, Unit, UnitId};
@@ -57,7 +57,6 @@ impl PathMap {
         }
         if !checked.is_empty() {
             self.occupancy.insert_checked(&checked);
-            self.units_version = fresh_version();
         }
         Ok(())
     }
@@ -89,10 +88,7 @@ impl PathMap {
                 return Err(UnitError::DuplicateInBatch { id });
             }
         }
-        if !moves.is_empty() {
-            self.occupancy.move_checked(moves);
-            self.units_version = fresh_version();
-        }
+        self.occupancy.move_checked(moves);
         Ok(())
     }
 
@@ -102,16 +98,12 @@ impl PathMap {
             return Err(UnitError::UnknownUnit { id });
         }
         self.occupancy.remove_checked(id);
-        self.units_version = fresh_version();
         Ok(())
     }
 
     /// Removes every unit.
     pub fn clear_units(&mut self) {
-        if !self.occupancy.is_empty() {
-            self.occupancy = Occupancy::default();
-            self.units_version = fresh_version();
-        }
+        self.occupancy.clear();
     }
 
     /// The unit registered as `id`: where it stands and its size.
@@ -135,6 +127,6 @@ impl PathMap {
     /// of this process has had before. Moving units never changes [`version`](Self::version),
     /// so flow fields and cached layers stay valid.
     pub fn units_version(&self) -> u64 {
-        self.units_version
+        self.occupancy.version()
     }
 }

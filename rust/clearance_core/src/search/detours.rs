@@ -99,10 +99,10 @@ impl RoundUnits<'_> {
         // that the whole search, run on it in place, can read its costs.
         let mut alone = (scratch.alone_search.take())
             .unwrap_or_else(|| Box::new(SearchScratch::for_alone_searches()));
-        let mut met_view = std::mem::take(&mut scratch.units_met);
+        let mut met_view = scratch.units_met.take(self.met.key.agent_size);
         let outcome = self.search_beside(scratch, (&mut alone, &mut met_view), start, goal);
         scratch.alone_search = Some(alone);
-        scratch.units_met = met_view;
+        scratch.units_met.put_back(met_view);
         outcome
     }
 

@@ -68,6 +68,7 @@ pub(crate) use range::{
 };
 use scratch::Layout;
 pub use scratch::SearchScratch;
+pub(crate) use units::KeptViews;
 pub use units::UnitsView;
 pub(crate) use units::{graph_with_units, BlockedLines, Counted, ViewKey};
 pub(crate) use units_met::UnitSource;

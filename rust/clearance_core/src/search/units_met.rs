@@ -39,7 +39,7 @@ use super::detours::RoundUnits;
 use super::{
     Counted, SearchOptions, SearchOutcome, SearchScratch, UnitsInSearch, UnitsView, ViewKey,
 };
-use crate::occupancy::Unit;
+use crate::occupancy::Occupancy;
 
 /// Searches on some of the units before the search counts them all (see the module docs).
 const MET_ROUNDS: usize = 3;
@@ -49,7 +49,7 @@ const MET_ROUNDS: usize = 3;
 /// query's view: only units it counts are ever met.
 #[derive(Clone, Copy)]
 pub(crate) struct UnitSource<'a> {
-    pub units: &'a [Unit],
+    pub occupancy: &'a Occupancy,
     pub key: ViewKey,
     pub start: usize,
 }
@@ -82,7 +82,12 @@ impl RoundUnits<'_> {
             all.view.units_met_on(alone_path, crossings, &mut met);
             let mut expanded = 0;
             for _ in 0..MET_ROUNDS {
-                met_view.update(source.key, source.units, Counted::Only(&met), source.start);
+                met_view.update(
+                    source.key,
+                    source.occupancy,
+                    Counted::Only(&met),
+                    source.start,
+                );
                 let some_units = SearchOptions {
                     units: Some(UnitsInSearch {
                         view: met_view,

@@ -193,7 +193,6 @@ fn random_unit_cells(
     rng: &mut crate::test_rng::TestRng,
     (width, height): (usize, usize),
     count: i64,
-    version: u64,
 ) -> (Vec<crate::occupancy::Unit>, UnitsView) {
     use crate::search::{Counted, ViewKey};
     let units: Vec<_> = (0..count)
@@ -207,12 +206,13 @@ fn random_unit_cells(
         })
         .collect();
     let mut view = UnitsView::default();
+    let occupancy = crate::occupancy::Occupancy::holding(&units);
     let key = ViewKey {
-        units_version: version,
+        units_version: occupancy.version(),
         agent_size: 1,
         shape: (width, height),
         origin: (0, 0),
     };
-    view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
+    view.update(key, &occupancy, Counted::Accepted(&|_| true), usize::MAX);
     (units, view)
 }

@@ -220,7 +220,7 @@ mod tests {
             // whose bound is the highest multiplier.
             let walls = BlockedCells::new(width, height, |x, y| terrain[y * width + x] == 1);
             let walls = (round % 8 >= 4).then_some(&walls);
-            let (_, view) = super::super::random_unit_cells(&mut rng, (width, height), 6, round);
+            let (_, view) = super::super::random_unit_cells(&mut rng, (width, height), 6);
             let rule = match round % 4 {
                 0 => OtherUnits::Ignore,
                 1 => OtherUnits::Block,

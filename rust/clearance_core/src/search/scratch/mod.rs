@@ -55,14 +55,15 @@ pub struct SearchScratch {
     page_limit: usize,
     pub(super) open: OpenLists,
     generation: u32,
-    /// Other units, as the last query that counted them saw them (`units.rs`).
-    pub(crate) units: super::UnitsView,
+    /// Other units, as the last queries that counted them saw them, one view per agent size
+    /// (`units/kept.rs`).
+    pub(crate) units: super::KeptViews,
     /// What the last smoothed query worked in: the cells under other units as it saw them,
     /// and its turns and waypoints (`crate::smoothing`).
     pub(crate) smoothing: crate::smoothing::SmoothingMemory,
     /// Some of the other units: those a query's whole search has met so far
-    /// (`units_met.rs`).
-    pub(crate) units_met: super::UnitsView,
+    /// (`units_met.rs`), one view per agent size.
+    pub(crate) units_met: super::KeptViews,
     /// Whether the next search keeps the last one's nodes in place
     /// ([`keep_in_place`](Self::keep_in_place)).
     keep_in_place: bool,
@@ -154,9 +155,9 @@ impl Default for SearchScratch {
             page_limit: usize::MAX,
             open: OpenLists::default(),
             generation: 0,
-            units: super::UnitsView::default(),
+            units: super::KeptViews::default(),
             smoothing: crate::smoothing::SmoothingMemory::default(),
-            units_met: super::UnitsView::default(),
+            units_met: super::KeptViews::default(),
             keep_in_place: false,
             paged_first: 0,
             searches_begun: 0,

@@ -23,7 +23,7 @@
 
 use super::bits::{set_bits, set_rect};
 use super::{AnchorRect, UnitRects, UnitsView};
-use crate::occupancy::{Unit, UnitId};
+use crate::occupancy::{Occupancy, Unit, UnitId};
 
 /// What a view is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,9 +69,10 @@ impl Counted<'_> {
 const FEW_EXEMPT: usize = 16;
 
 impl UnitsView {
-    /// Makes the view answer for the units of `units` that `counted` counts, for the agent and
-    /// map of `key` (`units` must be the occupancy `key` names), with the anchor stored at
-    /// `start` never blocked (`usize::MAX` for none).
+    /// Makes the view answer for the units of `occupancy` that `counted` counts, for the agent
+    /// and map of `key` (which names the occupancy's version), with the anchor stored at
+    /// `start` never blocked (`usize::MAX` for none). A view built for an older version of the
+    /// occupancy catches up with the few units changed since, where it can (`catch_up.rs`).
     ///
     /// Listed ids are looked up in the view's list by id: with [`Counted::AllBut`] the time
     /// to find the exempt units grows with the ids listed, not with the units (a query that
@@ -80,12 +81,13 @@ impl UnitsView {
     pub(crate) fn update(
         &mut self,
         key: ViewKey,
-        units: &[Unit],
+        occupancy: &Occupancy,
         counted: Counted<'_>,
         start: usize,
     ) {
-        if self.key != Some(key) {
-            self.build(key, units);
+        debug_assert_eq!(key.units_version, occupancy.version());
+        if self.key != Some(key) && !self.catch_up(key, occupancy) {
+            self.build(key, occupancy.units());
         }
         self.restore_start();
         let mut exempt = std::mem::take(&mut self.wanted);
@@ -176,7 +178,7 @@ impl UnitsView {
     }
 
     /// Sets the last update's start blocked again if it was.
-    fn restore_start(&mut self) {
+    pub(super) fn restore_start(&mut self) {
         if let Some((start, true)) = self.start.take() {
             self.set_start_bits(start, true);
         }
@@ -230,33 +232,12 @@ impl UnitsView {
         }
         self.units.clear();
         self.exempt.clear();
-        let reach = i64::from(key.agent_size) - 1;
         for unit in units {
-            let x = i64::from(unit.anchor.x) - i64::from(key.origin.0);
-            let y = i64::from(unit.anchor.y) - i64::from(key.origin.1);
-            let side = i64::from(unit.agent_size);
-            let clip = |low: i64, high: i64, limit: usize| {
-                (
-                    low.clamp(0, limit as i64) as usize,
-                    high.clamp(0, limit as i64) as usize,
-                )
-            };
-            let (x0, x1) = clip(x - reach, x + side, width);
-            let (y0, y1) = clip(y - reach, y + side, height);
-            if x0 >= x1 || y0 >= y1 {
-                continue;
+            if let Some(rects) = unit_rects(key, unit) {
+                self.mark(rects.blocked, rects.touched, true);
+                self.units.push(rects);
+                self.exempt.push(false);
             }
-            let blocked = AnchorRect { x0, y0, x1, y1 };
-            let (x0, x1) = clip(x - reach - 1, x + side + 1, width);
-            let (y0, y1) = clip(y - reach - 1, y + side + 1, height);
-            let touched = AnchorRect { x0, y0, x1, y1 };
-            self.mark(blocked, touched, true);
-            self.units.push(UnitRects {
-                id: unit.id,
-                blocked,
-                touched,
-            });
-            self.exempt.push(false);
         }
         self.by_id.clear();
         let ids = self
@@ -337,7 +318,7 @@ impl UnitsView {
     }
 
     /// Sets (or clears) the bits of one unit's rectangles.
-    fn mark(&mut self, blocked: AnchorRect, touched: AnchorRect, on: bool) {
+    pub(super) fn mark(&mut self, blocked: AnchorRect, touched: AnchorRect, on: bool) {
         let (width, height) = (self.width, self.height);
         set_rect(&mut self.blocked, blocked, width, false, on);
         set_rect(&mut self.blocked_by_column, blocked, height, true, on);
@@ -346,18 +327,48 @@ impl UnitsView {
     }
 }
 
+/// A unit's rectangles for the agent and map of `key`: the anchors whose footprint overlaps
+/// the unit's, and those within one step of one; `None` if they miss the map.
+pub(super) fn unit_rects(key: ViewKey, unit: &Unit) -> Option<UnitRects> {
+    let (width, height) = key.shape;
+    let reach = i64::from(key.agent_size) - 1;
+    let x = i64::from(unit.anchor.x) - i64::from(key.origin.0);
+    let y = i64::from(unit.anchor.y) - i64::from(key.origin.1);
+    let side = i64::from(unit.agent_size);
+    let clip = |low: i64, high: i64, limit: usize| {
+        (
+            low.clamp(0, limit as i64) as usize,
+            high.clamp(0, limit as i64) as usize,
+        )
+    };
+    let (x0, x1) = clip(x - reach, x + side, width);
+    let (y0, y1) = clip(y - reach, y + side, height);
+    if x0 >= x1 || y0 >= y1 {
+        return None;
+    }
+    let blocked = AnchorRect { x0, y0, x1, y1 };
+    let (x0, x1) = clip(x - reach - 1, x + side + 1, width);
+    let (y0, y1) = clip(y - reach - 1, y + side + 1, height);
+    let touched = AnchorRect { x0, y0, x1, y1 };
+    Some(UnitRects {
+        id: unit.id,
+        blocked,
+        touched,
+    })
+}
+
 /// The sort key of the list by top row.
-fn by_top(rect: &AnchorRect) -> (usize, usize) {
+pub(super) fn by_top(rect: &AnchorRect) -> (usize, usize) {
     (rect.y0, rect.x0)
 }
 
 /// The sort key of the list by left column.
-fn by_left(rect: &AnchorRect) -> (usize, usize) {
+pub(super) fn by_left(rect: &AnchorRect) -> (usize, usize) {
     (rect.x0, rect.y0)
 }
 
 /// Inserts `rect` into `rects`, sorted by `key`.
-fn insert_sorted(
+pub(super) fn insert_sorted(
     rects: &mut Vec<AnchorRect>,
     rect: AnchorRect,
     key: fn(&AnchorRect) -> (usize, usize),
@@ -368,7 +379,7 @@ fn insert_sorted(
 
 /// Removes one rectangle equal to `rect` from `rects`, sorted by `key` (equal rectangles
 /// are interchangeable).
-fn remove_sorted(
+pub(super) fn remove_sorted(
     rects: &mut Vec<AnchorRect>,
     rect: AnchorRect,
     key: fn(&AnchorRect) -> (usize, usize),
@@ -381,12 +392,12 @@ fn remove_sorted(
 }
 
 /// Whether two rectangles share an anchor.
-fn meets(a: AnchorRect, b: AnchorRect) -> bool {
+pub(super) fn meets(a: AnchorRect, b: AnchorRect) -> bool {
     a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
 }
 
 /// The anchors two rectangles share (an empty rectangle if none).
-fn intersection(a: AnchorRect, b: AnchorRect) -> AnchorRect {
+pub(super) fn intersection(a: AnchorRect, b: AnchorRect) -> AnchorRect {
     let (x0, y0) = (a.x0.max(b.x0), a.y0.max(b.y0));
     AnchorRect {
         x0,
@@ -443,24 +454,54 @@ mod tests {
         let mut rng = TestRng(11);
         let shape = (23usize, 17usize);
         let mut view = UnitsView::default();
-        let mut version = 1;
-        let mut units: Vec<Unit> = Vec::new();
+        let mut occupancy = Occupancy::default();
         let mut exempt: Vec<UnitId> = Vec::new();
-        for round in 0..300 {
-            // Now and then the units change (a new version) or the agent size does.
-            if round % 25 == 0 {
-                version += 1;
-                units = (0..rng.below(40) + 1)
-                    .map(|id| Unit {
-                        id: id as UnitId,
-                        anchor: Cell::new(rng.below(23), rng.below(17)),
-                        agent_size: rng.below(3) as u8 + 1,
-                    })
-                    .collect();
+        let mut next_id: UnitId = 0;
+        let mut caught_up = 0;
+        let anchor = |rng: &mut TestRng| Cell::new(rng.below(23), rng.below(17));
+        for round in 0..1200 {
+            // The units change: a few moved, placed or removed (a view catches up with those),
+            // now and then all of them moved at once or cleared (it is built again for those).
+            let ids: Vec<UnitId> = occupancy.units().iter().map(|unit| unit.id).collect();
+            match rng.below(10) {
+                0..=2 if !ids.is_empty() => {
+                    let mut moves: Vec<(UnitId, Cell)> = (0..rng.below(3) + 1)
+                        .map(|_| (ids[rng.below(ids.len() as u64) as usize], anchor(&mut rng)))
+                        .collect();
+                    moves.sort_unstable_by_key(|&(id, _)| id);
+                    moves.dedup_by_key(|&mut (id, _)| id);
+                    occupancy.move_checked(&moves);
+                }
+                3 | 4 => {
+                    let placed: Vec<Unit> = (0..rng.below(if ids.len() < 8 { 12 } else { 3 }) + 1)
+                        .map(|offset| Unit {
+                            id: next_id + offset as UnitId,
+                            anchor: anchor(&mut rng),
+                            agent_size: rng.below(3) as u8 + 1,
+                        })
+                        .collect();
+                    next_id += placed.len() as UnitId;
+                    occupancy.insert_checked(&placed);
+                }
+                5 if ids.len() > 4 => {
+                    occupancy.remove_checked(ids[rng.below(ids.len() as u64) as usize])
+                }
+                6 if rng.below(8) == 0 => {
+                    let all: Vec<(UnitId, Cell)> =
+                        ids.iter().map(|&id| (id, anchor(&mut rng))).collect();
+                    occupancy.move_checked(&all);
+                }
+                7 if rng.below(30) == 0 => occupancy.clear(),
+                _ => {}
             }
-            let size = (round / 50 % 3 + 1) as u8;
+            // Not every change is followed by a query: a view catches up with several.
+            if rng.below(3) == 0 {
+                continue;
+            }
+            let units = occupancy.units().to_vec();
+            let size = (round / 150 % 3 + 1) as u8;
             let key = ViewKey {
-                units_version: version,
+                units_version: occupancy.version(),
                 agent_size: size,
                 shape,
                 origin: (0, 0),
@@ -468,8 +509,10 @@ mod tests {
             // No exemption, a few, most of the units, or the last round's.
             exempt = match rng.below(4) {
                 0 => Vec::new(),
-                1 => (0..rng.below(4)).map(|_| rng.below(40) as UnitId).collect(),
-                2 => (0..40).filter(|_| rng.below(4) != 0).collect(),
+                1 => (0..rng.below(4))
+                    .map(|_| rng.below(next_id as u64 + 1) as UnitId)
+                    .collect(),
+                2 => (0..next_id).filter(|_| rng.below(4) != 0).collect(),
                 _ => exempt,
             };
             let start = match rng.below(4) {
@@ -478,7 +521,7 @@ mod tests {
             };
             let counts = |id: UnitId| !exempt.contains(&id);
             // The same units named each of the three ways.
-            let counted_ids: Vec<UnitId> = (0..40).filter(|&id| counts(id)).collect();
+            let counted_ids: Vec<UnitId> = (0..next_id).filter(|&id| counts(id)).collect();
             let counted = match rng.below(3) {
                 0 => Counted::AllBut {
                     moving: exempt.first().copied(),
@@ -487,7 +530,24 @@ mod tests {
                 1 => Counted::Only(&counted_ids),
                 _ => Counted::Accepted(&counts),
             };
-            view.update(key, &units, counted, start);
+            // A catch-up the view makes is made here first, to count it.
+            if view.key.is_some_and(|own| own != key) && view.catch_up(key, &occupancy) {
+                caught_up += 1;
+            }
+            view.update(key, &occupancy, counted, start);
+            // Every unit has one entry, listed by id.
+            assert_eq!(view.units.len(), units.len(), "round {round}");
+            for (position, &(id, index)) in view.by_id.iter().enumerate() {
+                assert_eq!(view.units[index].id, id, "round {round}");
+                assert!(position == 0 || view.by_id[position - 1].0 < id);
+            }
+            let flagged = (view.exempt.iter().enumerate()).filter(|(_, &exempt)| exempt);
+            let flagged: Vec<usize> = flagged.map(|(index, _)| index).collect();
+            assert_eq!(view.exempted, flagged, "round {round}");
+            for unit in &view.units {
+                let rect = unit.touched;
+                assert!(rect.y1 - rect.y0 <= view.tallest && rect.x1 - rect.x0 <= view.widest);
+            }
             let (blocked, touched) = expected(shape, i64::from(size), &units, counts, start);
             for (at, (&blocked, &touched)) in blocked.iter().zip(&touched).enumerate() {
                 assert_eq!(view.is_blocked(at), blocked, "round {round}, anchor {at}");
@@ -536,5 +596,8 @@ mod tests {
                 assert!(listed, "round {round}, anchor {at}");
             }
         }
+        // Most updates after a few changes caught up rather than built again.
+        println!("{caught_up} catch-ups");
+        assert!(caught_up > 300, "{caught_up} catch-ups");
     }
 }

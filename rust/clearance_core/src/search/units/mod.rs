@@ -61,7 +61,9 @@
 mod band;
 mod bits;
 mod build;
+mod catch_up;
 mod graph;
+mod kept;
 mod rays;
 
 use crate::blocked_cells::{first_set_between, last_set_between};
@@ -69,6 +71,7 @@ use crate::movement::{diagonal_step, Direction, DIRECTIONS};
 use crate::occupancy::UnitId;
 pub(crate) use build::{Counted, ViewKey};
 pub(crate) use graph::graph_with_units;
+pub(crate) use kept::KeptViews;
 
 /// A rectangle of anchors in map-local coordinates, `x0..x1` by `y0..y1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,6 +157,11 @@ impl BlockedLines<'_> {
 }
 
 impl UnitsView {
+    /// The agent size the view was last built for, if any.
+    pub(crate) fn agent_size(&self) -> Option<u8> {
+        self.key.map(|key| key.agent_size)
+    }
+
     /// Whether no unit counts in this query.
     pub(crate) fn is_empty(&self) -> bool {
         self.touched.is_empty()

@@ -69,8 +69,9 @@ fn diagonal_rays_stop_where_a_straight_part_reaches_a_far_corner() {
             })
             .collect();
         let agent_size = (seed % 2) as isize + 1;
+        let occupancy = crate::occupancy::Occupancy::holding(&units);
         let key = ViewKey {
-            units_version: seed,
+            units_version: occupancy.version(),
             agent_size: agent_size as u8,
             shape: (width, height),
             origin: (0, 0),
@@ -80,7 +81,7 @@ fn diagonal_rays_stop_where_a_straight_part_reaches_a_far_corner() {
             3 => units[0].anchor.y as usize * width + units[0].anchor.x as usize,
             _ => usize::MAX,
         };
-        view.update(key, &units, Counted::Accepted(&|_| true), start);
+        view.update(key, &occupancy, Counted::Accepted(&|_| true), start);
         // Each unit's touched rectangle from the definition: the anchors within one step of
         // one whose footprint overlaps the unit's, on the map.
         let rects: Vec<_> = (units.iter())
@@ -162,13 +163,14 @@ fn moves_round_units_match_a_neighbour_by_neighbour_reading_on_and_off_the_edges
                 }
             })
             .collect();
+        let occupancy = crate::occupancy::Occupancy::holding(&units);
         let key = ViewKey {
-            units_version: seed,
+            units_version: occupancy.version(),
             agent_size: 1,
             shape,
             origin: (0, 0),
         };
-        view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
+        view.update(key, &occupancy, Counted::Accepted(&|_| true), usize::MAX);
         let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < 9 && y < 7;
         for anchor in 0..shape.0 * shape.1 {
             let (x, y) = ((anchor % 9) as i64, (anchor / 9) as i64);
@@ -220,13 +222,14 @@ fn a_step_is_clear_when_its_anchor_and_the_two_it_passes_are_unblocked_on_any_wi
                 }
             })
             .collect();
+        let occupancy = crate::occupancy::Occupancy::holding(&units);
         let key = ViewKey {
-            units_version: seed as u64,
+            units_version: occupancy.version(),
             agent_size: 1,
             shape,
             origin: (0, 0),
         };
-        view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
+        view.update(key, &occupancy, Counted::Accepted(&|_| true), usize::MAX);
         let free = |x: i64, y: i64| !view.is_blocked(y as usize * width + x as usize);
         for from in 0..width * height {
             let (x, y) = ((from % width) as i64, (from / width) as i64);
@@ -264,14 +267,15 @@ fn rays_told_apart_from_a_few_units_by_their_rectangles_meet_no_touched_anchor()
                 agent_size: rng.below(3) as u8 + 1,
             })
             .collect();
+        let occupancy = crate::occupancy::Occupancy::holding(&units);
         let key = ViewKey {
-            units_version: seed,
+            units_version: occupancy.version(),
             agent_size: rng.below(3) as u8 + 1,
             shape: (width, height),
             origin: (0, 0),
         };
         let mut view = UnitsView::default();
-        view.update(key, &units, Counted::Accepted(&|_| true), usize::MAX);
+        view.update(key, &occupancy, Counted::Accepted(&|_| true), usize::MAX);
         assert!(view.few_units());
         let touched = |x: isize, y: isize| {
             (0..width as isize).contains(&x)

@@ -81,7 +81,7 @@ fn the_runs_with_units_agree_with_the_cell_by_cell_test() {
             cells[y * width as usize + x]
         });
         let shape = (width as usize, height as usize);
-        let (units, view) = super::super::random_unit_cells(&mut rng, shape, 8, round);
+        let (units, view) = super::super::random_unit_cells(&mut rng, shape, 8);
         let under_unit = |x: i64, y: i64| {
             units.iter().any(|unit| {
                 let (ux, uy, side) = (

@@ -261,6 +261,10 @@ impl UnitsView {
     /// ([`unclear_steps`](Self::unclear_steps)).
     pub(crate) fn units_met_on(&self, path: &[usize], unclear: &[usize], met: &mut Vec<UnitId>) {
         let width = self.width;
+        // The blocked anchors those steps enter or pass, by row, then one pass over the units
+        // that looks each one's rows up among them: time linear in the units, not in the
+        // units times the anchors.
+        let mut held: Vec<(usize, usize)> = Vec::new();
         for &step in unclear {
             let (from, to) = (path[step], path[step + 1]);
             let passed = passed_anchors(from, to, width);
@@ -269,18 +273,24 @@ impl UnitsView {
                 passed.map(|pair| pair.0),
                 passed.map(|pair| pair.1),
             ];
-            for anchor in anchors.into_iter().flatten() {
-                if !self.is_blocked(anchor) {
-                    continue;
-                }
-                let (x, y) = (anchor % width, anchor / width);
-                for (unit, &exempt) in self.units.iter().zip(&self.exempt) {
-                    let rect = unit.blocked;
-                    let holds = (rect.x0..rect.x1).contains(&x) && (rect.y0..rect.y1).contains(&y);
-                    if holds && !exempt && !met.contains(&unit.id) {
-                        met.push(unit.id);
-                    }
-                }
+            let blocked = anchors
+                .into_iter()
+                .flatten()
+                .filter(|&a| self.is_blocked(a));
+            held.extend(blocked.map(|anchor| (anchor / width, anchor % width)));
+        }
+        if held.is_empty() {
+            return;
+        }
+        held.sort_unstable();
+        for (unit, &exempt) in self.units.iter().zip(&self.exempt) {
+            let rect = unit.blocked;
+            let first = held.partition_point(|&(y, _)| y < rect.y0);
+            let holds = (held[first..].iter())
+                .take_while(|&&(y, _)| y < rect.y1)
+                .any(|&(_, x)| (rect.x0..rect.x1).contains(&x));
+            if holds && !exempt && !met.contains(&unit.id) {
+                met.push(unit.id);
             }
         }
     }

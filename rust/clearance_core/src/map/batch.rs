@@ -32,9 +32,9 @@ impl PathMap {
         landmarks: Option<GivenLandmarks<'_>>,
     ) -> Vec<PathResult> {
         let threads = threads.clamp(1, queries.len().clamp(1, MAX_THREADS));
-        // A scratch keeps the view of other units it built for one agent size, and builds it
-        // again when the size changes: queries are answered grouped by size (each in its
-        // place in the result all the same).
+        // A scratch keeps views of other units for the last few agent sizes only: queries are
+        // answered grouped by size (each in its place in the result all the same), so that
+        // many sizes in one batch do not take turns evicting each other's views.
         let mut order: Vec<usize> = (0..queries.len()).collect();
         order.sort_by_key(|&index| queries[index].agent_size);
         // Threads take the next unanswered query, so slow queries do not hold up a share.

@@ -78,7 +78,7 @@ impl PathMap {
             ..query
         };
         // The thread's scratch keeps the views of the units between calls (map-sized sets of
-        // bits, built afresh only when the units moved), as queries keep theirs.
+        // bits, caught up when units moved), as queries keep theirs.
         with_thread_scratch(|scratch| {
             let (mut view, mut allies) = (
                 scratch.units.take(checked.size),

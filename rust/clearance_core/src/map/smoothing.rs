@@ -64,7 +64,7 @@ impl PathMap {
             listed: exempt_units,
         };
         // The thread's scratch keeps the units' view between calls (a map-sized set of bits
-        // built afresh only when the units moved), as queries keep theirs.
+        // caught up when units moved), as queries keep theirs.
         with_thread_scratch(|scratch| {
             let path = (path, &indices[..]);
             let mut view = scratch.units.take(size);

@@ -30,7 +30,9 @@ use pages::AnchorPages;
 /// this one, so that its later searches can read it (on pages for its first searches, even
 /// on a small map); its whole search runs there too, keeping the alone search's pages in
 /// place, so that memory holds the pages of both: at most twice that in all, and within the
-/// same quarter of the map's pages before it turns flat.
+/// same quarter of the map's pages before it turns flat. Views of other units (four sets of
+/// bits as large as the map each, about 2 MiB on a 2048 x 2048 map) are kept for the last
+/// four agent sizes that counted units, and as many for the units a whole search meets.
 /// [`trim`](Self::trim) gives everything back.
 ///
 /// ```

@@ -20,6 +20,10 @@
 //! again: a union is restored by adding back what was taken out. A query that exempts exactly
 //! the units the last one did (the members of a group order, one after another) keeps the
 //! change and only moves the start.
+//!
+//! After units move, a view built for the older occupancy catches up with the units changed
+//! since instead of being built again, while they are few (`catch_up.rs`); a scratch keeps one
+//! view per agent size (`kept.rs`).
 
 use super::bits::{set_bits, set_rect};
 use super::{AnchorRect, UnitRects, UnitsView};

@@ -38,7 +38,9 @@
 //! stored, reaches a touched anchor: the straight rays from untouched anchors are then the
 //! stored ones up to that point, by the argument above. On a short ray the view tests each
 //! step (its touched bit, and a scan of the touched bits along each straight part as far as
-//! it is stored); on a long one it finds the step from its touched rectangles by arithmetic,
+//! it is stored), and so on a ray beside which the units crowd (more touched rectangles start
+//! in the rows it crosses than two per step); on other long ones it finds the step from its
+//! touched rectangles by arithmetic,
 //! in time that grows with the rectangles beside the ray instead of its length, and there
 //! only the rectangles' far corners count for the straight parts (the only places a unit can
 //! make a straight ray turn; `jump/units.rs` proves it), so a ray passes the rectangles' other
@@ -110,8 +112,8 @@ pub struct UnitsView {
     touched: Vec<AnchorRect>,
     /// The counted units' touched rectangles, by left column.
     touched_by_left: Vec<AnchorRect>,
-    /// The tallest and the widest touched rectangle of any unit, counted or not (a bound is
-    /// all the band scan needs).
+    /// At least the height and the width of every unit's touched rectangle, counted or not (a
+    /// bound is all the band scan needs): exact after a build, only grown by a catch-up.
     tallest: usize,
     widest: usize,
     /// What the view was built for; `None` before the first build.

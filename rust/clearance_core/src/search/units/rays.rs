@@ -126,7 +126,7 @@ impl UnitsView {
         if !self.may_touch_diagonal(&ray) {
             return None;
         }
-        if steps <= SHORT_DIAGONAL {
+        if steps <= SHORT_DIAGONAL || self.crowded_beside(&ray) {
             self.diagonal_by_steps(&ray, part_steps)
         } else {
             self.diagonal_by_bands(&ray, part_steps, corners && !self.start_was_blocked())
@@ -185,6 +185,22 @@ impl UnitsView {
             corners,
         );
         (best <= last).then_some(best as usize)
+    }
+
+    /// Whether more touched rectangles start in the rows a diagonal ray crosses than
+    /// [`CROWDED_PER_STEP`] times its steps: the band scan would read more of them than
+    /// testing the ray step by step reads words.
+    fn crowded_beside(&self, ray: &DiagonalRay) -> bool {
+        let (y, last) = (ray.y, ray.last);
+        let (low, high) = if ray.dy > 0 {
+            (y + 1, y + last)
+        } else {
+            (y - last, y - 1)
+        };
+        let tallest = self.tallest as isize;
+        let first = (self.touched).partition_point(|rect| rect.y0 as isize + tallest <= low);
+        let end = (self.touched).partition_point(|rect| rect.y0 as isize <= high);
+        end.saturating_sub(first) > CROWDED_PER_STEP * last as usize
     }
 
     /// The column and row of the anchor stored at `anchor`.
@@ -255,6 +271,10 @@ impl UnitsView {
 /// Views of at most this many counted units test a ray against their touched rectangles
 /// before scanning its bits (see [`UnitsView::may_touch`]).
 pub(super) const FEW_RECTANGLES: usize = 8;
+
+/// A diagonal ray is tested step by step where more than this many touched rectangles per
+/// step lie in the rows it crosses.
+const CROWDED_PER_STEP: usize = 2;
 
 /// Diagonal rays up to this long are checked step by step; longer ones by the band scan,
 /// whose cost grows with the rectangles beside the ray rather than with its length.

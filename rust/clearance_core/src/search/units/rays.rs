@@ -105,11 +105,13 @@ impl UnitsView {
     }
 
     /// A step, from 1 to `steps`, at or before which a diagonal ray from `from` in
-    /// `direction` needs the query's graph (see the module docs): on a short ray the first at
+    /// `direction` needs the query's graph (see the module docs): on a short ray, or one
+    /// beside which the units crowd ([`crowded_beside`](Self::crowded_beside)), the first at
     /// which it is at a touched anchor or one of its straight rays `part_steps(at, part)` long
-    /// reaches one; on a long ray the first at which it is at a touched anchor or a straight
-    /// ray reaches a far corner of a touched rectangle (any touched anchor while the start
-    /// lies inside a unit).
+    /// reaches one; on other long rays the first at which it is at a touched anchor or a
+    /// straight ray reaches a far corner of a touched rectangle (any touched anchor while the
+    /// start lies inside a unit). The first answer is never later than the second, and either
+    /// is a step at or before which the ray needs the graph.
     pub(crate) fn first_touched_diagonal(
         &self,
         from: usize,

@@ -285,13 +285,21 @@ impl UnitsView {
             return;
         }
         held.sort_unstable();
+        // A bit per row that holds one: most units' rows hold none, and a word or two says so.
+        let mut rows = vec![0u64; self.height.div_ceil(64)];
+        for &(y, _) in &held {
+            rows[y / 64] |= 1 << (y % 64);
+        }
         for (unit, &exempt) in self.units.iter().zip(&self.exempt) {
             let rect = unit.blocked;
+            if exempt || first_set_between(|word| rows[word], rect.y0, rect.y1 - 1).is_none() {
+                continue;
+            }
             let first = held.partition_point(|&(y, _)| y < rect.y0);
             let holds = (held[first..].iter())
                 .take_while(|&&(y, _)| y < rect.y1)
                 .any(|&(_, x)| (rect.x0..rect.x1).contains(&x));
-            if holds && !exempt && !met.contains(&unit.id) {
+            if holds && !met.contains(&unit.id) {
                 met.push(unit.id);
             }
         }

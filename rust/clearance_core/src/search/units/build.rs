@@ -280,21 +280,25 @@ impl UnitsView {
                 remove_sorted(&mut self.touched, unit.touched, by_top);
                 remove_sorted(&mut self.touched_by_left, unit.touched, by_left);
             }
-            // Clearing a rectangle cleared the bits of the counted units that overlap it too.
             for &index in &exempted {
-                let cleared = self.units[index];
-                for other in 0..self.units.len() {
-                    let unit = self.units[other];
-                    if self.exempt[other] || !meets(unit.touched, cleared.touched) {
-                        continue;
-                    }
-                    let blocked = intersection(unit.blocked, cleared.blocked);
-                    let touched = intersection(unit.touched, cleared.touched);
-                    self.mark(blocked, touched, true);
-                }
+                self.set_overlaps(self.units[index], None);
             }
         }
         self.exempted = exempted;
+    }
+
+    /// Sets again the bits of the counted units (but the one at `skip`) where they overlap
+    /// `cleared`'s rectangles: clearing a rectangle cleared their bits there too.
+    pub(super) fn set_overlaps(&mut self, cleared: UnitRects, skip: Option<usize>) {
+        for other in 0..self.units.len() {
+            let unit = self.units[other];
+            if Some(other) == skip || self.exempt[other] || !meets(unit.touched, cleared.touched) {
+                continue;
+            }
+            let blocked = intersection(unit.blocked, cleared.blocked);
+            let touched = intersection(unit.touched, cleared.touched);
+            self.mark(blocked, touched, true);
+        }
     }
 
     /// Sets the sorted lists of touched rectangles to the counted units'.
@@ -396,12 +400,12 @@ pub(super) fn remove_sorted(
 }
 
 /// Whether two rectangles share an anchor.
-pub(super) fn meets(a: AnchorRect, b: AnchorRect) -> bool {
+fn meets(a: AnchorRect, b: AnchorRect) -> bool {
     a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
 }
 
 /// The anchors two rectangles share (an empty rectangle if none).
-pub(super) fn intersection(a: AnchorRect, b: AnchorRect) -> AnchorRect {
+fn intersection(a: AnchorRect, b: AnchorRect) -> AnchorRect {
     let (x0, y0) = (a.x0.max(b.x0), a.y0.max(b.y0));
     AnchorRect {
         x0,

@@ -19,9 +19,7 @@
 //! units (the overlap test) and its rectangles; building costs every unit's rectangles, so
 //! the view catches up only while the changes are few beside its units.
 
-use super::build::{
-    by_left, by_top, insert_sorted, intersection, meets, remove_sorted, unit_rects, ViewKey,
-};
+use super::build::{by_left, by_top, insert_sorted, remove_sorted, unit_rects, ViewKey};
 use super::{AnchorRect, UnitsView};
 use crate::occupancy::{Occupancy, Unit, UnitId};
 
@@ -113,15 +111,7 @@ impl UnitsView {
     fn clear_bits(&mut self, index: usize) {
         let cleared = self.units[index];
         self.mark(cleared.blocked, cleared.touched, false);
-        for other in 0..self.units.len() {
-            let unit = self.units[other];
-            if other == index || self.exempt[other] || !meets(unit.touched, cleared.touched) {
-                continue;
-            }
-            let blocked = intersection(unit.blocked, cleared.blocked);
-            let touched = intersection(unit.touched, cleared.touched);
-            self.mark(blocked, touched, true);
-        }
+        self.set_overlaps(cleared, Some(index));
     }
 
     /// Removes the entry at `index`, the last entry taking its place.

@@ -13,8 +13,10 @@
 //! total for all 200 starts, the mean of the timed rounds after one warm-up round.
 //!
 //! Last, a small order on a large map: 10 units within 20 cells of their goal in the middle
-//! of an open 4096 x 4096 map, by `find_paths_to` and by 10 `find_path` calls
-//! (`GROUP_ORDERS_SMALL_ONLY=1` runs that row alone).
+//! of an open 4096 x 4096 map, by `find_paths_to` and by 10 `find_path` calls; then the same
+//! where every seventh pair of rows costs 2 (a field answers the order), and a field bounded
+//! to a cost of 20 there, its time and bytes (`GROUP_ORDERS_SMALL_ONLY=1` runs these rows
+//! alone).
 
 use clearance_cli::movingai::{movingai_profile, read_map, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
@@ -240,6 +242,48 @@ fn small_order_on_a_large_map(rounds: usize) {
         "| per order | {:.1} us | {:.1} us |",
         together * 1e6,
         one_by_one * 1e6
+    );
+    // The same order where the ground is not uniform: a field answers it.
+    let mut grid = map.grid().clone();
+    for y in (0..4094).step_by(7) {
+        grid.fill_rect(clearance_core::Region::new(0, y, 4096, 2), 1)
+            .expect("inside the map");
+    }
+    let mut weighted = PathMap::new(grid);
+    weighted
+        .set_profile(
+            clearance_core::AgentProfile::new("unit")
+                .with_terrain(0, 1.0)
+                .unwrap()
+                .with_terrain(1, 2.0)
+                .unwrap(),
+        )
+        .unwrap();
+    weighted.prepare("unit", 1);
+    let (together, _) = time(rounds, || {
+        total_cost(&weighted.find_paths_to(goal, &starts, 1, "unit"))
+    });
+    let (one_by_one, _) = time(rounds, || {
+        let results: Vec<PathResult> = (starts.iter())
+            .map(|&start| weighted.find_path(start, goal, 1, "unit"))
+            .collect();
+        total_cost(&results)
+    });
+    let mut bytes = 0;
+    let (field, _) = time(rounds, || {
+        let options = FlowFieldOptions::new().max_cost(20 * clearance_core::COST_SCALE);
+        let field = weighted.flow_field(&[goal], 1, "unit", options).unwrap();
+        bytes = field.memory_bytes();
+        field.reached_count() as u64
+    });
+    println!(
+        "| weighted (rows of cost 2), per order | {:.1} us | {:.1} us |",
+        together * 1e6,
+        one_by_one * 1e6
+    );
+    println!(
+        "| a field bounded to cost 20 on that ground | {:.1} us, {bytes} bytes | - |",
+        field * 1e6
     );
 }
 

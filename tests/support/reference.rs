@@ -5,7 +5,7 @@ use clearance_core::{
     AgentProfile, Cell, Movement, PathMap, TerrainGrid, DIAGONAL_STEP, STRAIGHT_STEP,
 };
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 /// The rules of one query, evaluated directly on the terrain.
 pub struct Reference<'a> {
@@ -140,10 +140,36 @@ impl<'a> Reference<'a> {
             .collect()
     }
 
+    /// Every anchor reachable from `start` at a cost of at most `bound`, with its optimal cost:
+    /// a Dijkstra that keeps its costs in a hash map, so that its memory and time follow the
+    /// costs within the bound rather than the size of the map.
+    pub fn reachable_within(&self, start: Cell, bound: u64) -> HashMap<Cell, u64> {
+        let mut best = HashMap::new();
+        if !self.legal(start) {
+            return best;
+        }
+        let mut queue = BinaryHeap::new();
+        best.insert(start, 0);
+        queue.push(Reverse((0u64, start.y, start.x)));
+        while let Some(Reverse((cost, y, x))) = queue.pop() {
+            let at = Cell::new(x, y);
+            if cost > best[&at] {
+                continue;
+            }
+            for (to, step) in self.steps_from(at) {
+                let next = cost + step;
+                if next <= bound && best.get(&to).is_none_or(|&known| next < known) {
+                    best.insert(to, next);
+                    queue.push(Reverse((next, to.y, to.x)));
+                }
+            }
+        }
+        best
+    }
+
     /// Optimal costs from `start` by storage index (`u64::MAX`: not reached), final for every
     /// anchor when `goal` is `None`, and at least for `goal` otherwise.
     fn dijkstra(&self, start: Cell, goal: Option<Cell>) -> Vec<u64> {
-        let region = self.grid.region();
         let index = |cell: Cell| self.grid.index_of(cell).expect("inside");
         let mut best = vec![u64::MAX; self.grid.as_bytes().len()];
         let mut queue = BinaryHeap::new();
@@ -157,27 +183,30 @@ impl<'a> Reference<'a> {
             if Some(at) == goal {
                 break;
             }
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    // A map may start at `i32::MIN`: its neighbours past the edge do not exist.
-                    let (Some(to_x), Some(to_y)) = (x.checked_add(dx), y.checked_add(dy)) else {
-                        continue;
-                    };
-                    let to = Cell::new(to_x, to_y);
-                    if !region.contains(to) {
-                        continue;
-                    }
-                    if let Some(step) = self.step_cost(at, to) {
-                        let next = cost + step;
-                        if next < best[index(to)] {
-                            best[index(to)] = next;
-                            queue.push(Reverse((next, to.y, to.x)));
-                        }
-                    }
+            for (to, step) in self.steps_from(at) {
+                let next = cost + step;
+                if next < best[index(to)] {
+                    best[index(to)] = next;
+                    queue.push(Reverse((next, to.y, to.x)));
                 }
             }
         }
         best
+    }
+
+    /// Every legal step from `at` to a neighbour inside the map, with its cost.
+    fn steps_from(&self, at: Cell) -> impl Iterator<Item = (Cell, u64)> + '_ {
+        let region = self.grid.region();
+        (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+            .filter_map(move |(dx, dy)| {
+                // A map may start at `i32::MIN`: its neighbours past the edge do not exist.
+                let to = Cell::new(at.x.checked_add(dx)?, at.y.checked_add(dy)?);
+                if !region.contains(to) {
+                    return None;
+                }
+                Some((to, self.step_cost(at, to)?))
+            })
     }
 
     /// Checks that `path` runs from `start` to `goal` by legal steps and returns its cost as

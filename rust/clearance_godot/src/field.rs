@@ -147,8 +147,10 @@ impl ClearanceFlowField {
         self.built().map_or(0.0, FlowField::max_cost)
     }
 
-    /// Bytes the field holds: a cost and a direction per map cell, and its goals (and, on a
-    /// smoothed field, the waypoints `get_direction_world()` has steered towards).
+    /// Bytes the field holds: a cost and a direction per map cell (a field bounded by
+    /// `max_cost` or by its starts whose search stayed within a small share of a larger map:
+    /// per anchor of the pages of 128 anchors it touched), and its goals (and, on a smoothed
+    /// field, the waypoints `get_direction_world()` has steered towards).
     #[func]
     pub fn get_memory_bytes(&self) -> i64 {
         // An entry and the table's control byte for each slot.

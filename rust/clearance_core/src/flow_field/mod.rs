@@ -34,10 +34,14 @@ use crate::movement::{direction_offsets, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
 use crate::result::{PathCode, PathResult, StepWeights};
+use arrays::FieldArrays;
 use search::Plan;
 use std::collections::HashSet;
 use std::sync::Arc;
 
+mod arrays;
+mod labels;
+mod page_table;
 mod search;
 
 /// How far a [`FlowField`] searches: by default until every anchor that can reach a goal is
@@ -144,13 +148,10 @@ pub struct FlowField {
     /// Every cost below is in units of this many fixed-point cost units per length unit (the
     /// graph's `cost_unit`).
     cost_unit: u64,
-    /// Per anchor: its cost to the nearest goal plus 1, in units of `cost_unit`, or 0 where
-    /// not reached (so the array can start zeroed).
-    costs: Vec<u64>,
-    /// Per anchor: the direction (index into `DIRECTIONS`) of its next step plus 1, or 0
-    /// where there is none.
-    next: Vec<u8>,
-    /// The largest of `costs`, kept so that [`max_cost`](Self::max_cost) does not scan them.
+    /// Per anchor: its cost to the nearest goal plus 1, in units of `cost_unit` (0 where not
+    /// reached), and the direction of its next step plus 1 (0 where there is none).
+    arrays: FieldArrays,
+    /// The largest stored cost, kept so that [`max_cost`](Self::max_cost) does not scan them.
     largest: u64,
     reached: usize,
     complete: bool,
@@ -179,7 +180,9 @@ impl FlowField {
     /// Bytes a field of a map of `cells` cells needs while it is built, counted as its own 9
     /// per anchor (a cost and a direction), 5 of search memory and 16 for the open queues. The
     /// search's 8-byte labels become the costs, so it needs less; with 16-byte labels (costs
-    /// too large to pack in 8 bytes) labels, costs and directions take 25.
+    /// too large to pack in 8 bytes) labels, costs and directions take 25. A bounded field
+    /// that stays on pages needs far less, but one whose search spreads moves to arrays over
+    /// the whole map part way, so the estimate is the same for every field.
     pub(crate) fn estimated_bytes(cells: usize) -> usize {
         cells.saturating_mul(8 + 1 + 5 + 16)
     }
@@ -238,7 +241,7 @@ impl FlowField {
             settle_bounded: !options.settle.is_empty(),
         };
         let largest = multipliers.last().copied().unwrap_or(0);
-        let found = if search::fits_u64(graph.moves.len(), largest) {
+        let found = if search::fits_u64(graph.moves.len(), largest, plan.bound) {
             plan.run::<u64>(multipliers)
         } else {
             plan.run::<u128>(multipliers)
@@ -252,8 +255,7 @@ impl FlowField {
             version,
             units_version,
             cost_unit: graph.cost_unit,
-            costs: found.costs,
-            next: found.next,
+            arrays: found.arrays,
             largest: found.largest,
             reached: found.reached,
             complete: found.complete,
@@ -275,7 +277,8 @@ impl FlowField {
 
     /// The storage index of `cell` if the field reached it.
     fn reached_index(&self, cell: Cell) -> Option<usize> {
-        self.index_of(cell).filter(|&index| self.costs[index] != 0)
+        self.index_of(cell)
+            .filter(|&index| self.arrays.cost(index) != 0)
     }
 
     /// The fixed-point cost (see [`COST_SCALE`](crate::COST_SCALE)) of an optimal path from
@@ -285,7 +288,7 @@ impl FlowField {
     /// bounds), where the unit does not fit, and outside the map.
     pub fn cost(&self, cell: Cell) -> Option<u64> {
         self.reached_index(cell)
-            .map(|index| (self.costs[index] - 1) * self.cost_unit)
+            .map(|index| (self.arrays.cost(index) - 1) * self.cost_unit)
     }
 
     /// The true cost of the path [`path_from`](Self::path_from) returns, as
@@ -306,7 +309,7 @@ impl FlowField {
 
     /// The anchor after `index` and the direction of the step to it, if `index` is not a goal.
     fn step(&self, index: usize) -> Option<(usize, usize)> {
-        let stored = usize::from(self.next[index]);
+        let stored = usize::from(self.arrays.next(index));
         (stored != 0).then(|| {
             let direction = stored - 1;
             let offset = direction_offsets(self.width)[direction];
@@ -321,8 +324,9 @@ impl FlowField {
     fn walk(&self, mut index: usize, mut visit: impl FnMut(usize)) -> StepWeights {
         let mut weights = StepWeights::default();
         while let Some((next, direction)) = self.step(index) {
-            let multiplier =
-                (self.costs[index] - self.costs[next]) / STEP_LENGTHS[direction] * self.cost_unit;
+            let multiplier = (self.arrays.cost(index) - self.arrays.cost(next))
+                / STEP_LENGTHS[direction]
+                * self.cost_unit;
             if direction < STRAIGHT_DIRECTIONS {
                 weights.straight += multiplier;
             } else {
@@ -351,7 +355,7 @@ impl FlowField {
                 ..PathResult::failure(PathCode::StartClearanceInsufficient)
             };
         }
-        if self.costs[index] == 0 {
+        if self.arrays.cost(index) == 0 {
             return PathResult::failure(PathCode::NoPath);
         }
         let mut path = vec![cell];
@@ -359,7 +363,7 @@ impl FlowField {
         PathResult {
             code: PathCode::Ok,
             path,
-            cost: (self.costs[index] - 1) * self.cost_unit,
+            cost: (self.arrays.cost(index) - 1) * self.cost_unit,
             step_weights,
             expanded: 0,
             ..PathResult::failure(PathCode::Ok)
@@ -443,11 +447,13 @@ impl FlowField {
         cost_to_f64(self.largest.saturating_sub(1) * self.cost_unit)
     }
 
-    /// Bytes the field holds of its own: a cost and a direction per anchor, and its goals.
-    /// The clearance layer it shares with the map is not counted.
+    /// Bytes the field holds of its own: a cost and a direction per anchor of the map, and its
+    /// goals; for a bounded field whose search stayed within a small share of a map of more
+    /// than a few thousand anchors, a cost and a direction per anchor of the pages (of 128
+    /// consecutive anchors) its search touched, and the pages' table. The clearance layer it
+    /// shares with the map is not counted.
     pub fn memory_bytes(&self) -> usize {
-        self.costs.capacity() * std::mem::size_of::<u64>()
-            + self.next.capacity()
+        self.arrays.memory_bytes()
             + self.goals.capacity() * std::mem::size_of::<Cell>()
             + self.profile.capacity()
     }

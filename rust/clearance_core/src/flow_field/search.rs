@@ -18,12 +18,20 @@
 //!
 //! Each anchor has one integer label holding, from the top bit down: its cost, the steps of
 //! the path that gives it, a "settled" bit and the direction of its first step plus 1 (0 for
-//! none). The label is stored inverted (bitwise not), so the array starts as zeros (allocated
-//! zeroed: a bounded field touches memory only where it searches) that read as the greatest
-//! cost and steps there are. A greater stored label then means a better (cost, steps,
-//! direction), and one integer comparison decides both whether an offer is better and the tie
-//! on equal cost and steps. Labels are `u64` when every cost the search can form fits beside
-//! the step count (see `fits_u64`); otherwise `u128`, the same code.
+//! none). The label is stored inverted (bitwise not), so labels start as zeros that read as
+//! the greatest cost and steps there are. A greater stored label then means a better (cost,
+//! steps, direction), and one integer comparison decides both whether an offer is better and
+//! the tie on equal cost and steps. Labels are `u64` when every cost the search can form fits
+//! beside the step count (see `fits_u64`); otherwise `u128`, the same code. They live in one
+//! array over the map or, for a bounded field on a larger map, in pages taken on first touch
+//! (`labels.rs`: which store, and why both give the same field).
+//!
+//! # When a bounded search stops
+//!
+//! `settle` names anchors to settle before stopping. The search keeps them in a list and, after
+//! each anchor it settles, reads the label of the first one not yet known to be settled: the
+//! whole search reads each of them once more than the anchors it settles, and needs no bit
+//! per anchor of the map.
 //!
 //! # Why the offers need no branches
 //!
@@ -45,14 +53,18 @@
 //! # The field's arrays
 //!
 //! When the search stops, the labels of settled anchors become the field's costs (plus 1, so
-//! that 0 means not reached; `u64` labels are converted in place) and directions; anchors
-//! offered a cost but not settled are not reached. Every offered anchor neighbours a settled
-//! one, so only the rows around the settled anchors are converted.
+//! that 0 means not reached) and directions; anchors offered a cost but not settled are not
+//! reached. On a flat array every offered anchor neighbours a settled one, so only the rows
+//! around the settled anchors are converted (`u64` labels in place). On pages the field keeps
+//! the search's page table and one page of costs and one of directions per page taken, filled
+//! from the list of settled anchors (`arrays.rs`).
 
+use super::arrays::FieldArrays;
+use super::labels::{FlatLabels, LabelStore, PagedLabels, Word};
+use super::page_table::{offset, PAGE};
 use crate::cost::DIAGONAL_STEP;
 use crate::graph::{AnchorGraph, EntryCosts};
 use crate::movement::{OPPOSITE, STEP_LENGTHS, STRAIGHT_DIRECTIONS};
-use std::ops::{BitAnd, BitOr, Not, Range, Shl, Shr};
 
 /// Bits of a move mask for the straight directions, which come first.
 const STRAIGHT_MASK: u8 = (1 << STRAIGHT_DIRECTIONS) - 1;
@@ -63,116 +75,16 @@ const SETTLED: u64 = 1 << NEXT_BITS;
 /// Where the step count starts in a label, above the direction and `SETTLED`.
 const KEY_SHIFT: u32 = NEXT_BITS + 1;
 
-/// An unsigned integer that holds a label: `u64` when every cost and step count the search can
-/// form fits (nearly always), else `u128`.
-pub(super) trait Word:
-    Copy
-    + Ord
-    + Default
-    + From<u64>
-    + Not<Output = Self>
-    + BitOr<Output = Self>
-    + BitAnd<Output = Self>
-    + Shl<u32, Output = Self>
-    + Shr<u32, Output = Self>
-{
-    /// An open entry: a label's (cost, steps) and the anchor, ordered by all three.
-    type Entry: Copy + Ord + Default;
-    /// Bits for the step count in a label of this width, given the bits the map needs.
-    fn hop_bits(needed: u32) -> u32;
-    fn entry(key: Self, anchor: usize) -> Self::Entry;
-    fn entry_parts(entry: Self::Entry) -> (Self, usize);
-    /// Greater than every entry: the front of an empty queue.
-    fn empty() -> Self::Entry;
-    fn low_bits(self) -> u64;
-    /// The field's costs from the final labels, converted in `range` only (0 elsewhere), in
-    /// place where the widths allow.
-    fn into_costs(
-        labels: Vec<Self>,
-        range: Range<usize>,
-        convert: impl FnMut(usize, Self) -> u64,
-    ) -> Vec<u64>;
-}
-
-impl Word for u64 {
-    type Entry = u128;
-
-    fn hop_bits(needed: u32) -> u32 {
-        needed
-    }
-
-    fn entry(key: u64, anchor: usize) -> u128 {
-        (u128::from(key) << 32) | anchor as u128
-    }
-
-    fn entry_parts(entry: u128) -> (u64, usize) {
-        ((entry >> 32) as u64, entry as u32 as usize)
-    }
-
-    fn empty() -> u128 {
-        u128::MAX
-    }
-
-    fn low_bits(self) -> u64 {
-        self
-    }
-
-    fn into_costs(
-        mut labels: Vec<u64>,
-        range: Range<usize>,
-        mut convert: impl FnMut(usize, u64) -> u64,
-    ) -> Vec<u64> {
-        for index in range {
-            labels[index] = convert(index, labels[index]);
-        }
-        labels
-    }
-}
-
-impl Word for u128 {
-    type Entry = (u128, u32);
-
-    fn hop_bits(_: u32) -> u32 {
-        32
-    }
-
-    fn entry(key: u128, anchor: usize) -> (u128, u32) {
-        (key, anchor as u32)
-    }
-
-    fn entry_parts(entry: (u128, u32)) -> (u128, usize) {
-        (entry.0, entry.1 as usize)
-    }
-
-    fn empty() -> (u128, u32) {
-        (u128::MAX, u32::MAX)
-    }
-
-    fn low_bits(self) -> u64 {
-        self as u64
-    }
-
-    fn into_costs(
-        labels: Vec<u128>,
-        range: Range<usize>,
-        mut convert: impl FnMut(usize, u128) -> u64,
-    ) -> Vec<u64> {
-        let mut costs = vec![0; labels.len()];
-        for index in range {
-            costs[index] = convert(index, labels[index]);
-        }
-        costs
-    }
-}
-
 /// Whether the labels of a search over `anchors` anchors with multipliers of at most
-/// `max_multiplier` (in units of the graph's `cost_unit`) fit in a `u64`. An optimal path
-/// visits no anchor twice, so it has fewer than `anchors` steps and every cost is at most
-/// `(anchors - 1) * DIAGONAL_STEP * max_multiplier`; an offer adds one step to such a cost.
-/// Step counts take at most as many bits as `anchors`.
-pub(super) fn fits_u64(anchors: usize, max_multiplier: u64) -> bool {
+/// `max_multiplier` (in units of the graph's `cost_unit`) and costs bounded by `bound` (if
+/// any, in the same units) fit in a `u64`. An optimal path visits no anchor twice, so it has
+/// fewer than `anchors` steps and every cost is at most `(anchors - 1) * DIAGONAL_STEP *
+/// max_multiplier`; an offer adds one step to such a cost, and no offer above `bound` is
+/// packed. Step counts take at most as many bits as `anchors`.
+pub(super) fn fits_u64(anchors: usize, max_multiplier: u64, bound: Option<u64>) -> bool {
     let hop_bits = usize::BITS - anchors.leading_zeros();
-    let largest = anchors as u128 * u128::from(DIAGONAL_STEP) * u128::from(max_multiplier);
+    let worst = anchors as u128 * u128::from(DIAGONAL_STEP) * u128::from(max_multiplier);
+    let largest = bound.map_or(worst, |bound| worst.min(u128::from(bound)));
     largest < 1 << (64 - KEY_SHIFT - hop_bits)
 }
 
@@ -233,12 +145,8 @@ impl<E: Copy + Default> Queue<E> {
 
 /// What the search found: the field's per-anchor arrays and counts.
 pub(super) struct Found {
-    /// Per anchor: cost to the nearest goal plus 1, in units of the graph's `cost_unit`; 0
-    /// where not reached.
-    pub costs: Vec<u64>,
-    /// Per anchor: the direction of its next step plus 1; 0 where there is none.
-    pub next: Vec<u8>,
-    /// The largest of `costs`.
+    pub arrays: FieldArrays,
+    /// The largest stored cost.
     pub largest: u64,
     pub reached: usize,
     pub complete: bool,
@@ -291,31 +199,49 @@ pub(super) struct Plan<'a> {
     pub settle_bounded: bool,
 }
 
+/// Maps of at most this many anchors are searched on flat labels, whatever the bounds: their
+/// pages would be too few for paging to pay.
+const FLAT_ANCHORS: usize = 16 * PAGE;
+
 impl Plan<'_> {
     /// Runs the search with labels of type `W`; `multipliers` are the profile's distinct
-    /// multipliers in units of the graph's `cost_unit`, ascending.
+    /// multipliers in units of the graph's `cost_unit`, ascending. A bounded search on a map
+    /// of more than [`FLAT_ANCHORS`] anchors starts on pages and moves to flat labels if it
+    /// overflows them (see `labels.rs`); an unbounded one, which reaches every anchor it can,
+    /// runs flat.
     pub fn run<W: Word>(&self, multipliers: Vec<u64>) -> Found {
-        let mut search = Search::<W>::new(self.graph, self.offsets, self.bound, multipliers);
-        for &anchor in self.pending {
-            search.add_pending(anchor);
+        let anchors = self.graph.moves.len();
+        let bounded = self.settle_bounded || self.bound.is_some();
+        if !bounded || anchors <= FLAT_ANCHORS {
+            let mut search = Search::new(self, FlatLabels::<W>::new(anchors), multipliers);
+            search.start(self.goals);
+            search.run(self.settle_bounded);
+            return search.finish_flat();
         }
+        let mut search = Search::new(self, PagedLabels::<W>::new(anchors), multipliers);
         search.start(self.goals);
+        if search.run(self.settle_bounded) {
+            return search.finish_paged();
+        }
+        let mut search = search.into_flat(anchors);
         search.run(self.settle_bounded);
-        search.finish()
+        search.finish_flat()
     }
 }
 
-/// The backward Dijkstra's state.
-struct Search<'a, W: Word> {
+/// The backward Dijkstra's state, its labels held by `S`.
+struct Search<'a, W: Word, S> {
     graph: &'a AnchorGraph,
     offsets: [isize; 8],
     layout: Layout,
     /// `max_cost` in units of the graph's `cost_unit` (`u64::MAX`: no bound).
     bound: u64,
     /// Per anchor: its label, inverted (see the module documentation).
-    labels: Vec<W>,
-    /// Bit per anchor: one of the anchors to settle before stopping (empty if none).
-    pending: Vec<u64>,
+    labels: S,
+    /// The anchors to settle before stopping (duplicates allowed); those before `settled_to`
+    /// are settled.
+    pending: &'a [usize],
+    settled_to: usize,
     /// The profile's distinct multipliers in units of `cost_unit`, ascending: every legal
     /// anchor's entry multiplier is one of them.
     multipliers: Vec<u64>,
@@ -325,59 +251,42 @@ struct Search<'a, W: Word> {
     /// Whether `bound` turned an offer away.
     cut: bool,
     reached: usize,
-    /// How many anchors of `pending` are not settled yet.
-    remaining: usize,
     /// The least and greatest settled anchors (storage indices).
     settled_span: (usize, usize),
 }
 
-impl<'a, W: Word> Search<'a, W> {
-    /// A search over `graph` with no anchor reached yet; `multipliers` are the profile's
-    /// distinct multipliers in units of the graph's `cost_unit`, ascending.
-    fn new(
-        graph: &'a AnchorGraph,
-        offsets: [isize; 8],
-        bound: Option<u64>,
-        multipliers: Vec<u64>,
-    ) -> Self {
-        let anchors = graph.moves.len();
+impl<'a, W: Word, S: LabelStore<W>> Search<'a, W, S> {
+    /// The search `plan` asks for, with no anchor reached yet, its labels in `labels` (all
+    /// 0); `multipliers` are the profile's distinct multipliers in units of the graph's
+    /// `cost_unit`, ascending.
+    fn new(plan: &Plan<'a>, labels: S, multipliers: Vec<u64>) -> Self {
+        let anchors = plan.graph.moves.len();
         let hop_bits = W::hop_bits(usize::BITS - anchors.leading_zeros());
         Search {
-            graph,
-            offsets,
+            graph: plan.graph,
+            offsets: plan.offsets,
             layout: Layout {
                 cost_shift: KEY_SHIFT + hop_bits,
                 hop_mask: (1 << hop_bits) - 1,
             },
-            bound: bound.unwrap_or(u64::MAX),
-            labels: vec![W::default(); anchors],
-            pending: Vec::new(),
+            bound: plan.bound.unwrap_or(u64::MAX),
+            labels,
+            pending: plan.pending,
+            settled_to: 0,
             queues: (0..2 * multipliers.len()).map(|_| Queue::new()).collect(),
             multipliers,
             cut: false,
             reached: 0,
-            remaining: 0,
             settled_span: (usize::MAX, 0),
         }
     }
 
-    /// Marks `anchor` as one to settle before stopping (once, however often it is named).
-    fn add_pending(&mut self, anchor: usize) {
-        if self.pending.is_empty() {
-            self.pending = vec![0; self.labels.len() / 64 + 1];
-        }
-        let (word, bit) = (anchor / 64, 1 << (anchor % 64));
-        self.remaining += usize::from(self.pending[word] & bit == 0);
-        self.pending[word] |= bit;
-    }
-
     /// Gives `anchor` its final label, which no later offer can change.
     fn settle(&mut self, anchor: usize) {
-        if !self.pending.is_empty() {
-            self.remaining -= usize::from(self.pending[anchor / 64] >> (anchor % 64) & 1 != 0);
-        }
         // Stored inverted: clearing the bit sets it.
-        self.labels[anchor] = self.labels[anchor] & !W::from(SETTLED);
+        let label = self.labels.slot(anchor);
+        *label = *label & !W::from(SETTLED);
+        self.labels.note_settled(anchor);
         self.reached += 1;
         let (low, high) = &mut self.settled_span;
         *low = (*low).min(anchor);
@@ -387,8 +296,8 @@ impl<'a, W: Word> Search<'a, W> {
     /// Settles the goals at cost 0 and offers their neighbours a path through them.
     fn start(&mut self, goals: &[usize]) {
         for &goal in goals {
-            if !is_settled(self.labels[goal]) {
-                self.labels[goal] = !self.layout.pack::<W>(0, 0, 0);
+            if !is_settled(self.labels.get(goal)) {
+                *self.labels.slot(goal) = !self.layout.pack::<W>(0, 0, 0);
                 self.settle(goal);
             }
         }
@@ -398,21 +307,39 @@ impl<'a, W: Word> Search<'a, W> {
         }
     }
 
+    /// Whether every pending anchor is settled. Each call reads the label of the first one
+    /// not known to be, so the calls of a whole search read each pending anchor once more
+    /// than the anchors settled.
+    fn pending_settled(&mut self) -> bool {
+        while let Some(&anchor) = self.pending.get(self.settled_to) {
+            if !is_settled(self.labels.get(anchor)) {
+                return false;
+            }
+            self.settled_to += 1;
+        }
+        true
+    }
+
     /// Settles anchors in order until none is open, or, if `settle_bounded`, until every
-    /// pending anchor is settled.
-    fn run(&mut self, settle_bounded: bool) {
-        while !(settle_bounded && self.remaining == 0) {
+    /// pending anchor is settled: `true` then, `false` if the labels overflowed first (the
+    /// search can go on from where it stopped on other labels).
+    fn run(&mut self, settle_bounded: bool) -> bool {
+        while !(settle_bounded && self.pending_settled()) {
+            if self.labels.overflowed() {
+                return false;
+            }
             let Some((anchor, key)) = self.pop() else {
                 break;
             };
             self.settle(anchor);
             self.relax(anchor, key);
         }
+        true
     }
 
     /// Whether `entry` is its anchor's current one (see the module documentation).
     fn is_current(&self, entry: W::Entry) -> bool {
-        !is_settled(self.labels[W::entry_parts(entry).1])
+        !is_settled(self.labels.get(W::entry_parts(entry).1))
     }
 
     /// The least open entry that is still current, removed from its queue: its anchor and
@@ -438,7 +365,7 @@ impl<'a, W: Word> Search<'a, W> {
             self.queues[index].head += 1;
             let (key, anchor) = W::entry_parts(entry);
             // An anchor with an entry has been offered, so its label is not 0: the bit says it.
-            if self.labels[anchor] & W::from(SETTLED) != W::default() {
+            if self.labels.get(anchor) & W::from(SETTLED) != W::default() {
                 return Some((anchor, key));
             }
         }
@@ -481,19 +408,87 @@ impl<'a, W: Word> Search<'a, W> {
         }
         let key = self.layout.pack::<W>(offered, steps, 0);
         let queue = &mut self.queues[queue];
-        offer::<W, FIRST>(&mut self.labels, (b, mask), &self.offsets, key, queue);
+        offer::<W, S, FIRST>(&mut self.labels, (b, mask), &self.offsets, key, queue);
     }
 
-    /// Ends the search: the field's arrays from the labels of settled anchors. If a current
-    /// entry is still open, its anchor was offered a cost but never settled, so the field is
-    /// not complete.
-    fn finish(self) -> Found {
+    /// Whether the search ended with the field complete: if a current entry is still open,
+    /// its anchor was offered a cost but never settled.
+    fn complete(&self) -> bool {
         let open = (self.queues.iter())
             .flat_map(Queue::open_entries)
             .any(|&entry| self.is_current(entry));
-        let complete = !self.cut && !open;
-        // Every anchor offered a cost neighbours a settled one: convert those rows only.
-        let anchors = self.labels.len();
+        !self.cut && !open
+    }
+}
+
+/// A settled label's stored cost (its cost plus 1) and next direction; 0 and 0 for any other.
+fn answer<W: Word>(layout: Layout, label: W) -> (u64, u8) {
+    if is_settled(label) {
+        (layout.cost(!label) + 1, next_of(!label))
+    } else {
+        (0, 0)
+    }
+}
+
+impl<'a, W: Word> Search<'a, W, PagedLabels<W>> {
+    /// The same search, its labels moved to one flat array over `anchors` anchors.
+    fn into_flat(self, anchors: usize) -> Search<'a, W, FlatLabels<W>> {
+        Search {
+            graph: self.graph,
+            offsets: self.offsets,
+            layout: self.layout,
+            bound: self.bound,
+            labels: self.labels.into_flat(anchors),
+            pending: self.pending,
+            settled_to: self.settled_to,
+            multipliers: self.multipliers,
+            queues: self.queues,
+            cut: self.cut,
+            reached: self.reached,
+            settled_span: self.settled_span,
+        }
+    }
+
+    /// Ends the search: the field's arrays from the labels of the settled anchors, in the
+    /// pages the search took; only settled anchors are read.
+    fn finish_paged(self) -> Found {
+        let complete = self.complete();
+        let layout = self.layout;
+        let PagedLabels {
+            table,
+            pages,
+            settled,
+            ..
+        } = self.labels;
+        let mut costs = vec![[0; PAGE]; pages.len()];
+        let mut next = vec![[0; PAGE]; pages.len()];
+        let mut largest = 0;
+        for anchor in settled {
+            let anchor = anchor as usize;
+            let place = table
+                .place(anchor)
+                .expect("a settled anchor's page is taken");
+            let offset = offset(anchor);
+            let (cost, direction) = answer(layout, pages[place][offset]);
+            costs[place][offset] = cost;
+            next[place][offset] = direction;
+            largest = largest.max(cost);
+        }
+        Found {
+            arrays: FieldArrays::Paged { table, costs, next },
+            largest,
+            reached: self.reached,
+            complete,
+        }
+    }
+}
+
+impl<W: Word> Search<'_, W, FlatLabels<W>> {
+    /// Ends the search: the field's arrays from the labels of the settled anchors. Every
+    /// anchor offered a cost neighbours a settled one: only those rows are converted.
+    fn finish_flat(self) -> Found {
+        let complete = self.complete();
+        let anchors = self.labels.0.len();
         let (low, high) = self.settled_span;
         let margin = self.offsets[2].unsigned_abs() + 1;
         let range = if low <= high {
@@ -504,18 +499,14 @@ impl<'a, W: Word> Search<'a, W> {
         let mut next = vec![0; anchors];
         let layout = self.layout;
         let mut largest = 0;
-        let costs = W::into_costs(self.labels, range, |index, label| {
-            if !is_settled(label) {
-                return 0;
-            }
-            next[index] = next_of(!label);
-            let cost = layout.cost(!label) + 1;
+        let costs = W::into_costs(self.labels.0, range, |index, label| {
+            let (cost, direction) = answer(layout, label);
+            next[index] = direction;
             largest = largest.max(cost);
             cost
         });
         Found {
-            costs,
-            next,
+            arrays: FieldArrays::Flat { costs, next },
             largest,
             reached: self.reached,
             complete,
@@ -530,8 +521,8 @@ impl<'a, W: Word> Search<'a, W> {
 /// `a -> b`; only the first two change its key and queue an entry. A direction not in `mask`
 /// offers to `b` itself, which is settled and so takes nothing: the loop has no branches.
 #[inline(always)]
-fn offer<W: Word, const FIRST: usize>(
-    labels: &mut [W],
+fn offer<W: Word, S: LabelStore<W>, const FIRST: usize>(
+    labels: &mut S,
     (b, mask): (usize, u8),
     offsets: &[isize; 8],
     key: W,
@@ -550,11 +541,12 @@ fn offer<W: Word, const FIRST: usize>(
         // that no branch depends on the mask.
         let enabled = isize::from(mask >> bit & 1);
         let a = b.wrapping_add_signed(offsets[direction] & -enabled);
-        let label = labels[a];
+        let slot = labels.slot(a);
+        let label = *slot;
         // The forward step goes from `a` back to `b`.
         let offer = !(key | W::from(OPPOSITE[direction] as u64 + 1));
         let better = offer >> KEY_SHIFT > label >> KEY_SHIFT;
-        labels[a] = if offer > label { offer } else { label };
+        *slot = if offer > label { offer } else { label };
         // `kept` is at most `bit`, below 4: the mask only spares a bounds check.
         slots[kept & (STRAIGHT_DIRECTIONS - 1)] = W::entry(entry_key, a);
         kept += usize::from(better);
@@ -564,12 +556,12 @@ fn offer<W: Word, const FIRST: usize>(
 
 /// Whether any neighbour of `b` in the four directions from `first` whose bits are set in
 /// `mask` is not settled yet.
-fn any_open<W: Word>(
-    labels: &[W],
+fn any_open<W: Word, S: LabelStore<W>>(
+    labels: &S,
     (b, first, mask): (usize, usize, u8),
     offsets: &[isize; 8],
 ) -> bool {
     (0..STRAIGHT_DIRECTIONS).any(|bit| {
-        mask >> bit & 1 != 0 && !is_settled(labels[b.wrapping_add_signed(offsets[first + bit])])
+        mask >> bit & 1 != 0 && !is_settled(labels.get(b.wrapping_add_signed(offsets[first + bit])))
     })
 }

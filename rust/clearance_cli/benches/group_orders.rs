@@ -15,7 +15,8 @@
 //! Last, a small order on a large map: 10 units within 20 cells of their goal in the middle
 //! of an open 4096 x 4096 map, by `find_paths_to` and by 10 `find_path` calls; then the same
 //! where every seventh pair of rows costs 2 (a field answers the order), and a field bounded
-//! to a cost of 20 there, its time and bytes (`GROUP_ORDERS_SMALL_ONLY=1` runs these rows
+//! to a cost of 20 there, its time and bytes, and the weighted order again with its units
+//! and 20 others standing on the map, blocking (`GROUP_ORDERS_SMALL_ONLY=1` runs these rows
 //! alone).
 
 use clearance_cli::movingai::{movingai_profile, read_map, MOVINGAI_PROFILE};
@@ -284,6 +285,29 @@ fn small_order_on_a_large_map(rounds: usize) {
     println!(
         "| a field bounded to cost 20 on that ground | {:.1} us, {bytes} bytes | - |",
         field * 1e6
+    );
+    // The order's own units stand on their starts; 20 others stand about, and block.
+    let group: Vec<(i64, Cell, i64)> = (starts.iter().enumerate())
+        .map(|(index, &start)| (index as i64, start, 1))
+        .collect();
+    let others = (0..20).map(|index| (100 + index, Cell::new(1980 + 2 * index as i32, 2010), 1));
+    let units: Vec<(i64, Cell, i64)> = group.iter().copied().chain(others).collect();
+    weighted.place_units(&units).expect("units on open ground");
+    let members: Vec<i64> = group.iter().map(|&(id, _, _)| id).collect();
+    let (together, _) = time(rounds, || {
+        let results = weighted.find_paths_to_counting(
+            goal,
+            &starts,
+            1,
+            "unit",
+            clearance_core::OtherUnits::Block,
+            &members,
+        );
+        total_cost(&results)
+    });
+    println!(
+        "| the weighted order among 30 units, the 20 others blocking | {:.1} us | - |",
+        together * 1e6
     );
 }
 

@@ -121,12 +121,18 @@ impl PathMap {
                 _ => None,
             },
         };
-        Ok(FlowField::build(source, goals, options))
+        let field = FlowField::build(source, goals, options);
+        put_back_units(counted);
+        Ok(field)
     }
 
     /// The units a field or group order counts for an agent of `size` (all but the exempt
     /// ones), if any: refused with `UnknownUnit` for an exempt id not registered, and under
     /// `Block` with `GoalOccupied` for a goal (storage index) whose footprint overlaps one.
+    ///
+    /// The view is the one the thread's scratch keeps for `size` (map-sized sets of bits,
+    /// caught up when units moved, as queries keep theirs); hand it back with
+    /// [`put_back_units`] once done.
     fn units_for_field(
         &self,
         size: u8,
@@ -143,12 +149,14 @@ impl PathMap {
             moving: None,
             listed: &options.exempt_units,
         };
-        let mut view = UnitsView::default();
+        let mut view = with_thread_scratch(|scratch| scratch.units.take(size));
         if !self.count_units(&mut view, size, usize::MAX, exempt) {
+            put_back_units(Some(view));
             return Ok(None);
         }
         if options.other_units == OtherUnits::Block {
             if let Some(&goal) = goals.iter().find(|&&goal| view.is_blocked(goal)) {
+                put_back_units(Some(view));
                 return Err(PathResult {
                     occupied_by: self.unit_on(self.grid.cell_at(goal), size, exempt),
                     ..PathResult::failure(PathCode::GoalOccupied)
@@ -315,7 +323,7 @@ impl PathMap {
             .copied()
             .collect();
         let width = self.grid.width();
-        let mut paths = with_thread_scratch(|scratch| {
+        let found = with_thread_scratch(|scratch| {
             paths_from(
                 scratch,
                 &graph,
@@ -325,8 +333,9 @@ impl PathMap {
                 &targets,
                 units.as_ref(),
             )
-        })?
-        .into_iter();
+        });
+        put_back_units(units);
+        let mut paths = found?.into_iter();
         Some(
             results
                 .into_iter()
@@ -365,5 +374,12 @@ impl PathMap {
         let needed = checked_agent_size(agent_size)?;
         let found = self.clearance(start, profile)?;
         (found < needed).then_some(ClearanceShortfall { found, needed })
+    }
+}
+
+/// Hands a view [`PathMap::units_for_field`] took back to the thread's scratch.
+fn put_back_units(view: Option<UnitsView>) {
+    if let Some(view) = view {
+        with_thread_scratch(|scratch| scratch.units.put_back(view));
     }
 }

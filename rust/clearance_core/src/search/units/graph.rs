@@ -23,17 +23,12 @@ pub(crate) fn graph_with_units(
     match rule {
         OtherUnits::Ignore => {}
         OtherUnits::Block => {
-            // Only touched anchors can lose a move: the words of anchors with none touched
-            // are skipped whole, so the copy costs what the units cover, not the map.
-            let anchors = graph.moves.len();
-            for (word, &touched) in view.touched_by_row.iter().enumerate() {
-                if touched == 0 {
-                    continue;
-                }
-                for anchor in word * 64..(word * 64 + 64).min(anchors) {
-                    let mask = graph.moves[anchor];
-                    graph.moves.set(anchor, view.unblocked_mask(anchor, mask));
-                }
+            // Only touched anchors can lose a move, so the copy costs what the units cover,
+            // not the map. An anchor met twice (rectangles overlap) gets the same mask again:
+            // removing the moves onto blocked anchors a second time removes nothing more.
+            for anchor in view.touched_anchors() {
+                let mask = graph.moves[anchor];
+                graph.moves.set(anchor, view.unblocked_mask(anchor, mask));
             }
         }
         OtherUnits::Cost(cost) => {
@@ -42,21 +37,38 @@ pub(crate) fn graph_with_units(
                 scale,
                 multiplier: units_multiplier,
             } = UnitCostScale::new(terrain.cost_unit, cost.fixed());
-            let entry: PagedVec<u32> = (0..terrain.moves.len())
-                .map(|anchor| {
-                    let own = u64::from(match &terrain.entry {
-                        EntryCosts::Uniform(value) => *value,
-                        EntryCosts::PerAnchor(values) => values[anchor],
-                    }) * scale;
-                    let paid = if view.is_blocked(anchor) {
-                        own.max(units_multiplier)
-                    } else {
-                        own
-                    };
-                    // At most 10,000 x 1000 fixed-point units, so it fits.
-                    paid as u32
-                })
-                .collect();
+            let own = |anchor: usize| {
+                u64::from(match &terrain.entry {
+                    EntryCosts::Uniform(value) => *value,
+                    EntryCosts::PerAnchor(values) => values[anchor],
+                }) * scale
+            };
+            // At most 10,000 x 1000 fixed-point units, so every multiplier fits.
+            let entry: PagedVec<u32> = if scale == 1 {
+                // The terrain's multipliers as they are (pages shared), raised where units
+                // stand: the copy costs what the units cover, not the map.
+                let mut entry = match &terrain.entry {
+                    EntryCosts::Uniform(value) => PagedVec::filled(*value, terrain.moves.len()),
+                    EntryCosts::PerAnchor(values) => values.clone(),
+                };
+                for anchor in view.touched_anchors() {
+                    if view.is_blocked(anchor) {
+                        entry.set(anchor, own(anchor).max(units_multiplier) as u32);
+                    }
+                }
+                entry
+            } else {
+                (0..terrain.moves.len())
+                    .map(|anchor| {
+                        let paid = if view.is_blocked(anchor) {
+                            own(anchor).max(units_multiplier)
+                        } else {
+                            own(anchor)
+                        };
+                        paid as u32
+                    })
+                    .collect()
+            };
             graph.entry = EntryCosts::PerAnchor(entry);
             graph.cost_unit = unit;
             graph.min_multiplier = (u64::from(terrain.min_multiplier) * scale) as u32;

@@ -192,6 +192,16 @@ impl UnitsView {
         }
     }
 
+    /// Every touched anchor (storage indices), read from the counted units' rectangles: some
+    /// more than once where rectangles overlap, in time proportional to their areas rather
+    /// than to the map.
+    pub(crate) fn touched_anchors(&self) -> impl Iterator<Item = usize> + '_ {
+        self.touched.iter().flat_map(move |rect| {
+            (rect.y0..rect.y1)
+                .flat_map(move |y| (rect.x0..rect.x1).map(move |x| y * self.width + x))
+        })
+    }
+
     /// Whether the anchor stored at `anchor` is touched (see the module docs).
     #[inline(always)]
     pub(crate) fn is_touched(&self, anchor: usize) -> bool {

@@ -198,6 +198,11 @@ impl<W: Word> PagedLabels<W> {
         }
     }
 
+    /// How many pages the store takes before it overflows.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// The same labels in one flat array over `anchors` anchors.
     pub fn into_flat(self, anchors: usize) -> FlatLabels<W> {
         let mut flat = FlatLabels::new(anchors);

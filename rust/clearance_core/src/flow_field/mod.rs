@@ -449,7 +449,7 @@ impl FlowField {
 
     /// Bytes the field holds of its own: a cost and a direction per anchor of the map, and its
     /// goals; for a bounded field whose search stayed within a small share of a map of more
-    /// than a few thousand anchors, a cost and a direction per anchor of the pages (of 128
+    /// than 2,048 anchors, a cost and a direction per anchor of the pages (of 128
     /// consecutive anchors) its search touched, and the pages' table. The clearance layer it
     /// shares with the map is not counted.
     pub fn memory_bytes(&self) -> usize {

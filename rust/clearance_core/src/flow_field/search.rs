@@ -30,8 +30,8 @@
 //!
 //! `settle` names anchors to settle before stopping. The search keeps them in a list and, after
 //! each anchor it settles, reads the label of the first one not yet known to be settled: the
-//! whole search reads each of them once more than the anchors it settles, and needs no bit
-//! per anchor of the map.
+//! whole search makes at most as many such reads as the anchors to settle and the anchors it
+//! settles together, and needs no bit per anchor of the map.
 //!
 //! # Why the offers need no branches
 //!
@@ -203,6 +203,9 @@ pub(super) struct Plan<'a> {
 /// pages would be too few for paging to pay.
 const FLAT_ANCHORS: usize = 16 * PAGE;
 
+/// Pages a goal takes at the start, about: its own and those of the rows above and below.
+const GOAL_PAGES: usize = 3;
+
 impl Plan<'_> {
     /// Runs the search with labels of type `W`; `multipliers` are the profile's distinct
     /// multipliers in units of the graph's `cost_unit`, ascending. A bounded search on a map
@@ -218,7 +221,15 @@ impl Plan<'_> {
             search.run(self.settle_bounded);
             return search.finish_flat();
         }
-        let mut search = Search::new(self, PagedLabels::<W>::new(anchors), multipliers);
+        let labels = PagedLabels::<W>::new(anchors);
+        if self.goals.len().saturating_mul(GOAL_PAGES) > labels.limit() {
+            // Goals alone would take more pages than the store allows before moving.
+            let mut search = Search::new(self, FlatLabels::<W>::new(anchors), multipliers);
+            search.start(self.goals);
+            search.run(self.settle_bounded);
+            return search.finish_flat();
+        }
+        let mut search = Search::new(self, labels, multipliers);
         search.start(self.goals);
         if search.run(self.settle_bounded) {
             return search.finish_paged();
@@ -307,9 +318,9 @@ impl<'a, W: Word, S: LabelStore<W>> Search<'a, W, S> {
         }
     }
 
-    /// Whether every pending anchor is settled. Each call reads the label of the first one
-    /// not known to be, so the calls of a whole search read each pending anchor once more
-    /// than the anchors settled.
+    /// Whether every pending anchor is settled. Each call reads the labels of the pending
+    /// anchors from the first one not yet known to be settled up to the first one that is
+    /// not: over a whole search, at most one read per pending anchor and one per call.
     fn pending_settled(&mut self) -> bool {
         while let Some(&anchor) = self.pending.get(self.settled_to) {
             if !is_settled(self.labels.get(anchor)) {
@@ -325,7 +336,8 @@ impl<'a, W: Word, S: LabelStore<W>> Search<'a, W, S> {
     /// search can go on from where it stopped on other labels).
     fn run(&mut self, settle_bounded: bool) -> bool {
         while !(settle_bounded && self.pending_settled()) {
-            if self.labels.overflowed() {
+            // Moving is worth it only while there is work left.
+            if self.labels.overflowed() && self.queues.iter().any(|queue| queue.head < queue.tail) {
                 return false;
             }
             let Some((anchor, key)) = self.pop() else {

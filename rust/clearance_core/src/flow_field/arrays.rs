@@ -25,10 +25,7 @@ impl FieldArrays {
     pub fn cost(&self, index: usize) -> u64 {
         match self {
             FieldArrays::Flat { costs, .. } => costs[index],
-            FieldArrays::Paged { table, costs, .. } => match table.place(index) {
-                None => 0,
-                Some(place) => costs[place][offset(index)],
-            },
+            FieldArrays::Paged { table, costs, .. } => read(table, costs, index),
         }
     }
 
@@ -37,10 +34,7 @@ impl FieldArrays {
     pub fn next(&self, index: usize) -> u8 {
         match self {
             FieldArrays::Flat { next, .. } => next[index],
-            FieldArrays::Paged { table, next, .. } => match table.place(index) {
-                None => 0,
-                Some(place) => next[place][offset(index)],
-            },
+            FieldArrays::Paged { table, next, .. } => read(table, next, index),
         }
     }
 
@@ -57,4 +51,12 @@ impl FieldArrays {
             }
         }
     }
+}
+
+/// The entry of `index` among `pages` kept by `table`; 0 (nothing reached) where no page is.
+#[inline]
+fn read<T: Copy + Default>(table: &PageTable, pages: &[[T; PAGE]], index: usize) -> T {
+    table
+        .place(index)
+        .map_or(T::default(), |place| pages[place][offset(index)])
 }

@@ -194,13 +194,13 @@ impl<W: Word> PagedLabels<W> {
             table: PageTable::new(anchors),
             pages: Vec::new(),
             settled: Vec::new(),
-            limit: (PageTable::pages_for(anchors) / PAGED_SHARE).max(PAGED_AT_LEAST),
+            limit: Self::limit_for(anchors),
         }
     }
 
-    /// How many pages the store takes before it overflows.
-    pub fn limit(&self) -> usize {
-        self.limit
+    /// How many pages a store for a map of `anchors` anchors takes before it overflows.
+    pub fn limit_for(anchors: usize) -> usize {
+        (PageTable::pages_for(anchors) / PAGED_SHARE).max(PAGED_AT_LEAST)
     }
 
     /// The same labels in one flat array over `anchors` anchors.

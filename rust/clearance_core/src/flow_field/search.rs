@@ -215,21 +215,16 @@ impl Plan<'_> {
     pub fn run<W: Word>(&self, multipliers: Vec<u64>) -> Found {
         let anchors = self.graph.moves.len();
         let bounded = self.settle_bounded || self.bound.is_some();
-        if !bounded || anchors <= FLAT_ANCHORS {
+        // Goals alone taking more pages than the store allows before moving: flat at once.
+        let few_goals =
+            self.goals.len().saturating_mul(GOAL_PAGES) <= PagedLabels::<W>::limit_for(anchors);
+        if !bounded || anchors <= FLAT_ANCHORS || !few_goals {
             let mut search = Search::new(self, FlatLabels::<W>::new(anchors), multipliers);
             search.start(self.goals);
             search.run(self.settle_bounded);
             return search.finish_flat();
         }
-        let labels = PagedLabels::<W>::new(anchors);
-        if self.goals.len().saturating_mul(GOAL_PAGES) > labels.limit() {
-            // Goals alone would take more pages than the store allows before moving.
-            let mut search = Search::new(self, FlatLabels::<W>::new(anchors), multipliers);
-            search.start(self.goals);
-            search.run(self.settle_bounded);
-            return search.finish_flat();
-        }
-        let mut search = Search::new(self, labels, multipliers);
+        let mut search = Search::new(self, PagedLabels::<W>::new(anchors), multipliers);
         search.start(self.goals);
         if search.run(self.settle_bounded) {
             return search.finish_paged();

@@ -108,6 +108,52 @@ func check_import() -> Variant:
 	return ""
 
 
+## Every kind of tile a layer can hold (two atlas sources, an alternative tile whose terrain
+## differs from its base tile's, empty cells) imports as a lookup of each cell's own tile
+## data says, near the origin and beyond the +-32,767 cells that a layer's saved data holds.
+func check_import_tile_kinds() -> Variant:
+	var tile_set := _tile_set()
+	var base: TileSetAtlasSource = tile_set.get_source(0)
+	base.create_alternative_tile(Vector2i(0, 0), 1)
+	base.get_tile_data(Vector2i(0, 0), 1).set_custom_data("terrain", WALL)
+	var second := TileSetAtlasSource.new()
+	second.texture = base.texture
+	second.texture_region_size = Vector2i(16, 16)
+	tile_set.add_source(second, 3)
+	second.create_tile(Vector2i(1, 0))
+	second.get_tile_data(Vector2i(1, 0), 0).set_custom_data("terrain", WATER)
+	# Source, atlas coordinates and alternative of each kind; -1 leaves the cell empty.
+	var kinds: Array[Array] = [[-1, Vector2i.ZERO, 0], [0, Vector2i(0, 0), 0], [0, Vector2i(1, 0), 0],
+		[0, Vector2i(0, 0), 1], [3, Vector2i(1, 0), 0]]
+	var size := Vector2i(37, 23)
+	var picks: Array[int] = []
+	for index: int in size.x * size.y:
+		picks.append(rng.randi_range(0, kinds.size() - 1))
+	# The used rectangle spans the whole size: its corners hold tiles.
+	for corner: int in [0, size.x - 1, size.x * (size.y - 1), size.x * size.y - 1]:
+		picks[corner] = 1
+	for origin: Vector2i in [Vector2i(-5, 7), Vector2i(40000, -40000)]:
+		var layer := TileMapLayer.new()
+		layer.tile_set = tile_set
+		root.add_child(layer)
+		for index: int in picks.size():
+			var kind: Array = kinds[picks[index]]
+			if kind[0] >= 0:
+				layer.set_cell(origin + Vector2i(index % size.x, index / size.x), kind[0], kind[1], kind[2])
+		var expected := PackedByteArray()
+		for index: int in picks.size():
+			var tile := layer.get_cell_tile_data(origin + Vector2i(index % size.x, index / size.x))
+			expected.append(255 if tile == null else int(tile.get_custom_data("terrain")))
+		var pf := ClearancePathfinder.new()
+		root.add_child(pf)
+		_expect(pf.import_tile_map_layer(layer, "terrain"), "import at %s" % origin)
+		_expect_eq(pf.region, Rect2i(origin, size), "region at %s" % origin)
+		_expect_eq(pf.get_terrain_data(), expected, "each cell's own tile data at %s" % origin)
+		layer.free()
+		pf.free()
+	return ""
+
+
 func check_bad_import() -> Variant:
 	var pf := _map(["...", "..."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})

@@ -49,6 +49,7 @@ func _initialize() -> void:
 	await _run("coordinates_and_footprints", nodes.check_coordinates)
 	await _run("find_path_world_uses_global_footprint_centres", nodes.check_world)
 	await _run("tile_map_layer_import", nodes.check_import)
+	await _run("tile_map_layer_import_every_tile_kind", nodes.check_import_tile_kinds)
 	await _run("tile_map_layer_import_refuses_bad_layers", nodes.check_bad_import)
 	await _run("agent_profile_resources", nodes.check_resources)
 	await _run("demo_scene_profiles_load_from_resources", nodes.check_demo_scene)

@@ -7,10 +7,16 @@ use crate::frame::{is_tile_size, CellShape, GridFrame, OffsetAxis, TileLayout, T
 use clearance_core::{Region, TerrainGrid, TerrainId};
 use godot::classes::{tile_set, TileMapLayer, TileSet};
 use godot::prelude::*;
+use std::collections::HashMap;
 
 /// The terrain grid a TileMapLayer describes, or why it describes none: the layer's used
 /// rectangle, each cell taking the int in its tile's custom data layer `terrain_layer_name`,
 /// and `empty_cell_terrain` where there is no tile.
+///
+/// The cells come from the layer's `tile_map_data` in one engine call, and each kind of tile
+/// (source, atlas coordinates, alternative) is looked up once, at the first cell that holds
+/// it in row order: so the answer, and the cell an error names, are those of a lookup per
+/// cell, which the import falls back to where that data cannot name every cell exactly.
 pub fn terrain_from_layer(
     layer: &Gd<TileMapLayer>,
     terrain_layer_name: &GString,
@@ -22,17 +28,130 @@ pub fn terrain_from_layer(
     };
     let data_layer = terrain_data_layer(&tile_set, terrain_layer_name)?;
     let empty = terrain_id(empty_cell_terrain).unwrap_or(TerrainId::MAX);
+    let lookup = |coords| tile_terrain(layer, coords, data_layer, terrain_layer_name);
+    let data = match cell_kinds(layer, &tile_set, region) {
+        Some(kinds) => terrain_by_kind(region, &kinds, empty, lookup)?,
+        None => terrain_by_cell(layer, region, empty, lookup)?,
+    };
+    TerrainGrid::from_bytes(region, &data).map_err(|error| error.to_string())
+}
+
+/// The terrain of each cell of `region`, row by row, looked up cell by cell.
+fn terrain_by_cell(
+    layer: &Gd<TileMapLayer>,
+    region: Region,
+    empty: TerrainId,
+    mut lookup: impl FnMut(Vector2i) -> Result<TerrainId, String>,
+) -> Result<Vec<TerrainId>, String> {
     let mut data = Vec::with_capacity(region.area() as usize);
     for cell in region.cells() {
         let coords = vector_of(cell);
-        let terrain = if layer.get_cell_source_id(coords) < 0 {
+        data.push(if layer.get_cell_source_id(coords) < 0 {
             empty
         } else {
-            tile_terrain(layer, coords, data_layer, terrain_layer_name)?
-        };
-        data.push(terrain);
+            lookup(coords)?
+        });
     }
-    TerrainGrid::from_bytes(region, &data).map_err(|error| error.to_string())
+    Ok(data)
+}
+
+/// The terrain of each cell of `region`, row by row, from the kinds of tile the cells hold:
+/// each kind looked up at its first cell.
+fn terrain_by_kind(
+    region: Region,
+    kinds: &CellKinds,
+    empty: TerrainId,
+    mut lookup: impl FnMut(Vector2i) -> Result<TerrainId, String>,
+) -> Result<Vec<TerrainId>, String> {
+    let mut terrain_of_kind: Vec<Option<TerrainId>> = vec![None; kinds.count];
+    let mut data = Vec::with_capacity(kinds.by_cell.len());
+    for (cell, &kind) in region.cells().zip(&kinds.by_cell) {
+        data.push(match kind {
+            NO_TILE => empty,
+            kind => match terrain_of_kind[kind as usize] {
+                Some(terrain) => terrain,
+                None => {
+                    let terrain = lookup(vector_of(cell))?;
+                    terrain_of_kind[kind as usize] = Some(terrain);
+                    terrain
+                }
+            },
+        });
+    }
+    Ok(data)
+}
+
+/// Which kind of tile each cell of a region holds, row by row.
+struct CellKinds {
+    /// Per cell, an index among the kinds, or [`NO_TILE`].
+    by_cell: Vec<u32>,
+    /// The number of kinds.
+    count: usize,
+}
+
+/// A cell without a tile, in [`CellKinds::by_cell`].
+const NO_TILE: u32 = u32::MAX;
+
+/// The bytes of one cell in a layer's `tile_map_data`, after the 2-byte format number: x and y
+/// (16-bit signed), then source id, atlas x, atlas y and alternative (16-bit unsigned), all
+/// little-endian (Godot's `TileMapLayer::get_tile_map_data_as_array`, format 0; the form a
+/// scene file saves a layer in).
+const CELL_BYTES: usize = 12;
+
+/// The kinds of tile in `region` (the layer's used rectangle), read from the layer's
+/// `tile_map_data`; `None` where those 16-bit fields cannot name every cell and tile exactly
+/// (cells beyond +-32,767, source ids above 65,535) or the format is not one this reads.
+fn cell_kinds(
+    layer: &Gd<TileMapLayer>,
+    tile_set: &Gd<TileSet>,
+    region: Region,
+) -> Option<CellKinds> {
+    let fits_16_bits = |first: i32, count: i32| {
+        let last = i64::from(first) + i64::from(count) - 1;
+        i64::from(first) >= i64::from(i16::MIN) && last <= i64::from(i16::MAX)
+    };
+    let in_range = fits_16_bits(region.x, region.width)
+        && fits_16_bits(region.y, region.height)
+        && tile_set.get_next_source_id() <= i32::from(u16::MAX);
+    if !in_range {
+        return None;
+    }
+    let packed = layer.get_tile_map_data_as_array();
+    let bytes = packed.as_slice();
+    let (format, cells) = bytes.split_at_checked(2)?;
+    if format != [0, 0] || cells.len() % CELL_BYTES != 0 {
+        return None;
+    }
+    let word = |cell: &[u8], at: usize| u16::from_le_bytes([cell[at], cell[at + 1]]);
+    let width = region.width as usize;
+    let mut kinds = CellKinds {
+        by_cell: vec![NO_TILE; region.area() as usize],
+        count: 0,
+    };
+    let mut kind_of_tile: HashMap<[u16; 4], u32> = HashMap::new();
+    // Neighbouring cells mostly hold the same tile: the last one found is checked first.
+    let mut last: Option<([u16; 4], u32)> = None;
+    for cell in cells.chunks_exact(CELL_BYTES) {
+        let x = i32::from(word(cell, 0) as i16) - region.x;
+        let y = i32::from(word(cell, 2) as i16) - region.y;
+        let tile = [word(cell, 4), word(cell, 6), word(cell, 8), word(cell, 10)];
+        // Cells without a source hold no tile, and lie outside the used rectangle or in it.
+        if tile[0] == u16::MAX || x < 0 || y < 0 || x >= region.width || y >= region.height {
+            continue;
+        }
+        let kind = match last {
+            Some((last_tile, kind)) if last_tile == tile => kind,
+            _ => {
+                let next = kind_of_tile.len() as u32;
+                let kind = *kind_of_tile.entry(tile).or_insert(next);
+                last = Some((tile, kind));
+                kind
+            }
+        };
+        kinds.by_cell[y as usize * width + x as usize] = kind;
+    }
+    kinds.count = kind_of_tile.len();
+    Some(kinds)
 }
 
 /// The layer's used rectangle, if it holds tiles and can be a map.

@@ -129,6 +129,48 @@ func check_batches() -> Variant:
 	return "%d queries per batch" % queries.size()
 
 
+## Cancelled requests, queued or running on the one worker, never signal, and the ones left
+## arrive as if the cancelled ones had never been asked; once all is delivered the node stops
+## its internal processing.
+func check_cancelled_requests() -> Variant:
+	var rows: Array = []
+	for y: int in 48:
+		rows.append("".join(range(48).map(func(x: int) -> String: return "#" if x % 12 == 6 and y % 16 != 8 else ".")))
+	var pf := _map(rows, EIGHT_WAY)
+	pf.set_profile(&"unit", {GROUND: 1.0})
+	pf.worker_thread_count = 1
+	var delivered := {}
+	pf.paths_found.connect(func(request_id: int, results: Array) -> void: delivered[request_id] = results)
+	pf.flow_field_ready.connect(func(request_id: int, _field: Variant) -> void: delivered[request_id] = [])
+	var batches: Array[Array] = []
+	for order: int in 6:
+		var batch: Array = []
+		for unit: int in 150:
+			batch.append({"start": Vector2i(rng.randi_range(0, 47), rng.randi_range(0, 47)),
+				"goal": Vector2i(rng.randi_range(0, 47), rng.randi_range(0, 47)), "agent_size": 1 + unit % 2, "profile": &"unit"})
+		batches.append(batch)
+	var ids: Array[int] = []
+	for order: int in 6:
+		ids.append(pf.request_paths(batches[order]))
+		if order == 2:
+			ids.append(pf.request_flow_field([Vector2i(0, 0)], 1, &"unit"))
+	# The first batch is running or done, the rest are queued: all but the last two go.
+	var kept: Array[int] = [ids[5], ids[6]]
+	for id: int in ids:
+		if not kept.has(id):
+			_expect(pf.cancel_request(id), "cancel request %d" % id)
+	var frames := 0
+	while (pf.get_pending_request_count() > 0 or pf.is_processing_internal()) and frames < 600:
+		await tree.process_frame
+		frames += 1
+	_expect_eq(delivered.keys().filter(func(id: int) -> bool: return not kept.has(id)), [], "no cancelled request signals")
+	_expect_eq(delivered.get(kept[0]), pf.find_paths(batches[4]), "the fifth batch arrives whole")
+	_expect_eq(delivered.get(kept[1]), pf.find_paths(batches[5]), "the last batch arrives whole")
+	_expect(not pf.is_processing_internal(), "internal processing stops once nothing runs")
+	pf.free()
+	return "%d requests cancelled, delivered in %d frames" % [ids.size() - kept.size(), frames]
+
+
 func check_search_memory() -> Variant:
 	var pf := _map(["..........", "....#.....", "....#.....", "....#....."], EIGHT_WAY)
 	pf.set_profile(&"unit", {GROUND: 1.0})

@@ -67,6 +67,7 @@ func _initialize() -> void:
 	await _run("async_results_belong_to_the_map_version_they_were_asked_on", requests.check_async_versions)
 	await _run("async_requests_keep_their_format_and_survive_a_new_pool", requests.check_async_requests_keep_their_moment)
 	await _run("batches_equal_single_queries", requests.check_batches)
+	await _run("cancelled_requests_never_signal_and_the_rest_arrive_whole", requests.check_cancelled_requests)
 	await _run("search_memory_is_reported_and_trimmed", requests.check_search_memory)
 	await _run("a_script_extending_the_node_keeps_its_requests", requests.check_scripted_subclass)
 	await _run("every_func_refuses_bad_input_and_changes_nothing", inputs.check_every_func_bad_input)

@@ -172,12 +172,17 @@ impl ClearancePathfinder {
     }
 
     /// Forgets request `id`: its signal will not be emitted. Returns `false` if no such request
-    /// is pending (already delivered, cancelled, or never made). The query itself may still
-    /// run to completion on its worker; its result is dropped in the frame it finishes.
+    /// is pending (already delivered, cancelled, or never made). A request no worker has
+    /// started is dropped at once (with its snapshot of the map, which a later edit then need
+    /// not copy round), and a batch from `request_paths()` that is running stops before its
+    /// next query. A search, flow field, movement range or group order that is already
+    /// running finishes on its worker; its result is dropped in the frame it finishes.
     #[func]
     pub fn cancel_request(&mut self, id: i64) -> bool {
         let cancelled = self.pending.remove(&id).is_some();
-        if cancelled {
+        let dropped =
+            cancelled && (self.workers.as_ref()).is_some_and(|workers| workers.cancel(id));
+        if cancelled && !dropped {
             self.cancelled.insert(id);
         }
         self.process_while_requests_run();

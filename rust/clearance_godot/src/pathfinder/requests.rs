@@ -185,6 +185,9 @@ impl ClearancePathfinder {
                     .request_failed()
                     .emit(done.id, &GString::from(message.as_str()));
             }
+            // Only a cancelled request's batch ends so, and the node forgot the request when
+            // it was cancelled: nothing is waiting for it.
+            Outcome::Cancelled => {}
             Outcome::Slots { order, sent } => {
                 let results: Vec<Variant> = match sent {
                     Ok(sent) => (self

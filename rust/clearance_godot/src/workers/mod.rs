@@ -7,6 +7,11 @@
 //! workers publish how much they hold after every job, and a trim wakes the idle ones, so the
 //! node can report and give back that memory without waiting for more requests.
 //!
+//! A cancelled request gives its worker back: a job no worker has started leaves the queue
+//! (and with it its snapshot of the map, which a later edit would otherwise have to copy
+//! round), and a batch of queries that is running stops before its next query. A single search,
+//! flow field, range or group order that is running finishes; its answer is dropped.
+//!
 //! A job that panics (a bug in the pathfinder, never an outcome of input) is caught: its
 //! request finishes as [`Outcome::Failed`], which the node answers with `request_failed`
 //! (code that listens for it as well as for the request's own signal never waits forever),
@@ -88,6 +93,13 @@ pub enum Work {
     /// Panics on the worker: lets the tests show that a panicking job is answered.
     #[cfg(test)]
     Panic,
+    /// Meets the test at `started`, then at `release`, then stops as a cancelled batch would
+    /// if it was cancelled by then: lets the tests cancel a job while it runs.
+    #[cfg(test)]
+    Hold {
+        started: Arc<std::sync::Barrier>,
+        release: Arc<std::sync::Barrier>,
+    },
 }
 
 /// A flow field to build, with everything it needs to cross to a worker thread.
@@ -203,6 +215,9 @@ pub enum Outcome {
     },
     /// The work panicked (a bug in the pathfinder), or no pool could run it; why.
     Failed { message: String },
+    /// The request was cancelled while its batch ran: the rest was not run. The node forgot the
+    /// request when it was cancelled, so this is never delivered.
+    Cancelled,
 }
 
 /// A fixed set of threads taking jobs from one queue.
@@ -223,27 +238,38 @@ struct Shared {
     stopping: AtomicBool,
     /// Set when the pool is replaced: workers finish what they run, then leave.
     retiring: AtomicBool,
+    /// Per worker: set when the request it runs is cancelled, cleared when it takes a job.
+    cancelled: Vec<AtomicBool>,
     /// Per worker: the bytes of search memory its thread held after its last job or trim.
     search_memory: Vec<AtomicUsize>,
     /// Workers still running (a panicking one leaves too).
     running: AtomicUsize,
 }
 
-/// The jobs waiting, and the trims asked for so far (each worker trims once per trim).
-#[derive(Default)]
+/// The jobs waiting, the trims asked for so far (each worker trims once per trim), and the
+/// request each worker runs.
 struct Queue {
     jobs: VecDeque<Job>,
     trims: u64,
+    /// Per worker: the id of the request it runs, if any. Written, like
+    /// [`Shared::cancelled`]'s flags when they are set or cleared, under the queue's lock, so
+    /// that a cancel cannot mark a job the worker has already left for another one.
+    running: Vec<Option<i64>>,
 }
 
 impl Shared {
     /// What `count` workers share, none of them running yet.
     fn new(count: usize) -> Self {
         Shared {
-            queue: Mutex::new(Queue::default()),
+            queue: Mutex::new(Queue {
+                jobs: VecDeque::new(),
+                trims: 0,
+                running: vec![None; count],
+            }),
             wake: Condvar::new(),
             stopping: AtomicBool::new(false),
             retiring: AtomicBool::new(false),
+            cancelled: (0..count).map(|_| AtomicBool::new(false)).collect(),
             search_memory: (0..count).map(|_| AtomicUsize::new(0)).collect(),
             running: AtomicUsize::new(0),
         }
@@ -334,6 +360,26 @@ impl Workers {
         Ok(())
     }
 
+    /// Cancels request `id`: `true` if no worker had started it (it is dropped, and nothing
+    /// will finish for it); `false` otherwise, and a worker running it stops before the next
+    /// query of its batch (it then finishes as [`Outcome::Cancelled`]).
+    pub fn cancel(&self, id: i64) -> bool {
+        let mut queue = self.shared.queue();
+        if let Some(at) = queue.jobs.iter().position(|job| job.id == id) {
+            let job = queue.jobs.remove(at);
+            drop(queue);
+            // The snapshot goes after the lock: the last reference frees the map's copy.
+            drop(job);
+            return true;
+        }
+        for (worker, running) in queue.running.iter().enumerate() {
+            if *running == Some(id) {
+                self.shared.cancelled[worker].store(true, Ordering::Relaxed);
+            }
+        }
+        false
+    }
+
     /// Bytes of search memory the worker threads hold, as of each one's last job or trim.
     pub fn search_memory_bytes(&self) -> usize {
         (self.shared.search_memory.iter())
@@ -393,9 +439,11 @@ enum Next {
     Stop,
 }
 
-/// Waits for the next thing to do; `trims_done` is the trims this worker has done.
-fn next(shared: &Shared, trims_done: &mut u64) -> Next {
+/// Waits for the next thing to do; `worker` is this worker's index, `trims_done` the trims
+/// it has done.
+fn next(shared: &Shared, worker: usize, trims_done: &mut u64) -> Next {
     let mut queue = shared.queue();
+    queue.running[worker] = None;
     loop {
         if shared.stopping.load(Ordering::Relaxed) {
             return Next::Stop;
@@ -405,6 +453,8 @@ fn next(shared: &Shared, trims_done: &mut u64) -> Next {
             return Next::Trim;
         }
         if let Some(job) = queue.jobs.pop_front() {
+            queue.running[worker] = Some(job.id);
+            shared.cancelled[worker].store(false, Ordering::Relaxed);
             return Next::Run(job);
         }
         if shared.retiring.load(Ordering::Relaxed) {
@@ -425,7 +475,7 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
     };
     let mut trims_done = 0;
     loop {
-        let job = match next(shared, &mut trims_done) {
+        let job = match next(shared, index, &mut trims_done) {
             Next::Run(job) => job,
             Next::Trim => {
                 PathMap::trim_thread_search_memory();
@@ -435,7 +485,17 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
             Next::Stop => return,
         };
         let Job { id, map, work } = job;
-        let outcome = match catch_unwind(AssertUnwindSafe(|| run(work, map, stopping))) {
+        let cancelled = &shared.cancelled[index];
+        let stop = || {
+            if stopping.load(Ordering::Relaxed) {
+                Some(Stop::Pool)
+            } else if cancelled.load(Ordering::Relaxed) {
+                Some(Stop::Request)
+            } else {
+                None
+            }
+        };
+        let outcome = match catch_unwind(AssertUnwindSafe(|| run(work, map, stop))) {
             Ok(Some(outcome)) => outcome,
             // The pool is shutting down: the rest of the batch is dropped.
             Ok(None) => return,
@@ -458,14 +518,26 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
     }
 }
 
-/// Does `work` on `map`; `None` if the pool started shutting down during a batch of queries.
-fn run(work: Work, map: Arc<PathMap>, stopping: &AtomicBool) -> Option<Outcome> {
+/// Why a batch stops before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The pool shuts down: the worker leaves.
+    Pool,
+    /// The request was cancelled: the worker goes on with the next job.
+    Request,
+}
+
+/// Does `work` on `map`, asking `stop` before each query of a batch; `None` if the pool
+/// started shutting down during a batch.
+fn run(work: Work, map: Arc<PathMap>, stop: impl Fn() -> Option<Stop>) -> Option<Outcome> {
     Some(match work {
         Work::Paths { queries, single } => {
             let mut results = Vec::with_capacity(queries.len());
             for query in &queries {
-                if stopping.load(Ordering::Relaxed) {
-                    return None;
+                match stop() {
+                    Some(Stop::Pool) => return None,
+                    Some(Stop::Request) => return Some(Outcome::Cancelled),
+                    None => {}
                 }
                 results.push((map.query(&query.as_query()), query.agent_size));
             }
@@ -485,6 +557,18 @@ fn run(work: Work, map: Arc<PathMap>, stopping: &AtomicBool) -> Option<Outcome> 
         }
         #[cfg(test)]
         Work::Panic => panic!("a job made to panic"),
+        #[cfg(test)]
+        Work::Hold { started, release } => {
+            started.wait();
+            release.wait();
+            match stop() {
+                Some(Stop::Request) => Outcome::Cancelled,
+                _ => Outcome::Paths {
+                    results: Vec::new(),
+                    single: false,
+                },
+            }
+        }
     })
 }
 
@@ -500,115 +584,4 @@ fn panic_message(panic: &(dyn Any + Send)) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use clearance_core::{AgentProfile, Region, TerrainGrid};
-    use std::time::Duration;
-
-    /// A 16 x 16 map of open ground with the profile "walker".
-    fn open_map() -> Arc<PathMap> {
-        let grid = TerrainGrid::new(Region::new(0, 0, 16, 16), 0).expect("a valid region");
-        let mut map = PathMap::new(grid);
-        let walker = AgentProfile::new("walker").with_terrain(0, 1.0);
-        map.set_profile(walker.expect("a valid multiplier"))
-            .expect("a new profile");
-        Arc::new(map)
-    }
-
-    fn path_job(id: i64, map: &Arc<PathMap>) -> Job {
-        let query = OwnedQuery {
-            start: Cell::new(0, 0),
-            goal: Cell::new(9, 4),
-            agent_size: 1,
-            profile: "walker".to_owned(),
-            allow_partial_path: false,
-            max_expansions: None,
-            search: SearchMode::default(),
-            other_units: OtherUnits::default(),
-            moving_unit: None,
-            exempt_units: Vec::new(),
-            smoothing: Smoothing::default(),
-        };
-        Job {
-            id,
-            map: Arc::clone(map),
-            work: Work::Paths {
-                queries: vec![query],
-                single: true,
-            },
-        }
-    }
-
-    /// The next request `workers` finish, waiting for it (a test that hangs fails).
-    fn next_finished(workers: &Workers) -> Finished {
-        (workers.finished)
-            .recv_timeout(Duration::from_secs(60))
-            .expect("a request finishes")
-    }
-
-    #[test]
-    fn a_job_that_panics_is_answered_and_its_worker_goes_on() {
-        let map = open_map();
-        let workers = Workers::start(1).expect("a thread");
-        for id in [1, 3] {
-            let panics = Job {
-                id,
-                map: Arc::clone(&map),
-                work: Work::Panic,
-            };
-            assert!(workers.submit(panics).is_ok());
-            assert!(workers.submit(path_job(id + 1, &map)).is_ok());
-        }
-        for id in 1..=4 {
-            let done = next_finished(&workers);
-            assert_eq!(done.id, id, "one worker answers in order");
-            match done.outcome {
-                Outcome::Failed { message } if id % 2 == 1 => {
-                    assert!(message.ends_with(": a job made to panic"), "{message}");
-                }
-                Outcome::Paths { results, single } if id % 2 == 0 => {
-                    assert!(single);
-                    assert_eq!(results[0].0.code, PathCode::Ok);
-                    assert_eq!(results[0].0.path.len(), 10);
-                }
-                _ => panic!("request {id} got the wrong outcome"),
-            }
-        }
-        assert_eq!(workers.shared.running.load(Ordering::Relaxed), 1);
-    }
-
-    #[test]
-    fn the_last_worker_to_leave_fails_what_is_queued_and_the_pool_takes_no_more() {
-        let map = open_map();
-        let (sender, receiver) = channel();
-        let shared = Arc::new(Shared::new(2));
-        shared.running.store(2, Ordering::Relaxed);
-        shared.queue().jobs.push_back(path_job(7, &map));
-        let leave = || {
-            drop(Running {
-                shared: &shared,
-                finished: &sender,
-            })
-        };
-        leave();
-        assert!(
-            receiver.try_recv().is_err(),
-            "one worker is left to run the job"
-        );
-        leave();
-        let done = receiver.try_recv().expect("the queued job is answered");
-        assert_eq!(done.id, 7);
-        assert!(matches!(done.outcome, Outcome::Failed { .. }));
-        assert!(shared.queue().jobs.is_empty());
-        let workers = Workers {
-            shared: Arc::clone(&shared),
-            finished: receiver,
-            threads: Vec::new(),
-            requested: 2,
-        };
-        assert!(
-            workers.submit(path_job(8, &map)).is_err(),
-            "no worker would run it"
-        );
-    }
-}
+mod tests;

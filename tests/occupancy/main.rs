@@ -7,7 +7,7 @@
 //! leave the occupancy as it was; batches answer as single queries do.
 //!
 //! One module per concern: the reference on generated maps, changes to the units, hand-built
-//! scenes, and batches, group orders and flow fields.
+//! scenes, batches, group orders and flow fields, and finding the units over a rectangle.
 
 use clearance_core::{
     AgentProfile, Cell, FlowFieldOptions, Movement, OtherUnits, PathCode, PathMap, PathQuery,
@@ -302,5 +302,6 @@ fn open_map(width: i32, height: i32, movement: Movement) -> PathMap {
 
 mod changes;
 mod groups;
+mod near;
 mod reference;
 mod scenes;

@@ -22,6 +22,11 @@
 //! 5. A unit steps, then another re-plans with the units blocking, 400 times, against the same
 //!    re-plans with no step between them, with 100, 1,000 and 5,000 units on AcrosstheCape
 //!    (`UNITS_BENCH_REPLAN_ONLY=1` runs that row alone).
+//! 6. Who stands in the way: for each of 100, 1,000 and 5,000 units on AcrosstheCape, the
+//!    units over the footprint one step east of it (itself exempt), by `units_overlapping`
+//!    against a pass over every unit, the two alternating round by round
+//!    (`UNITS_BENCH_IN_THE_WAY_ONLY=1` runs that row alone; `UNITS_BENCH_MOVES_ONLY=1` runs
+//!    row 1 alone).
 //!
 //! Times are means of the timed rounds after one warm-up round. Units are drawn with a fixed
 //! seed, so every run measures the same work. Where the scattered units stand decides much of
@@ -33,8 +38,8 @@
 use clearance_cli::movingai::{movingai_profile, read_map, read_scenario, MOVINGAI_PROFILE};
 use clearance_cli::shared_data::movingai_dir;
 use clearance_core::{
-    Cell, LandmarkPlacement, OtherUnits, PathCode, PathMap, PathQuery, SearchScratch,
-    SlotPathOptions, SlotRequest, UnitId,
+    Cell, LandmarkPlacement, OtherUnits, PathCode, PathMap, PathQuery, Region, SearchScratch,
+    SlotPathOptions, SlotRequest, Unit, UnitId,
 };
 use std::collections::HashSet;
 use std::hint::black_box;
@@ -296,20 +301,18 @@ fn main() {
         .unwrap_or(5);
     println!("| what | time | | |");
     println!("|---|---|---|---|");
-    if std::env::var_os("UNITS_BENCH_SLOTS_ONLY").is_some() {
-        slots(rounds);
-        return;
-    }
-    if std::env::var_os("UNITS_BENCH_SPLIT_ONLY").is_some() {
-        split_slots(rounds);
-        return;
-    }
-    if std::env::var_os("UNITS_BENCH_PARTIAL_ONLY").is_some() {
-        partial_to_occupied(rounds);
-        return;
-    }
-    if std::env::var_os("UNITS_BENCH_REPLAN_ONLY").is_some() {
-        step_then_replan(rounds);
+    // One row alone, for a profiler or a paired run.
+    type Row = fn(usize);
+    let alone: [(&str, Row); 6] = [
+        ("UNITS_BENCH_SLOTS_ONLY", slots),
+        ("UNITS_BENCH_SPLIT_ONLY", split_slots),
+        ("UNITS_BENCH_PARTIAL_ONLY", partial_to_occupied),
+        ("UNITS_BENCH_REPLAN_ONLY", step_then_replan),
+        ("UNITS_BENCH_IN_THE_WAY_ONLY", in_the_way),
+        ("UNITS_BENCH_MOVES_ONLY", moves),
+    ];
+    if let Some((_, row)) = (alone.iter()).find(|(flag, _)| std::env::var_os(flag).is_some()) {
+        row(rounds);
         return;
     }
     moves(rounds);
@@ -328,6 +331,71 @@ fn main() {
     }
     partial_to_occupied(rounds);
     step_then_replan(rounds);
+    in_the_way(rounds);
+}
+
+/// Row 6: for every unit, the other units over the footprint one step east of its anchor (what
+/// a game asks before a unit steps), by `units_overlapping` and by a pass over every unit, the
+/// two alternating round by round; 100, 1,000 and 5,000 units of sizes 1 to 3 on
+/// AcrosstheCape.
+fn in_the_way(rounds: usize) {
+    let (map, _) = load("AcrosstheCape");
+    for count in [100, 1000, 5000] {
+        let mut map = map.clone();
+        let units = scatter(&map, &mut Rng(11), count, 0, &HashSet::new());
+        map.place_units(&units).unwrap();
+        let steps: Vec<(Region, [UnitId; 1])> = (units.iter())
+            .map(|&(id, anchor, size)| {
+                let side = size as i32;
+                (Region::new(anchor.x + 1, anchor.y, side, side), [id])
+            })
+            .collect();
+        let by_pass = |region: Region, exempt: &[UnitId]| -> Vec<Unit> {
+            (map.occupancy().units().iter())
+                .filter(|unit| {
+                    let side = i32::from(unit.agent_size);
+                    let square = Region::new(unit.anchor.x, unit.anchor.y, side, side);
+                    let right = |r: Region| r.x + r.width;
+                    let bottom = |r: Region| r.y + r.height;
+                    square.x < right(region)
+                        && region.x < right(square)
+                        && square.y < bottom(region)
+                        && region.y < bottom(square)
+                        && !exempt.contains(&unit.id)
+                })
+                .copied()
+                .collect()
+        };
+        let mut seconds = [0.0; 2];
+        let mut met = 0;
+        for round in 0..=rounds {
+            for (way, timed) in seconds.iter_mut().enumerate() {
+                let started = Instant::now();
+                for (region, exempt) in &steps {
+                    let found = if way == 0 {
+                        map.units_overlapping(*region, exempt)
+                    } else {
+                        by_pass(*region, exempt)
+                    };
+                    if round == 0 && way == 0 {
+                        assert_eq!(found, by_pass(*region, exempt));
+                        met += found.len();
+                    }
+                    black_box(found);
+                }
+                if round > 0 {
+                    *timed += started.elapsed().as_secs_f64();
+                }
+            }
+        }
+        let per_call = |way: usize| seconds[way] * 1e9 / (rounds * count) as f64;
+        println!(
+            "| AcrosstheCape, {count} units: the units one step east of each (`units_overlapping`) | {:.0} ns | {:.3}x of a pass over every unit ({:.0} ns) | {met} met |",
+            per_call(0),
+            per_call(0) / per_call(1),
+            per_call(1),
+        );
+    }
 }
 
 /// Row 5: a game loop that moves one unit, then has another re-plan with the units blocking

@@ -117,7 +117,7 @@ impl PathMap {
     }
 
     /// The units, but those in `exempt`, whose footprint overlaps `region`, in no particular
-    /// order.
+    /// order. For a small region this reads the units standing near it, not every unit.
     pub fn units_overlapping(&self, region: Region, exempt: &[UnitId]) -> Vec<Unit> {
         self.occupancy.overlapping(region, exempt, usize::MAX)
     }

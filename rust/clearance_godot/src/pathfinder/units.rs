@@ -151,9 +151,9 @@ impl ClearancePathfinder {
     /// the footprint a unit of `agent_size` would cover at `anchor`, in order of id: who stands
     /// in the way of a unit stepping there (pass its own id and its group as `exempt_units`).
     /// The footprint may reach past the map's edge. Prints an error and returns an empty
-    /// array for a size outside 1 to 255. Each call reads every registered unit (a few
-    /// microseconds per thousand): with thousands of units, ask when a unit's plan meets
-    /// trouble rather than at every step of every unit.
+    /// array for a size outside 1 to 255. A call reads only the units standing near the
+    /// footprint (they are kept by squares of 16 x 16 cells), so asking before every step of
+    /// every unit stays cheap with thousands of units.
     #[func]
     pub fn get_units_at(
         &mut self,

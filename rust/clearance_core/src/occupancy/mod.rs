@@ -1,10 +1,13 @@
 //! Where the units stand: the occupancy layer, kept apart from the terrain.
 //!
 //! Terrain says where a unit *could* go; occupancy says where other units *are*. A map holds
-//! one [`Occupancy`]: every registered unit by id, with its anchor and its size. Moving a unit
-//! rewrites one entry (O(1), whatever its footprint and the map's size) and never touches the
-//! terrain, its caches or [`PathMap::version`](crate::PathMap::version); occupancy has a
-//! version of its own ([`PathMap::units_version`](crate::PathMap::units_version)).
+//! one [`Occupancy`]: every registered unit by id, with its anchor and its size, and the units
+//! by the 16 x 16 square of cells their anchor lies in (`buckets.rs`), so that the units over a
+//! small rectangle are found among those standing near it. Moving a unit rewrites its entry
+//! and, when it crosses into another square, the two squares' lists (O(1) in the map's size and
+//! the number of units elsewhere) and never touches the terrain, its caches or
+//! [`PathMap::version`](crate::PathMap::version); occupancy has a version of its own
+//! ([`PathMap::units_version`](crate::PathMap::units_version)).
 //!
 //! # How other units count in a query
 //!
@@ -22,11 +25,14 @@
 //! Units may overlap (a crowd passes through itself): each unit counts on its own, and a cell
 //! under two units counts as under one (blocked once, or `M` once, never `2 M`).
 
+mod buckets;
+
 use crate::cost::{MAX_MULTIPLIER, MULTIPLIER_SCALE};
 use crate::error::UnitError;
 use crate::footprint::checked_agent_size;
 use crate::grid::{Cell, Region};
 use crate::map::fresh_version;
+use buckets::UnitBuckets;
 use std::collections::HashMap;
 
 /// A unit's identifier, chosen by the caller (a Godot instance id, an entity index...).
@@ -176,6 +182,8 @@ pub struct Occupancy {
     units: Vec<Unit>,
     /// Position of each id in `units`.
     slots: HashMap<UnitId, usize>,
+    /// The positions in `units` by where the units stand.
+    buckets: UnitBuckets,
     /// A value no other occupancy of this process has had, given anew by every change.
     version: u64,
     /// The units the last few changes placed, moved or removed: `(version before the change,
@@ -193,6 +201,7 @@ impl Default for Occupancy {
         Occupancy {
             units: Vec::new(),
             slots: HashMap::new(),
+            buckets: UnitBuckets::default(),
             version: fresh_version(),
             recent: Vec::new(),
         }
@@ -279,13 +288,35 @@ impl Occupancy {
     /// The units, other than those in `exempt`, whose footprint overlaps `region`; at most
     /// `limit` of them, in the order the units are kept (placement order, except that a
     /// removal moves the last unit into the removed one's place).
+    ///
+    /// For a small region this reads the units standing near it, not every unit.
     pub fn overlapping(&self, region: Region, exempt: &[UnitId], limit: usize) -> Vec<Unit> {
-        self.units
-            .iter()
-            .filter(|unit| overlaps(unit.footprint(), region) && !exempt.contains(&unit.id))
-            .take(limit)
-            .copied()
-            .collect()
+        self.overlapping_where(region, limit, |id| !exempt.contains(&id))
+    }
+
+    /// The first `limit` units, in the order they are kept, whose footprint overlaps `region`
+    /// and that `counts` accepts.
+    pub(crate) fn overlapping_where(
+        &self,
+        region: Region,
+        limit: usize,
+        counts: impl Fn(UnitId) -> bool,
+    ) -> Vec<Unit> {
+        let hits = |unit: &&Unit| overlaps(unit.footprint(), region) && counts(unit.id);
+        match self.buckets.near(region, self.units.len()) {
+            Some(near) => (near.into_iter().map(|slot| &self.units[slot]))
+                .filter(hits)
+                .take(limit)
+                .copied()
+                .collect(),
+            None => self
+                .units
+                .iter()
+                .filter(hits)
+                .take(limit)
+                .copied()
+                .collect(),
+        }
     }
 
     /// Checks a placement against `region` (the map's): the size is legal and the anchor
@@ -318,6 +349,7 @@ impl Occupancy {
         }
         for unit in units {
             self.slots.insert(unit.id, self.units.len());
+            self.buckets.insert(unit, self.units.len());
             self.units.push(*unit);
         }
         self.changed(units.iter().map(|unit| unit.id));
@@ -330,6 +362,7 @@ impl Occupancy {
         }
         for &(id, anchor) in moves {
             let slot = self.slots[&id];
+            self.buckets.moved(slot, self.units[slot].anchor, anchor);
             self.units[slot].anchor = anchor;
         }
         self.changed(moves.iter().map(|&(id, _)| id));
@@ -338,9 +371,11 @@ impl Occupancy {
     /// Removes a registered unit; a new version.
     pub(crate) fn remove_checked(&mut self, id: UnitId) {
         let slot = self.slots.remove(&id).expect("the caller checked the id");
+        self.buckets.remove(&self.units[slot], slot);
         self.units.swap_remove(slot);
         if let Some(moved) = self.units.get(slot) {
             self.slots.insert(moved.id, slot);
+            self.buckets.renumber(moved.anchor, self.units.len(), slot);
         }
         self.changed(std::iter::once(id));
     }
@@ -351,6 +386,7 @@ impl Occupancy {
             let ids: Vec<UnitId> = self.units.iter().map(|unit| unit.id).collect();
             self.units.clear();
             self.slots.clear();
+            self.buckets = UnitBuckets::default();
             self.changed(ids.into_iter());
         }
     }
@@ -368,6 +404,10 @@ impl Occupancy {
         self.slots = (self.units.iter().enumerate())
             .map(|(slot, unit)| (unit.id, slot))
             .collect();
+        self.buckets = UnitBuckets::default();
+        for (slot, unit) in self.units.iter().enumerate() {
+            self.buckets.insert(unit, slot);
+        }
         self.changed(removed.into_iter());
     }
 }

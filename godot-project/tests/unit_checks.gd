@@ -130,6 +130,47 @@ func check_self_exemption() -> Variant:
 	return ""
 
 
+## In a crowd of 400 units, get_units_at names exactly the units a pass over get_units() finds
+## over the footprint, sorted by id, before and after units move and leave.
+func check_units_at_in_a_crowd() -> Variant:
+	var rows: Array = []
+	for y: int in 120:
+		rows.append(".".repeat(120))
+	var pf := _map(rows, EIGHT_WAY)
+	var crowd: Array = []
+	for id: int in 400:
+		crowd.append({"id": id, "anchor": Vector2i(rng.randi_range(0, 119), rng.randi_range(0, 119)),
+			"agent_size": [1, 1, 2, 3, 7][id % 5]})
+	_expect(pf.add_units(crowd), "register the crowd")
+	var probes := 0
+	var met := 0
+	for round: int in 3:
+		for probe: int in 200:
+			var anchor := Vector2i(rng.randi_range(-8, 124), rng.randi_range(-8, 124))
+			var size := rng.randi_range(1, 4)
+			var exempt := PackedInt64Array([rng.randi_range(0, 399)])
+			var expected := PackedInt64Array()
+			for unit: Dictionary in pf.get_units():
+				var near: Vector2i = unit.anchor
+				var side: int = unit.agent_size
+				if near.x < anchor.x + size and anchor.x < near.x + side and near.y < anchor.y + size \
+						and anchor.y < near.y + side and not exempt.has(unit.id):
+					expected.append(unit.id)
+			expected.sort()
+			_expect_eq(pf.get_units_at(anchor, size, exempt), expected, "units at %s, size %d, round %d" % [anchor, size, round])
+			probes += 1
+			met += expected.size()
+		var moves := {}
+		for id: int in range(round, 400, 3):
+			if pf.has_unit(id):
+				moves[id] = Vector2i(rng.randi_range(0, 119), rng.randi_range(0, 119))
+		_expect(pf.move_units(moves), "move a third of the crowd")
+		for id: int in range(round * 40, round * 40 + 40):
+			_expect(pf.remove_unit(id), "remove unit %d" % id)
+	pf.free()
+	return "%d footprints, %d units met" % [probes, met]
+
+
 func check_goal_occupied() -> Variant:
 	var pf := _open(10, 3)
 	pf.other_units = BLOCK

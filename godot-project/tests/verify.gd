@@ -80,6 +80,7 @@ func _initialize() -> void:
 	var units := UnitChecks.new(expectations, rng, self)
 	await _run("registered_units_block_paths_at_every_entry_point", units.check_blocking)
 	await _run("the_moving_unit_and_its_group_never_block_it", units.check_self_exemption)
+	await _run("units_at_a_footprint_in_a_crowd_match_a_pass_over_every_unit", units.check_units_at_in_a_crowd)
 	await _run("goal_occupied_names_the_unit_in_the_way", units.check_goal_occupied)
 	await _run("other_units_cost_raises_total_cost", units.check_cost_mode)
 	await _run("async_requests_count_units_where_they_stood", units.check_async_units)

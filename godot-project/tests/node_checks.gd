@@ -109,8 +109,10 @@ func check_import() -> Variant:
 
 
 ## Every kind of tile a layer can hold (two atlas sources, an alternative tile whose terrain
-## differs from its base tile's, empty cells) imports as a lookup of each cell's own tile
-## data says, near the origin and beyond the +-32,767 cells that a layer's saved data holds.
+## differs from its base tile's, empty cells, cells whose source is negative as the layer
+## keeps it: -2 given, or 40,000, which the layer's 16 bits keep as -25,536) imports as a lookup
+## of each cell's own source and tile data says, near the origin and beyond the -32,768 to
+## 32,767 cells that a layer's saved data can place.
 func check_import_tile_kinds() -> Variant:
 	var tile_set := _tile_set()
 	var base: TileSetAtlasSource = tile_set.get_source(0)
@@ -122,9 +124,15 @@ func check_import_tile_kinds() -> Variant:
 	tile_set.add_source(second, 3)
 	second.create_tile(Vector2i(1, 0))
 	second.get_tile_data(Vector2i(1, 0), 0).set_custom_data("terrain", WATER)
+	var beyond_16_bits := TileSetAtlasSource.new()
+	beyond_16_bits.texture = base.texture
+	beyond_16_bits.texture_region_size = Vector2i(16, 16)
+	tile_set.add_source(beyond_16_bits, 40000)
+	beyond_16_bits.create_tile(Vector2i(0, 0))
+	beyond_16_bits.get_tile_data(Vector2i(0, 0), 0).set_custom_data("terrain", WATER)
 	# Source, atlas coordinates and alternative of each kind; -1 leaves the cell empty.
 	var kinds: Array[Array] = [[-1, Vector2i.ZERO, 0], [0, Vector2i(0, 0), 0], [0, Vector2i(1, 0), 0],
-		[0, Vector2i(0, 0), 1], [3, Vector2i(1, 0), 0]]
+		[0, Vector2i(0, 0), 1], [3, Vector2i(1, 0), 0], [-2, Vector2i(0, 0), 0], [40000, Vector2i(0, 0), 0]]
 	var size := Vector2i(37, 23)
 	var picks: Array[int] = []
 	for index: int in size.x * size.y:
@@ -138,12 +146,13 @@ func check_import_tile_kinds() -> Variant:
 		root.add_child(layer)
 		for index: int in picks.size():
 			var kind: Array = kinds[picks[index]]
-			if kind[0] >= 0:
+			if kind[0] != -1:
 				layer.set_cell(origin + Vector2i(index % size.x, index / size.x), kind[0], kind[1], kind[2])
 		var expected := PackedByteArray()
 		for index: int in picks.size():
-			var tile := layer.get_cell_tile_data(origin + Vector2i(index % size.x, index / size.x))
-			expected.append(255 if tile == null else int(tile.get_custom_data("terrain")))
+			var cell := origin + Vector2i(index % size.x, index / size.x)
+			var no_tile := layer.get_cell_source_id(cell) < 0
+			expected.append(255 if no_tile else int(layer.get_cell_tile_data(cell).get_custom_data("terrain")))
 		var pf := ClearancePathfinder.new()
 		root.add_child(pf)
 		_expect(pf.import_tile_map_layer(layer, "terrain"), "import at %s" % origin)

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 /// The cells come from the layer's `tile_map_data` in one engine call, and each kind of tile
 /// (source, atlas coordinates, alternative) is looked up once, at the first cell that holds
 /// it in row order: so the answer, and the cell an error names, are those of a lookup per
-/// cell, which the import falls back to where that data cannot name every cell exactly.
+/// cell, which the import falls back to where that data cannot place every cell.
 pub fn terrain_from_layer(
     layer: &Gd<TileMapLayer>,
     terrain_layer_name: &GString,
@@ -29,7 +29,7 @@ pub fn terrain_from_layer(
     let data_layer = terrain_data_layer(&tile_set, terrain_layer_name)?;
     let empty = terrain_id(empty_cell_terrain).unwrap_or(TerrainId::MAX);
     let lookup = |coords| tile_terrain(layer, coords, data_layer, terrain_layer_name);
-    let data = match cell_kinds(layer, &tile_set, region) {
+    let data = match cell_kinds(layer, region) {
         Some(kinds) => terrain_by_kind(region, &kinds, empty, lookup)?,
         None => terrain_by_cell(layer, region, empty, lookup)?,
     };
@@ -92,28 +92,23 @@ struct CellKinds {
 /// A cell without a tile, in [`CellKinds::by_cell`].
 const NO_TILE: u32 = u32::MAX;
 
-/// The bytes of one cell in a layer's `tile_map_data`, after the 2-byte format number: x and y
-/// (16-bit signed), then source id, atlas x, atlas y and alternative (16-bit unsigned), all
-/// little-endian (Godot's `TileMapLayer::get_tile_map_data_as_array`, format 0; the form a
-/// scene file saves a layer in).
+/// The bytes of one cell in a layer's `tile_map_data`, after the 2-byte format number: x, y,
+/// source id, atlas x, atlas y and alternative, each 16 bits, little-endian (Godot's
+/// `TileMapLayer::get_tile_map_data_as_array`, format 0; the form a scene file saves a layer
+/// in). A layer keeps a cell's source, atlas coordinates and alternative in 16 signed bits
+/// itself (`TileMapCell`), so those fields are exact; its cells' positions it keeps in full,
+/// so x and y are exact only from -32,768 to 32,767.
 const CELL_BYTES: usize = 12;
 
 /// The kinds of tile in `region` (the layer's used rectangle), read from the layer's
-/// `tile_map_data`; `None` where those 16-bit fields cannot name every cell and tile exactly
-/// (cells beyond +-32,767, source ids above 65,535) or the format is not one this reads.
-fn cell_kinds(
-    layer: &Gd<TileMapLayer>,
-    tile_set: &Gd<TileSet>,
-    region: Region,
-) -> Option<CellKinds> {
+/// `tile_map_data`; `None` where that data cannot place every cell (the rectangle reaches past
+/// -32,768 to 32,767) or its format is not one this reads.
+fn cell_kinds(layer: &Gd<TileMapLayer>, region: Region) -> Option<CellKinds> {
     let fits_16_bits = |first: i32, count: i32| {
         let last = i64::from(first) + i64::from(count) - 1;
         i64::from(first) >= i64::from(i16::MIN) && last <= i64::from(i16::MAX)
     };
-    let in_range = fits_16_bits(region.x, region.width)
-        && fits_16_bits(region.y, region.height)
-        && tile_set.get_next_source_id() <= i32::from(u16::MAX);
-    if !in_range {
+    if !(fits_16_bits(region.x, region.width) && fits_16_bits(region.y, region.height)) {
         return None;
     }
     let packed = layer.get_tile_map_data_as_array();
@@ -122,7 +117,7 @@ fn cell_kinds(
     if format != [0, 0] || cells.len() % CELL_BYTES != 0 {
         return None;
     }
-    let word = |cell: &[u8], at: usize| u16::from_le_bytes([cell[at], cell[at + 1]]);
+    let u16_at = |cell: &[u8], at: usize| u16::from_le_bytes([cell[at], cell[at + 1]]);
     let width = region.width as usize;
     let mut kinds = CellKinds {
         by_cell: vec![NO_TILE; region.area() as usize],
@@ -132,11 +127,19 @@ fn cell_kinds(
     // Neighbouring cells mostly hold the same tile: the last one found is checked first.
     let mut last: Option<([u16; 4], u32)> = None;
     for cell in cells.chunks_exact(CELL_BYTES) {
-        let x = i32::from(word(cell, 0) as i16) - region.x;
-        let y = i32::from(word(cell, 2) as i16) - region.y;
-        let tile = [word(cell, 4), word(cell, 6), word(cell, 8), word(cell, 10)];
-        // Cells without a source hold no tile, and lie outside the used rectangle or in it.
-        if tile[0] == u16::MAX || x < 0 || y < 0 || x >= region.width || y >= region.height {
+        let x = i32::from(u16_at(cell, 0) as i16) - region.x;
+        let y = i32::from(u16_at(cell, 2) as i16) - region.y;
+        let tile = [
+            u16_at(cell, 4),
+            u16_at(cell, 6),
+            u16_at(cell, 8),
+            u16_at(cell, 10),
+        ];
+        // A negative source is no tile, as `get_cell_source_id` says; such cells may lie
+        // anywhere (an erased cell waits in the data until the layer's next update). Cells
+        // with a source lie in the used rectangle: the bounds only guard the index.
+        let no_tile = (tile[0] as i16) < 0;
+        if no_tile || x < 0 || y < 0 || x >= region.width || y >= region.height {
             continue;
         }
         let kind = match last {

@@ -1,6 +1,7 @@
 //! Finding the units over a rectangle as they are placed, moved, removed and dropped by a
-//! smaller map: every unit whose square overlaps the rectangle, in the order the occupancy
-//! keeps them, against a pass over every unit written here.
+//! smaller map: every unit whose footprint overlaps the rectangle, in the order the occupancy
+//! keeps them, against a pass over every unit written here; on maps near the origin and at
+//! both ends of the coordinate range, with units up to the largest size.
 
 use super::*;
 
@@ -12,14 +13,14 @@ fn share_a_cell(a: Region, b: Region) -> bool {
     a_left < b_right && b_left < a_right && a_top < b_bottom && b_top < a_bottom
 }
 
-/// The units of `map`, but those in `exempt`, whose squares overlap `region`, in the order the
-/// occupancy keeps them: every unit tested.
+/// The units of `map`, but those in `exempt`, whose footprints overlap `region`, in the order
+/// the occupancy keeps them: every unit tested.
 fn overlapping_by_pass(map: &PathMap, region: Region, exempt: &[i64]) -> Vec<Unit> {
     (map.occupancy().units().iter())
         .filter(|unit| {
             let side = i32::from(unit.agent_size);
-            let square = Region::new(unit.anchor.x, unit.anchor.y, side, side);
-            share_a_cell(square, region) && !exempt.contains(&unit.id)
+            let footprint = Region::new(unit.anchor.x, unit.anchor.y, side, side);
+            share_a_cell(footprint, region) && !exempt.contains(&unit.id)
         })
         .copied()
         .collect()
@@ -43,8 +44,15 @@ fn random_rectangle(rng: &mut Rng, map: &Region) -> Region {
     } else {
         sides[rng.range(0, sides.len() as i64) as usize]
     };
-    let x = rng.range(i64::from(map.x) - 45, i64::from(map.x + map.width) + 5) as i32;
-    let y = rng.range(i64::from(map.y) - 45, i64::from(map.y + map.height) + 5) as i32;
+    let mut start = |first: i32, count: i32| {
+        let start = rng.range(
+            i64::from(first) - 45,
+            i64::from(first) + i64::from(count) + 5,
+        );
+        start.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    };
+    let (x, y) = (start(map.x, map.width), start(map.y, map.height));
+    // A rectangle may reach past `i32::MAX`: the occupancy must not overflow on it.
     Region::new(x, y, width, height)
 }
 
@@ -53,14 +61,16 @@ fn units_over_a_rectangle_are_found_as_they_change() {
     let mut rng = Rng::new(0x0b5e_55ed);
     let (mut rectangles, mut found) = (0, 0);
     for case in 0..32 {
-        let region = Region::new(
-            rng.range(-80, 40) as i32,
-            rng.range(-80, 40) as i32,
-            rng.range(1, 180) as i32,
-            rng.range(1, 180) as i32,
-        );
+        let (width, height) = (rng.range(1, 180) as i32, rng.range(1, 180) as i32);
+        // Most maps near the origin; some at the ends of the coordinate range.
+        let (x, y) = match case % 8 {
+            6 => (i32::MAX - width, i32::MIN),
+            7 => (i32::MIN, i32::MAX - height),
+            _ => (rng.range(-80, 40) as i32, rng.range(-80, 40) as i32),
+        };
+        let region = Region::new(x, y, width, height);
         let mut map = PathMap::new(TerrainGrid::new(region, 0).unwrap());
-        let largest = [3, 3, 9, 40][case % 4];
+        let largest = [3, 3, 9, 40, 255][case % 5];
         let mut next_id = 0;
         let mut placed = |rng: &mut Rng, map: &PathMap| {
             next_id += 1;

@@ -395,6 +395,17 @@ fn in_the_way(rounds: usize) {
             per_call(0) / per_call(1),
             per_call(1),
         );
+        // What an edit or a move pays while a request still holds the map: a copy of it.
+        let copies = 200;
+        let copying = mean_ms(rounds, || {
+            for _ in 0..copies {
+                black_box(map.clone());
+            }
+        });
+        println!(
+            "| AcrosstheCape, {count} units: a copy of the map (an edit while a request holds it) | {:.1} us | | |",
+            copying * 1e3 / copies as f64
+        );
     }
 }
 

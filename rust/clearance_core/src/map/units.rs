@@ -116,8 +116,9 @@ impl PathMap {
         &self.occupancy
     }
 
-    /// The units, but those in `exempt`, whose footprint overlaps `region`, in no particular
-    /// order. For a small region this reads the units standing near it, not every unit.
+    /// The units, but those in `exempt`, whose footprint overlaps `region`, in the order the
+    /// occupancy keeps them ([`Occupancy::overlapping`]). For a small region this reads the
+    /// units standing near it, not every unit.
     pub fn units_overlapping(&self, region: Region, exempt: &[UnitId]) -> Vec<Unit> {
         self.occupancy.overlapping(region, exempt, usize::MAX)
     }

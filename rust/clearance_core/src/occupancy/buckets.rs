@@ -17,18 +17,33 @@ use std::collections::{BTreeMap, HashMap};
 /// A square's side is `2^SIDE_SHIFT` cells (16), so a cell's square is a shift away.
 const SIDE_SHIFT: u32 = 4;
 
-/// Units a linear pass tests in about the time one square is looked up.
-const UNITS_PER_SQUARE: i64 = 16;
+/// How many units a pass over the list tests in about the time it takes to look up one square.
+const UNIT_TESTS_PER_LOOKUP: i64 = 16;
+
+/// No position: the end of a square's chain.
+const NONE: u32 = u32::MAX;
 
 /// The units of an occupancy by the square their anchor lies in, as positions in the
-/// occupancy's list of units.
+/// occupancy's list of units: each square that holds any names its first unit, and each unit
+/// the previous and next one in its square. Everything is plain numbers, so a copy of the
+/// occupancy (which an edit makes while a request still holds the map) copies blocks of memory
+/// rather than a list per square.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct UnitBuckets {
-    /// The positions of the units anchored in each square that holds any.
-    squares: HashMap<(i32, i32), Vec<u32>>,
+    /// The position of the first unit anchored in each square that holds any.
+    first: HashMap<(i32, i32), u32>,
+    /// Per position in the occupancy's list: the unit's neighbours in its square's chain.
+    links: Vec<Link>,
     /// How many units of each size are listed: the largest decides how far from a rectangle
     /// an overlapping unit's anchor can lie.
     sizes: BTreeMap<u8, u32>,
+}
+
+/// A unit's neighbours in its square's chain, or [`NONE`].
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    previous: u32,
+    next: u32,
 }
 
 impl UnitBuckets {
@@ -37,59 +52,76 @@ impl UnitBuckets {
         (cell.x >> SIDE_SHIFT, cell.y >> SIDE_SHIFT)
     }
 
-    /// Lists `unit`, kept at position `slot`.
-    pub(crate) fn insert(&mut self, unit: &Unit, slot: usize) {
-        let square = Self::square_of(unit.anchor);
-        self.squares.entry(square).or_default().push(slot as u32);
+    /// Lists `unit`, kept at the next position of the occupancy's list.
+    pub(crate) fn push(&mut self, unit: &Unit) {
+        let slot = self.links.len() as u32;
+        self.links.push(Link {
+            previous: NONE,
+            next: NONE,
+        });
+        self.link(slot, Self::square_of(unit.anchor));
         *self.sizes.entry(unit.agent_size).or_default() += 1;
     }
 
-    /// Takes out `unit`, kept at position `slot`.
-    pub(crate) fn remove(&mut self, unit: &Unit, slot: usize) {
-        self.unlist(unit.anchor, slot);
+    /// Takes out `unit`, kept at position `slot`, as the occupancy's list does: by moving its
+    /// last unit, anchored at `last_anchor`, into the gap.
+    pub(crate) fn swap_remove(&mut self, unit: &Unit, slot: usize, last_anchor: Cell) {
+        self.unlink(slot as u32, Self::square_of(unit.anchor));
         if let Some(count) = self.sizes.get_mut(&unit.agent_size) {
             *count -= 1;
             if *count == 0 {
                 self.sizes.remove(&unit.agent_size);
             }
         }
-    }
-
-    /// Records that the unit at position `from`, anchored at `anchor`, is now kept at `to`.
-    pub(crate) fn renumber(&mut self, anchor: Cell, from: usize, to: usize) {
-        let listed = self.squares.get_mut(&Self::square_of(anchor));
-        if let Some(slot) = listed.and_then(|slots| slots.iter_mut().find(|s| **s == from as u32)) {
-            *slot = to as u32;
+        let last = self.links.len() - 1;
+        if slot != last {
+            let square = Self::square_of(last_anchor);
+            self.unlink(last as u32, square);
+            self.link(slot as u32, square);
         }
+        self.links.pop();
     }
 
     /// Records that the unit at position `slot` moved from anchor `from` to anchor `to`.
     pub(crate) fn moved(&mut self, slot: usize, from: Cell, to: Cell) {
-        let square = Self::square_of(to);
-        if Self::square_of(from) != square {
-            self.unlist(from, slot);
-            self.squares.entry(square).or_default().push(slot as u32);
+        let (old, new) = (Self::square_of(from), Self::square_of(to));
+        if old != new {
+            self.unlink(slot as u32, old);
+            self.link(slot as u32, new);
         }
     }
 
-    /// Takes position `slot` out of the square of `anchor`.
-    fn unlist(&mut self, anchor: Cell, slot: usize) {
-        let square = Self::square_of(anchor);
-        if let Some(slots) = self.squares.get_mut(&square) {
-            if let Some(at) = slots.iter().position(|&s| s == slot as u32) {
-                slots.swap_remove(at);
-            }
-            if slots.is_empty() {
-                self.squares.remove(&square);
-            }
+    /// Puts position `slot` first in the chain of `square`.
+    fn link(&mut self, slot: u32, square: (i32, i32)) {
+        let next = self.first.insert(square, slot).unwrap_or(NONE);
+        self.links[slot as usize] = Link {
+            previous: NONE,
+            next,
+        };
+        if next != NONE {
+            self.links[next as usize].previous = slot;
+        }
+    }
+
+    /// Takes position `slot` out of the chain of `square`.
+    fn unlink(&mut self, slot: u32, square: (i32, i32)) {
+        let Link { previous, next } = self.links[slot as usize];
+        if previous != NONE {
+            self.links[previous as usize].next = next;
+        } else if next != NONE {
+            self.first.insert(square, next);
+        } else {
+            self.first.remove(&square);
+        }
+        if next != NONE {
+            self.links[next as usize].previous = previous;
         }
     }
 
     /// The positions, in increasing order, of every unit that may overlap `region` (all that
-    /// do, and some that do not); `None` where reading all `units` units would cost about as
-    /// little as looking up the squares (a look-up costs about what testing
-    /// [`UNITS_PER_SQUARE`] units does).
-    pub(crate) fn near(&self, region: Region, units: usize) -> Option<Vec<usize>> {
+    /// do, and some that do not); `None` where a pass over all `unit_count` units would cost
+    /// about as little as looking up the squares.
+    pub(crate) fn near(&self, region: Region, unit_count: usize) -> Option<Vec<usize>> {
         let Some(&largest) = self.sizes.keys().next_back() else {
             return Some(Vec::new());
         };
@@ -105,19 +137,22 @@ impl UnitBuckets {
         };
         let (left, right) = squares(region.x, region.width);
         let (top, bottom) = squares(region.y, region.height);
-        let read = (right - left + 1).saturating_mul(bottom - top + 1);
-        if read.saturating_mul(UNITS_PER_SQUARE) > units as i64 {
+        let lookups = (right - left + 1).saturating_mul(bottom - top + 1);
+        if lookups.saturating_mul(UNIT_TESTS_PER_LOOKUP) > unit_count as i64 {
             return None;
         }
         let mut near = Vec::new();
         for y in top..=bottom {
             for x in left..=right {
-                // Squares past the `i32` range hold no anchor.
-                let (Ok(x), Ok(y)) = (i32::try_from(x), i32::try_from(y)) else {
-                    continue;
-                };
-                if let Some(slots) = self.squares.get(&(x, y)) {
-                    near.extend(slots.iter().map(|&slot| slot as usize));
+                // From an `i32` shifted by 4 and moved by at most 254: always an `i32`.
+                let mut slot = self
+                    .first
+                    .get(&(x as i32, y as i32))
+                    .copied()
+                    .unwrap_or(NONE);
+                while slot != NONE {
+                    near.push(slot as usize);
+                    slot = self.links[slot as usize].next;
                 }
             }
         }

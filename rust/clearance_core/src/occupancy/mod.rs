@@ -349,7 +349,7 @@ impl Occupancy {
         }
         for unit in units {
             self.slots.insert(unit.id, self.units.len());
-            self.buckets.insert(unit, self.units.len());
+            self.buckets.push(unit);
             self.units.push(*unit);
         }
         self.changed(units.iter().map(|unit| unit.id));
@@ -371,11 +371,12 @@ impl Occupancy {
     /// Removes a registered unit; a new version.
     pub(crate) fn remove_checked(&mut self, id: UnitId) {
         let slot = self.slots.remove(&id).expect("the caller checked the id");
-        self.buckets.remove(&self.units[slot], slot);
+        let last_anchor = self.units[self.units.len() - 1].anchor;
+        self.buckets
+            .swap_remove(&self.units[slot], slot, last_anchor);
         self.units.swap_remove(slot);
         if let Some(moved) = self.units.get(slot) {
             self.slots.insert(moved.id, slot);
-            self.buckets.renumber(moved.anchor, self.units.len(), slot);
         }
         self.changed(std::iter::once(id));
     }
@@ -405,8 +406,8 @@ impl Occupancy {
             .map(|(slot, unit)| (unit.id, slot))
             .collect();
         self.buckets = UnitBuckets::default();
-        for (slot, unit) in self.units.iter().enumerate() {
-            self.buckets.insert(unit, slot);
+        for unit in &self.units {
+            self.buckets.push(unit);
         }
         self.changed(removed.into_iter());
     }

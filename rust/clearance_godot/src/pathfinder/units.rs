@@ -152,8 +152,9 @@ impl ClearancePathfinder {
     /// in the way of a unit stepping there (pass its own id and its group as `exempt_units`).
     /// The footprint may reach past the map's edge. Prints an error and returns an empty
     /// array for a size outside 1 to 255. A call reads only the units standing near the
-    /// footprint (they are kept by squares of 16 x 16 cells), so asking before every step of
-    /// every unit stays cheap with thousands of units.
+    /// footprint (they are kept by squares of 16 x 16 cells; "near" reaches as far as the
+    /// largest unit registered is wide), so asking before every step of every unit stays cheap
+    /// with thousands of units.
     #[func]
     pub fn get_units_at(
         &mut self,

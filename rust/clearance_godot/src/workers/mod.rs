@@ -239,7 +239,7 @@ struct Shared {
     /// Set when the pool is replaced: workers finish what they run, then leave.
     retiring: AtomicBool,
     /// Per worker: set when the request it runs is cancelled, cleared when it takes a job.
-    cancelled: Vec<AtomicBool>,
+    cancel_running: Vec<AtomicBool>,
     /// Per worker: the bytes of search memory its thread held after its last job or trim.
     search_memory: Vec<AtomicUsize>,
     /// Workers still running (a panicking one leaves too).
@@ -252,9 +252,9 @@ struct Queue {
     jobs: VecDeque<Job>,
     trims: u64,
     /// Per worker: the id of the request it runs, if any. Written, like
-    /// [`Shared::cancelled`]'s flags when they are set or cleared, under the queue's lock, so
+    /// [`Shared::cancel_running`]'s flags when they are set or cleared, under the queue's lock, so
     /// that a cancel cannot mark a job the worker has already left for another one.
-    running: Vec<Option<i64>>,
+    running_request: Vec<Option<i64>>,
 }
 
 impl Shared {
@@ -264,12 +264,12 @@ impl Shared {
             queue: Mutex::new(Queue {
                 jobs: VecDeque::new(),
                 trims: 0,
-                running: vec![None; count],
+                running_request: vec![None; count],
             }),
             wake: Condvar::new(),
             stopping: AtomicBool::new(false),
             retiring: AtomicBool::new(false),
-            cancelled: (0..count).map(|_| AtomicBool::new(false)).collect(),
+            cancel_running: (0..count).map(|_| AtomicBool::new(false)).collect(),
             search_memory: (0..count).map(|_| AtomicUsize::new(0)).collect(),
             running: AtomicUsize::new(0),
         }
@@ -372,9 +372,9 @@ impl Workers {
             drop(job);
             return true;
         }
-        for (worker, running) in queue.running.iter().enumerate() {
+        for (worker, running) in queue.running_request.iter().enumerate() {
             if *running == Some(id) {
-                self.shared.cancelled[worker].store(true, Ordering::Relaxed);
+                self.shared.cancel_running[worker].store(true, Ordering::Relaxed);
             }
         }
         false
@@ -443,7 +443,7 @@ enum Next {
 /// it has done.
 fn next(shared: &Shared, worker: usize, trims_done: &mut u64) -> Next {
     let mut queue = shared.queue();
-    queue.running[worker] = None;
+    queue.running_request[worker] = None;
     loop {
         if shared.stopping.load(Ordering::Relaxed) {
             return Next::Stop;
@@ -453,8 +453,8 @@ fn next(shared: &Shared, worker: usize, trims_done: &mut u64) -> Next {
             return Next::Trim;
         }
         if let Some(job) = queue.jobs.pop_front() {
-            queue.running[worker] = Some(job.id);
-            shared.cancelled[worker].store(false, Ordering::Relaxed);
+            queue.running_request[worker] = Some(job.id);
+            shared.cancel_running[worker].store(false, Ordering::Relaxed);
             return Next::Run(job);
         }
         if shared.retiring.load(Ordering::Relaxed) {
@@ -485,7 +485,7 @@ fn work(shared: &Shared, index: usize, finished: &Sender<Finished>) {
             Next::Stop => return,
         };
         let Job { id, map, work } = job;
-        let cancelled = &shared.cancelled[index];
+        let cancelled = &shared.cancel_running[index];
         let stop = || {
             if stopping.load(Ordering::Relaxed) {
                 Some(Stop::Pool)

@@ -11,7 +11,8 @@ use clearance_core::{
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{
-    map_with_random_profiles, random_cell, random_grid, Rng, GROUND, ROAD, SWAMP, WATER,
+    map_with_random_profiles, movement_for_case, random_cell, random_grid, Rng, GROUND, ROAD,
+    SWAMP, WATER,
 };
 use clearance_tests::reference::Reference;
 
@@ -115,11 +116,7 @@ fn generated_map(rng: &mut Rng, case: usize, max_side: i64) -> PathMap {
     let height = rng.range(1, max_side) as i32;
     let walls = *rng.pick(&[0, 5, 15, 30]);
     let grid = random_grid(rng, width, height, walls);
-    let movement = if case % 3 == 2 {
-        Movement::FourWay
-    } else {
-        Movement::EightWay
-    };
+    let movement = movement_for_case(case);
     map_with_random_profiles(rng, grid, movement, &["unit"])
 }
 

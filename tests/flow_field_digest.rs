@@ -17,7 +17,7 @@
 use clearance_core::{AgentProfile, Cell, FlowField, FlowFieldOptions, Movement, PathMap};
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{
-    random_cell, random_grid, random_profile, Rng, GROUND, ROAD, SWAMP, WATER,
+    movement_for_case, random_cell, random_grid, random_profile, Rng, GROUND, ROAD, SWAMP, WATER,
 };
 use clearance_tests::reference::Reference;
 
@@ -119,11 +119,7 @@ fn flow_fields_match_their_stored_digest() {
         let height = rng.range(1, 48) as i32;
         let walls = *rng.pick(&[0, 5, 15, 30]);
         let grid = random_grid(&mut rng, width, height, walls);
-        let movement = if case % 3 == 2 {
-            Movement::FourWay
-        } else {
-            Movement::EightWay
-        };
+        let movement = movement_for_case(case);
         let mut map = PathMap::new(grid).with_movement(movement);
         map.set_profile(random_profile(&mut rng, "unit")).unwrap();
         let size = rng.range(1, 5);

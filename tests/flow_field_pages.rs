@@ -4,11 +4,10 @@
 //! the goal) moves to arrays over the whole map part way through, and still answers exactly.
 
 use clearance_core::{
-    AgentProfile, Cell, FlowField, FlowFieldOptions, Movement, PathCode, PathMap, Region,
-    STRAIGHT_STEP,
+    AgentProfile, Cell, FlowField, FlowFieldOptions, PathCode, PathMap, Region, STRAIGHT_STEP,
 };
 use clearance_tests::check::likely_legal_anchor;
-use clearance_tests::generate::{random_grid, Rng, GROUND, ROAD, SWAMP, WATER};
+use clearance_tests::generate::{movement_for_case, random_grid, Rng, GROUND, ROAD, SWAMP, WATER};
 use clearance_tests::reference::Reference;
 
 /// A profile whose multipliers are at least `cheapest` (fixed-point), so that a cost bound
@@ -34,11 +33,7 @@ fn large_map(rng: &mut Rng, case: usize, zero: bool) -> PathMap {
     let height = rng.range(150, 250) as i32;
     let walls = *rng.pick(&[0, 5, 15]);
     let grid = random_grid(rng, width, height, walls);
-    let movement = if case % 3 == 2 {
-        Movement::FourWay
-    } else {
-        Movement::EightWay
-    };
+    let movement = movement_for_case(case);
     let mut map = PathMap::new(grid).with_movement(movement);
     map.set_profile(profile(rng, zero)).unwrap();
     map

@@ -8,7 +8,7 @@ use clearance_core::{
     RangeError, RangeOptions, Region, TerrainGrid, COST_SCALE, MAX_TURNS,
 };
 use clearance_tests::check::likely_legal_anchor;
-use clearance_tests::generate::{random_grid, random_profile, Rng};
+use clearance_tests::generate::{movement_for_case, random_grid, random_profile, Rng};
 use clearance_tests::reference::Reference;
 use clearance_tests::swept::WaypointChecker;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
@@ -89,11 +89,7 @@ fn random_case(rng: &mut Rng, case: usize) -> (PathMap, Movement) {
     let (width, height) = (rng.range(6, 40) as i32, rng.range(6, 40) as i32);
     let walls = *rng.pick(&[0, 10, 25]);
     let grid = random_grid(rng, width, height, walls);
-    let movement = if case % 3 == 2 {
-        Movement::FourWay
-    } else {
-        Movement::EightWay
-    };
+    let movement = movement_for_case(case);
     let mut map = PathMap::new(grid).with_movement(movement);
     map.set_profile(random_profile(rng, "unit")).unwrap();
     (map, movement)

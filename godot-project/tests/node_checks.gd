@@ -118,18 +118,13 @@ func check_import_tile_kinds() -> Variant:
 	var base: TileSetAtlasSource = tile_set.get_source(0)
 	base.create_alternative_tile(Vector2i(0, 0), 1)
 	base.get_tile_data(Vector2i(0, 0), 1).set_custom_data("terrain", WALL)
-	var second := TileSetAtlasSource.new()
-	second.texture = base.texture
-	second.texture_region_size = Vector2i(16, 16)
-	tile_set.add_source(second, 3)
-	second.create_tile(Vector2i(1, 0))
-	second.get_tile_data(Vector2i(1, 0), 0).set_custom_data("terrain", WATER)
-	var beyond_16_bits := TileSetAtlasSource.new()
-	beyond_16_bits.texture = base.texture
-	beyond_16_bits.texture_region_size = Vector2i(16, 16)
-	tile_set.add_source(beyond_16_bits, 40000)
-	beyond_16_bits.create_tile(Vector2i(0, 0))
-	beyond_16_bits.get_tile_data(Vector2i(0, 0), 0).set_custom_data("terrain", WATER)
+	for source: Array in [[3, Vector2i(1, 0)], [40000, Vector2i(0, 0)]]:
+		var atlas := TileSetAtlasSource.new()
+		atlas.texture = base.texture
+		atlas.texture_region_size = Vector2i(16, 16)
+		tile_set.add_source(atlas, source[0])
+		atlas.create_tile(source[1])
+		atlas.get_tile_data(source[1], 0).set_custom_data("terrain", WATER)
 	# Source, atlas coordinates and alternative of each kind; -1 leaves the cell empty.
 	var kinds: Array[Array] = [[-1, Vector2i.ZERO, 0], [0, Vector2i(0, 0), 0], [0, Vector2i(1, 0), 0],
 		[0, Vector2i(0, 0), 1], [3, Vector2i(1, 0), 0], [-2, Vector2i(0, 0), 0], [40000, Vector2i(0, 0), 0]]

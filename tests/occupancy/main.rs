@@ -16,7 +16,7 @@ use clearance_core::{
 };
 use clearance_tests::check::likely_legal_anchor;
 use clearance_tests::generate::{
-    random_cell, random_grid, random_map_for_case, random_profile, Rng,
+    movement_for_case, random_cell, random_grid, random_map_for_case, random_profile, Rng,
 };
 use clearance_tests::reference::Reference;
 use clearance_tests::units::{weights_cost, Standing, UnitRule, UnitsReference};
@@ -201,11 +201,7 @@ fn map_without_profiles(
     );
     let walls = *rng.pick(walls);
     let grid = random_grid(rng, width as i32, height as i32, walls);
-    let movement = if case % 3 == 2 {
-        Movement::FourWay
-    } else {
-        Movement::EightWay
-    };
+    let movement = movement_for_case(case);
     PathMap::new(grid).with_movement(movement)
 }
 

@@ -243,11 +243,7 @@ fn partial_paths_end_where_the_reference_says_when_units_cut_the_map() {
         let (width, height) = (rng.range(6, 22) as i32, rng.range(6, 22) as i32);
         let walls = *rng.pick(&[0, 0, 5, 15]);
         let grid = random_grid(&mut rng, width, height, walls);
-        let movement = if case % 3 == 2 {
-            Movement::FourWay
-        } else {
-            Movement::EightWay
-        };
+        let movement = movement_for_case(case);
         let mut map = PathMap::new(grid).with_movement(movement);
         for name in NAMES {
             map.set_profile(random_profile(&mut rng, name)).unwrap();

@@ -122,6 +122,16 @@ pub fn map_with_random_profiles(
     map
 }
 
+/// The movement rule of generated case number `case`: 4-way in every third case, 8-way
+/// otherwise, so that a run of cases covers both.
+pub fn movement_for_case(case: usize) -> Movement {
+    if case % 3 == 2 {
+        Movement::FourWay
+    } else {
+        Movement::EightWay
+    }
+}
+
 /// A generated map for case number `case`: sides from 1 to `max_side`, no walls or 5, 15 or 30
 /// percent of them, 4-way in every fourth case, with a random profile under each of `names`.
 pub fn random_map_for_case(rng: &mut Rng, case: usize, max_side: i64, names: &[&str]) -> PathMap {

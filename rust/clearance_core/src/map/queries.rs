@@ -5,7 +5,7 @@ use super::PathMap;
 use crate::clearance::ClearanceLayer;
 use crate::footprint::checked_agent_size;
 use crate::graph::AnchorGraph;
-use crate::grid::{Cell, Region};
+use crate::grid::Cell;
 use crate::landmarks::LandmarkTable;
 use crate::occupancy::{OtherUnits, UnitId};
 use crate::profile::AgentProfile;
@@ -400,13 +400,8 @@ impl PathMap {
     /// One unit that `counted` counts whose footprint overlaps that of an agent of `size` at
     /// `anchor`.
     pub(super) fn unit_on(&self, anchor: Cell, size: u8, counted: Counted<'_>) -> Option<UnitId> {
-        let side = i32::from(size);
-        let footprint = Region::new(anchor.x, anchor.y, side, side);
-        (self
-            .occupancy
-            .overlapping_where(footprint, 1, |id| counted.counts(id)))
-        .first()
-        .map(|unit| unit.id)
+        self.occupancy
+            .unit_on(anchor, size, |id| counted.counts(id))
     }
 
     /// Checks a query in the order the [`PathCode`]s are listed, up to the search (and up to

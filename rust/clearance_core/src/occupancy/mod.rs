@@ -52,8 +52,7 @@ pub struct Unit {
 impl Unit {
     /// The cells the unit covers.
     pub fn footprint(&self) -> Region {
-        let side = i32::from(self.agent_size);
-        Region::new(self.anchor.x, self.anchor.y, side, side)
+        square_at(self.anchor, self.agent_size)
     }
 }
 
@@ -294,6 +293,19 @@ impl Occupancy {
         self.overlapping_where(region, limit, |id| !exempt.contains(&id))
     }
 
+    /// The first unit, in the order they are kept, that `counts` accepts and whose footprint
+    /// overlaps that of an agent of `size` at `anchor`: who stands on that goal (as
+    /// [`unit_on`] finds among a list of units).
+    pub(crate) fn unit_on(
+        &self,
+        anchor: Cell,
+        size: u8,
+        counts: impl Fn(UnitId) -> bool,
+    ) -> Option<UnitId> {
+        let found = self.overlapping_where(square_at(anchor, size), 1, counts);
+        found.first().map(|unit| unit.id)
+    }
+
     /// The first `limit` units, in the order they are kept, whose footprint overlaps `region`
     /// and that `counts` accepts.
     pub(crate) fn overlapping_where(
@@ -421,11 +433,16 @@ pub(crate) fn unit_on(
     size: u8,
     counts: impl Fn(UnitId) -> bool,
 ) -> Option<UnitId> {
-    let side = i32::from(size);
-    let goal = Region::new(anchor.x, anchor.y, side, side);
+    let goal = square_at(anchor, size);
     (units.iter())
         .find(|unit| overlaps(unit.footprint(), goal) && counts(unit.id))
         .map(|unit| unit.id)
+}
+
+/// The `size x size` square of cells whose top-left cell is `anchor`.
+fn square_at(anchor: Cell, size: u8) -> Region {
+    let side = i32::from(size);
+    Region::new(anchor.x, anchor.y, side, side)
 }
 
 /// Whether two regions share a cell.
